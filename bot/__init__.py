@@ -1,0 +1,1 @@
+"""vllm-report-bot: collect a repository's daily activity, store it, report it."""

@@ -1,0 +1,5 @@
+"""`python -m bot` runs the command line (the same as `vllm-report`)."""
+
+from bot.cli import main
+
+raise SystemExit(main())

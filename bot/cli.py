@@ -1,0 +1,152 @@
+"""Command line: `vllm-report show|post WHEN [options]`.
+
+Exit status: 0 done, 1 GitHub or the store failed (the message says why), 2 the command
+or a setting is wrong (the message says what to type instead). No traceback reaches the
+user for any of these.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.collect import CollectError, Collector, GitHubSource
+from bot.pipeline import ReportPipeline
+from bot.report import Report
+from bot.store import Store, StoreError
+from bot.windows import Window, WindowError, parse_window
+from config.settings import Settings, SettingsError, load_settings, parse_cutoff
+from formatters.json_report import render_json
+from formatters.markdown import render_markdown
+
+log = logging.getLogger("bot")
+FORMATS = ("markdown", "json")
+
+
+class UsageError(Exception):
+    """The command line is wrong; exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vllm-report",
+        description="Daily reports of a GitHub repository's issues and pull requests.",
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def window_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "when",
+            nargs="*",
+            default=["yesterday"],
+            help="2026-03-26, 2026-03-20..2026-03-26, today, yesterday (default), 7d, last 7 days",
+        )
+        sub.add_argument("--repo", help="owner/name (default: VLLM_REPORT_REPO or vllm-project/vllm)")
+        sub.add_argument("--timezone", help="IANA zone of the report day (default Asia/Shanghai)")
+        sub.add_argument("--cutoff", help="HH:MM where a report day ends (default 11:45)")
+        sub.add_argument("--lang", choices=("en", "zh"), help="report language (default en)")
+        sub.add_argument("--refresh", action="store_true", help="fetch again even if archived")
+
+    show = commands.add_parser("show", help="print one window's report")
+    window_options(show)
+    show.add_argument("--format", choices=FORMATS, default="markdown")
+
+    post = commands.add_parser(
+        "post", help="the daily job for one window: report to the terminal and the archive folder"
+    )
+    window_options(post)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=(logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)],
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        settings = _settings_for(args)
+        return _run(args, settings)
+    except (UsageError, WindowError, SettingsError) as exc:
+        print(f"vllm-report: {exc}", file=sys.stderr)
+        return 2
+    except (CollectError, StoreError) as exc:
+        print(f"vllm-report: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("vllm-report: interrupted; nothing half-done was recorded as complete", file=sys.stderr)
+        return 130
+
+
+def _settings_for(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, str] = {}
+    for name in ("repo", "timezone", "cutoff", "lang"):
+        value = getattr(args, name, None)
+        if value is not None:
+            overrides[name] = value
+    return load_settings(**overrides)
+
+
+def _run(args: argparse.Namespace, settings: Settings) -> int:
+    now = datetime.now(UTC)
+    window = parse_window(
+        " ".join(args.when),
+        now=now,
+        tz=settings.tz,
+        cutoff=parse_cutoff(settings.cutoff),
+        max_days=settings.max_range_days,
+    )
+    report = produce_report(settings, window, now=now, refresh=args.refresh)
+    if args.command == "show":
+        print(render_json(report) if args.format == "json" else render_markdown(report, settings.lang))
+        return 0
+    markdown = render_markdown(report, settings.lang)
+    written = archive_report(settings, report, markdown)
+    print(markdown)
+    print(f"archived: {', '.join(str(p) for p in written)}", file=sys.stderr)
+    return 0
+
+
+def produce_report(settings: Settings, window: Window, *, now: datetime, refresh: bool) -> Report:
+    """Open the store, answer the window (fetching only what is missing), close again."""
+    store = Store(settings.store_url())
+    pipeline = ReportPipeline(store, settings.repo, lambda: Collector(github_source(settings)))
+    try:
+        return pipeline.report(window, now=now, refresh=refresh)
+    finally:
+        pipeline.close()
+        store.close()
+
+
+def github_source(settings: Settings) -> GitHubSource:
+    return GitHubSource(
+        repo=settings.repo,
+        api_url=settings.github_api_url,
+        token=settings.github_token.get_secret_value() if settings.github_token else None,
+        timeout=settings.github_timeout,
+        retries=settings.github_retries,
+        backoff=settings.github_backoff,
+        max_rate_limit_wait=settings.github_max_rate_limit_wait,
+        secondary_rate_wait=settings.github_secondary_rate_wait,
+        request_interval=settings.github_request_interval,
+    )
+
+
+def archive_report(settings: Settings, report: Report, markdown: str) -> list[Path]:
+    """Write the rendered report to the archive folder; an incomplete one says so in its name."""
+    folder = settings.archive_dir / report.repo.replace("/", "__")
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = report.window.label.replace(" ", "-") + ("" if report.complete else ".partial")
+    paths = [folder / f"{stem}.{settings.lang}.md", folder / f"{stem}.json"]
+    for path, content in zip(paths, (markdown, render_json(report)), strict=True):
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(content, encoding="utf-8")
+        tmp.replace(path)  # atomic: a reader never sees half a report
+    return paths

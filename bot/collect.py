@@ -1,0 +1,274 @@
+"""Collection: GitHub REST (through PyGithub) → our frozen `ActivityItem`s.
+
+Two ways in, both cheap:
+- a past window is fetched with the search API, four queries (issues/PRs × created/closed)
+  with explicit UTC times; `closed:` also finds merges, and `merged_at` comes from each
+  result's `pull_request` object, so no PR is fetched one by one;
+- the live window uses `GET /repos/{repo}/issues?since=…&state=all`, which returns every
+  issue and PR updated since a cursor.
+
+Only this module imports `github`. PyGithub completes a lazy object with one request per
+item when an attribute missing from the payload is read (`raw_data` included), so
+`_to_item` reads only fields GitHub sends in list and search payloads.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import requests
+from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
+from github.Issue import Issue
+
+from bot.report import ActivityItem
+
+log = logging.getLogger(__name__)
+
+SEARCH_CAP = 1000  # GitHub search returns at most this many results per query
+PER_PAGE = 100  # the API's maximum page size
+RETRY_STATUSES = (429, 500, 502, 503, 504)  # GithubRetry adds 403 (rate limits) itself
+
+
+class CollectError(Exception):
+    """GitHub could not give us the data; the message says why and what to do."""
+
+
+@dataclass
+class Collected:
+    """What one collection returned: the items, and whether nothing was left out."""
+
+    items: dict[int, ActivityItem] = field(default_factory=dict)
+    complete: bool = True
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, items: Iterable[ActivityItem]) -> None:
+        for item in items:
+            self.items[item.number] = item
+
+
+@dataclass(frozen=True)
+class GitHubSource:
+    """Where and how to reach GitHub."""
+
+    repo: str
+    api_url: str = "https://api.github.com"
+    token: str | None = None
+    timeout: float = 15.0
+    retries: int = 5
+    backoff: float = 1.0
+    max_rate_limit_wait: float = 300.0
+    secondary_rate_wait: float = 60.0
+    request_interval: float = 0.25
+
+
+class Collector:
+    """Fetches issues and PRs of one repository; never hands out a PyGithub object."""
+
+    def __init__(self, source: GitHubSource) -> None:
+        self.source = source
+        retry = GithubRetry(
+            total=source.retries,
+            backoff_factor=source.backoff,
+            status_forcelist=list(RETRY_STATUSES),
+            secondary_rate_wait=source.secondary_rate_wait,
+            max_rate_limit_wait=source.max_rate_limit_wait,
+            respect_retry_after_header=True,
+        )
+        self._github = Github(
+            auth=Auth.Token(source.token) if source.token else None,
+            base_url=source.api_url,
+            per_page=PER_PAGE,
+            timeout=int(max(1, source.timeout)),
+            retry=retry,
+            seconds_between_requests=source.request_interval,
+            lazy=True,  # get_repo() must not cost a request
+        )
+
+    def close(self) -> None:
+        self._github.close()
+
+    # -- past windows: search ----------------------------------------------------------
+
+    def search_span(self, start: datetime, end: datetime) -> Collected:
+        """Every issue and PR created or closed in `[start, end)`, by four searches."""
+        result = Collected()
+        for kind in ("issue", "pr"):
+            for event in ("created", "closed"):
+                self._search(kind, event, start, end - timedelta(seconds=1), result)
+        return result
+
+    def _search(
+        self, kind: str, event: str, first: datetime, last: datetime, result: Collected
+    ) -> None:
+        """Search `[first, last]` (GitHub ranges include both ends); split past the cap."""
+        query = (
+            f"repo:{self.source.repo} is:{kind} {event}:{_utc(first)}..{_utc(last)}"
+        )
+        found: list[ActivityItem] = []
+        with self._translate_errors():
+            pages = self._github.search_issues(query, sort="created", order="asc")
+            for index, obj in enumerate(pages):
+                if index == 0 and pages.totalCount > SEARCH_CAP:
+                    break  # split below; the first page told us the total
+                found.append(self._to_item(obj))
+            total = pages.totalCount
+            incomplete = bool(pages.incomplete_results)
+
+        if total > SEARCH_CAP:
+            if last - first < timedelta(seconds=2):
+                result.complete = False
+                result.notes.append(
+                    f"more than {SEARCH_CAP} {event} {kind}s at {_utc(first)}: only part listed"
+                )
+                result.add(found)
+                return
+            middle = first + (last - first) / 2
+            middle = middle.replace(microsecond=0)
+            log.info("search for %s hit the cap (%d); splitting at %s", query, total, middle)
+            self._search(kind, event, first, middle, result)
+            self._search(kind, event, middle + timedelta(seconds=1), last, result)
+            return
+        if incomplete:
+            result.complete = False
+            result.notes.append(
+                f"GitHub search timed out on {event} {kind}s ({len(found)} of {total} listed)"
+            )
+        result.add(found)
+
+    # -- live window: incremental sync -------------------------------------------------
+
+    def updated_since(self, since: datetime) -> Collected:
+        """Every issue and PR updated at or after `since` (ascending, so none is skipped)."""
+        result = Collected()
+        with self._translate_errors():
+            repo = self._github.get_repo(self.source.repo)
+            # PyGithub formats `since` without its zone, so hand it UTC.
+            listing = repo.get_issues(
+                state="all", sort="updated", direction="asc", since=since.astimezone(UTC)
+            )
+            result.add(self._to_item(obj) for obj in listing)
+        return result
+
+    # -- boundary ----------------------------------------------------------------------
+
+    def _to_item(self, obj: Issue) -> ActivityItem:
+        # GitHub omits `pull_request` from issues, and PyGithub answers a read of a missing
+        # attribute with a GET of the whole issue: one request per issue. The html_url
+        # (…/pull/N versus …/issues/N) tells the kind for free.
+        is_pull = "/pull/" in obj.html_url
+        pull = obj.pull_request if is_pull else None
+        user = obj.user
+        reactions: dict[str, Any] = obj.reactions or {}
+        return ActivityItem(
+            repo=self.source.repo,
+            number=obj.number,
+            kind="pr" if is_pull else "issue",
+            title=obj.title,
+            author=user.login if user is not None else None,
+            labels=tuple(label.name for label in obj.labels),
+            state=obj.state,
+            state_reason=obj.state_reason,
+            created_at=_aware(obj.created_at),
+            updated_at=_aware(obj.updated_at),
+            closed_at=_aware(obj.closed_at) if obj.closed_at else None,
+            merged_at=_aware(pull.merged_at) if pull is not None and pull.merged_at else None,
+            url=obj.html_url,
+            comments=obj.comments,
+            body=obj.body,
+            author_association=obj.author_association,
+            # `draft` is sent for PRs only; reading it on an issue would cost a request.
+            draft=bool(obj.draft) if pull is not None else False,
+            reactions=int(reactions.get("total_count", 0)),
+        )
+
+    def _translate_errors(self) -> _ErrorTranslator:
+        return _ErrorTranslator(self.source)
+
+
+class _ErrorTranslator:
+    """Turns transport and API failures into one CollectError a person can act on."""
+
+    def __init__(self, source: GitHubSource) -> None:
+        self.source = source
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
+        if exc is None:
+            return False
+        message = describe_failure(exc, self.source)
+        if message is None:
+            return False
+        raise CollectError(message) from exc
+
+
+def describe_failure(exc: BaseException, source: GitHubSource) -> str | None:
+    """A sentence for a GitHub failure, or None when `exc` is not one (a bug: let it show)."""
+    where = source.api_url
+    if isinstance(exc, RateLimitExceededException):
+        reset = _reset_time(exc.headers)
+        when = (
+            f"it resets at {reset:%Y-%m-%d %H:%M} UTC"
+            if reset
+            else "GitHub did not say when it resets"
+        )
+        hint = "" if source.token else "; set GITHUB_TOKEN for a higher limit"
+        return (
+            f"GitHub's rate limit is used up ({when}), longer than the "
+            f"{source.max_rate_limit_wait:.0f} s we may wait{hint}. Try again after the reset."
+        )
+    if isinstance(exc, GithubException):
+        detail = exc.data.get("message") if isinstance(exc.data, dict) else exc.data
+        if exc.status == 401:
+            return "GitHub refused the token (401 Bad credentials): check GITHUB_TOKEN"
+        if exc.status == 404:
+            return f"GitHub has no repository '{source.repo}' (or the token cannot see it)"
+        if exc.status == 422:
+            return f"GitHub rejected the query for '{source.repo}' (422): {detail}"
+        return f"GitHub answered {exc.status}: {detail}"
+    if isinstance(exc, requests.exceptions.RetryError):
+        return (
+            f"GitHub at {where} kept failing after {source.retries} retries "
+            f"({_reason(exc)}); try again later"
+        )
+    if isinstance(exc, requests.exceptions.Timeout):
+        return f"GitHub at {where} did not answer within {source.timeout:.0f} s; try again later"
+    if isinstance(exc, requests.exceptions.ConnectionError):
+        return f"cannot reach GitHub at {where} ({_reason(exc)}); check the network or GITHUB_API_URL"
+    if isinstance(exc, requests.exceptions.RequestException):
+        return f"request to GitHub at {where} failed: {_reason(exc)}"
+    return None
+
+
+def _reason(exc: BaseException) -> str:
+    inner: BaseException | None = exc
+    while inner is not None and inner.args and isinstance(inner.args[0], BaseException):
+        inner = inner.args[0]
+    reason = getattr(inner, "reason", None)
+    text = str(reason or inner or exc)
+    return text.split(": ", 1)[-1][:200]
+
+
+def _reset_time(headers: Any) -> datetime | None:
+    if not headers:
+        return None
+    lowered = {str(k).lower(): v for k, v in dict(headers).items()}
+    value = lowered.get("x-ratelimit-reset")
+    try:
+        return datetime.fromtimestamp(int(value), UTC) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _utc(moment: datetime) -> str:
+    """Search qualifiers take full ISO times; `created:2026-03-26` alone means a UTC day."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -1,0 +1,85 @@
+"""The report model: our own frozen types, built at the collector's boundary.
+
+No PyGithub object crosses into here (their lazy attributes make hidden API calls), and
+nothing here does I/O. `ActivityItem` is one issue or pull request as GitHub last showed
+it; `Report` is what one window of them amounts to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Literal
+
+from bot.windows import Window
+
+Kind = Literal["issue", "pr"]
+
+
+class ListName(StrEnum):
+    """The five counts of a report, each with its appendix list, in the reference's order."""
+
+    NEW_ISSUES = "new_issues"
+    CLOSED_ISSUES = "closed_issues"
+    NEW_PRS = "new_prs"
+    MERGED_PRS = "merged_prs"
+    CLOSED_UNMERGED_PRS = "closed_unmerged_prs"
+
+
+@dataclass(frozen=True)
+class ActivityItem:
+    """One issue or pull request of the watched repository."""
+
+    repo: str
+    number: int
+    kind: Kind
+    title: str
+    author: str | None
+    labels: tuple[str, ...]
+    state: str
+    created_at: datetime
+    updated_at: datetime
+    url: str
+    closed_at: datetime | None = None
+    merged_at: datetime | None = None
+    state_reason: str | None = None
+    comments: int = 0
+    body: str | None = None
+    author_association: str | None = None
+    draft: bool = False
+    reactions: int = 0
+
+    def event_time(self, list_name: ListName) -> datetime | None:
+        """When the event that puts this item on `list_name` happened (None: it did not)."""
+        if list_name in (ListName.NEW_ISSUES, ListName.NEW_PRS):
+            return self.created_at
+        if list_name is ListName.MERGED_PRS:
+            return self.merged_at
+        return self.closed_at
+
+
+@dataclass(frozen=True)
+class ClosureSplit:
+    """A closure count taken apart: closed by people versus swept by the stale bot."""
+
+    resolved: int
+    stale: int
+
+
+@dataclass(frozen=True)
+class Report:
+    """The facts of one window: five counts, their lists, and whether the data is whole."""
+
+    repo: str
+    window: Window
+    complete: bool
+    lists: dict[ListName, tuple[int, ...]]
+    items: dict[int, ActivityItem]
+    closures: dict[ListName, ClosureSplit]
+    notes: tuple[str, ...] = field(default=())
+    generated_at: datetime | None = None
+
+    @property
+    def stats(self) -> dict[ListName, int]:
+        return {name: len(numbers) for name, numbers in self.lists.items()}

@@ -1,0 +1,350 @@
+"""The store: every collected item, what spans of time are fully collected, the sync cursor.
+
+SQLAlchemy 2.x on SQLite by default, PostgreSQL when `DATABASE_URL` says so; the schema is
+versioned with Alembic and brought up to date when the store opens. Only this module
+imports SQLAlchemy.
+
+Coverage is what makes the archive answer without GitHub: a row `[start, end)` says every
+issue and PR created or closed in that span was collected, with the state GitHub showed at
+`recorded_at`. Only complete collections write coverage, so a partial fetch keeps its items
+but never passes for a whole window.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Dialect,
+    Integer,
+    String,
+    Text,
+    TypeDecorator,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from bot.report import ActivityItem
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware datetimes in, aware UTC datetimes out, on SQLite (which keeps no zone) too."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class ItemRow(Base):
+    __tablename__ = "items"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    title: Mapped[str] = mapped_column(Text)
+    author: Mapped[str | None] = mapped_column(String(100))
+    labels: Mapped[list[str]] = mapped_column(JSON)
+    state: Mapped[str] = mapped_column(String(20))
+    state_reason: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    url: Mapped[str] = mapped_column(Text)
+    comments: Mapped[int] = mapped_column(Integer, default=0)
+    body: Mapped[str | None] = mapped_column(Text)
+    author_association: Mapped[str | None] = mapped_column(String(40))
+    draft: Mapped[bool] = mapped_column(Boolean, default=False)
+    reactions: Mapped[int] = mapped_column(Integer, default=0)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CoverageRow(Base):
+    __tablename__ = "coverage"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    repo: Mapped[str] = mapped_column(String(200), index=True)
+    start: Mapped[datetime] = mapped_column(UTCDateTime)
+    end: Mapped[datetime] = mapped_column(UTCDateTime)
+    source: Mapped[str] = mapped_column(String(20))
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SyncCursorRow(Base):
+    __tablename__ = "sync_cursors"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    cursor: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A half-open span of time, `[start, end)`."""
+
+    start: datetime
+    end: datetime
+
+
+class StoreError(Exception):
+    """The database could not be opened or written; the message says which and why."""
+
+
+class Store:
+    """All persistence of the bot. Open once per process; short transactions only."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            self.engine = _make_engine(url)
+            upgrade(self.engine)
+        except Exception as exc:  # driver errors vary; the message is what matters
+            raise StoreError(f"cannot open the store ({_safe_url(url)}): {_first_line(exc)}") from exc
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with self._sessions.begin() as session:
+            yield session
+
+    # -- items -------------------------------------------------------------------------
+
+    def save_items(self, items: Iterable[ActivityItem], fetched_at: datetime) -> int:
+        """Insert or update items by (repo, number); the newest GitHub view wins."""
+        rows = [_to_row(item, fetched_at) for item in items]
+        if not rows:
+            return 0
+        with self._session() as session:
+            existing = {
+                (row.repo, row.number): row
+                for row in session.scalars(
+                    select(ItemRow).where(
+                        ItemRow.repo.in_({r["repo"] for r in rows}),
+                        ItemRow.number.in_({r["number"] for r in rows}),
+                    )
+                )
+            }
+            for values in rows:
+                row = existing.get((values["repo"], values["number"]))
+                if row is None:
+                    session.add(ItemRow(**values))
+                elif values["updated_at"] >= row.updated_at:
+                    for key, value in values.items():
+                        setattr(row, key, value)
+        return len(rows)
+
+    def items_touching(self, repo: str, span: Span) -> list[ActivityItem]:
+        """Items created or closed (merges close too) inside `span`."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(ItemRow).where(
+                    ItemRow.repo == repo,
+                    (
+                        (ItemRow.created_at >= span.start) & (ItemRow.created_at < span.end)
+                        | (ItemRow.closed_at >= span.start) & (ItemRow.closed_at < span.end)
+                        | (ItemRow.merged_at >= span.start) & (ItemRow.merged_at < span.end)
+                    ),
+                )
+            ).all()
+            return [_from_row(row) for row in rows]
+
+    def count_items(self, repo: str) -> int:
+        with self._session() as session:
+            return len(session.scalars(select(ItemRow.number).where(ItemRow.repo == repo)).all())
+
+    # -- coverage ----------------------------------------------------------------------
+
+    def add_coverage(self, repo: str, span: Span, source: str, recorded_at: datetime) -> None:
+        with self._session() as session:
+            session.add(
+                CoverageRow(
+                    repo=repo,
+                    start=span.start,
+                    end=span.end,
+                    source=source,
+                    recorded_at=recorded_at,
+                )
+            )
+
+    def coverage(self, repo: str) -> list[Span]:
+        """The collected spans of `repo`, merged where they touch or overlap."""
+        with self._session() as session:
+            rows = session.execute(
+                select(CoverageRow.start, CoverageRow.end)
+                .where(CoverageRow.repo == repo)
+                .order_by(CoverageRow.start)
+            ).all()
+        return merge_spans(Span(start, end) for start, end in rows)
+
+    def gaps(self, repo: str, wanted: Span) -> list[Span]:
+        """The parts of `wanted` that no coverage row answers for."""
+        return subtract_spans(wanted, self.coverage(repo))
+
+    # -- incremental sync cursor -------------------------------------------------------
+
+    def sync_cursor(self, repo: str) -> datetime | None:
+        with self._session() as session:
+            row = session.get(SyncCursorRow, repo)
+            return row.cursor if row else None
+
+    def set_sync_cursor(self, repo: str, cursor: datetime, now: datetime) -> None:
+        with self._session() as session:
+            row = session.get(SyncCursorRow, repo)
+            if row is None:
+                session.add(SyncCursorRow(repo=repo, cursor=cursor, updated_at=now))
+            else:
+                row.cursor, row.updated_at = cursor, now
+
+
+def merge_spans(spans: Iterable[Span]) -> list[Span]:
+    merged: list[Span] = []
+    for span in sorted(spans, key=lambda s: s.start):
+        if merged and span.start <= merged[-1].end:
+            if span.end > merged[-1].end:
+                merged[-1] = Span(merged[-1].start, span.end)
+        else:
+            merged.append(span)
+    return merged
+
+
+def subtract_spans(wanted: Span, covered: Iterable[Span]) -> list[Span]:
+    gaps: list[Span] = []
+    cursor = wanted.start
+    for span in merge_spans(covered):
+        if span.end <= cursor or span.start >= wanted.end:
+            continue
+        if span.start > cursor:
+            gaps.append(Span(cursor, span.start))
+        cursor = max(cursor, span.end)
+    if cursor < wanted.end:
+        gaps.append(Span(cursor, wanted.end))
+    return gaps
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (a no-op when it is there)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # WAL and a busy timeout: the scheduler and commands may write at once.
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    # pre-ping: a long-lived process outlives server restarts and idle timeouts.
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _safe_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        creds, _, host = rest.rpartition("@")
+        user = creds.split(":", 1)[0]
+        return f"{scheme}{sep}{user}:***@{host}"
+    return url
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _to_row(item: ActivityItem, fetched_at: datetime) -> dict[str, Any]:
+    return {
+        "repo": item.repo,
+        "number": item.number,
+        "kind": item.kind,
+        "title": item.title,
+        "author": item.author,
+        "labels": list(item.labels),
+        "state": item.state,
+        "state_reason": item.state_reason,
+        "created_at": item.created_at,
+        "updated_at": item.updated_at,
+        "closed_at": item.closed_at,
+        "merged_at": item.merged_at,
+        "url": item.url,
+        "comments": item.comments,
+        "body": item.body,
+        "author_association": item.author_association,
+        "draft": item.draft,
+        "reactions": item.reactions,
+        "fetched_at": fetched_at,
+    }
+
+
+def _from_row(row: ItemRow) -> ActivityItem:
+    labels = row.labels if isinstance(row.labels, list) else json.loads(row.labels)
+    return ActivityItem(
+        repo=row.repo,
+        number=row.number,
+        kind="pr" if row.kind == "pr" else "issue",
+        title=row.title,
+        author=row.author,
+        labels=tuple(labels),
+        state=row.state,
+        state_reason=row.state_reason,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        closed_at=row.closed_at,
+        merged_at=row.merged_at,
+        url=row.url,
+        comments=row.comments,
+        body=row.body,
+        author_association=row.author_association,
+        draft=row.draft,
+        reactions=row.reactions,
+    )

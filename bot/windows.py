@@ -1,0 +1,146 @@
+"""Report windows: which span of time a phrase like `2026-03-26` or `7d` means.
+
+A report day D is `[D cutoff, D+1 cutoff)` in the report time zone, so the 2026-03-26
+report with a 11:45 Asia/Shanghai cutoff covers 2026-03-26 11:45 (UTC+8) up to, not
+including, 2026-03-27 11:45 (UTC+8). Every datetime here is timezone-aware; `now` is always
+passed in, so parsing is pure and testable.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DAYS_RE = re.compile(r"^(?:last\s+)?(\d{1,3})\s*(?:d|days?)$")
+_RANGE_SEPARATOR = ".."
+HELP = "use YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD, today, yesterday or Nd (e.g. 7d)"
+
+
+class WindowError(ValueError):
+    """The phrase names no window we can report; the message says what to type instead."""
+
+
+@dataclass(frozen=True)
+class Window:
+    """A half-open span `[start, end)` of report days, in the report time zone."""
+
+    start: datetime
+    end: datetime
+    timezone: str
+    label: str
+
+    def __post_init__(self) -> None:
+        if self.start.tzinfo is None or self.end.tzinfo is None:
+            raise ValueError("window datetimes must be timezone-aware")
+        if self.end <= self.start:
+            raise ValueError("window end must be after its start")
+
+    def contains(self, moment: datetime) -> bool:
+        return self.start <= moment < self.end
+
+    def is_past(self, now: datetime) -> bool:
+        """True when the window has ended, so its events can no longer change."""
+        return self.end <= now
+
+    @property
+    def days(self) -> float:
+        return (self.end - self.start).total_seconds() / 86400
+
+
+def day_window(day: date, tz: ZoneInfo, cutoff: time) -> Window:
+    """The window of report day `day`: from its cutoff to the next day's cutoff."""
+    start = datetime.combine(day, cutoff, tzinfo=tz)
+    end = datetime.combine(day + timedelta(days=1), cutoff, tzinfo=tz)
+    return Window(start, end, tz.key, day.isoformat())
+
+
+def span_window(first: date, last: date, tz: ZoneInfo, cutoff: time) -> Window:
+    """The days `first` to `last`, both included."""
+    start = datetime.combine(first, cutoff, tzinfo=tz)
+    end = datetime.combine(last + timedelta(days=1), cutoff, tzinfo=tz)
+    label = first.isoformat() if first == last else f"{first.isoformat()}..{last.isoformat()}"
+    return Window(start, end, tz.key, label)
+
+
+def current_day(now: datetime, tz: ZoneInfo, cutoff: time) -> date:
+    """The report day whose window contains `now` (before the cutoff, that is yesterday's)."""
+    local = now.astimezone(tz)
+    return local.date() if local.time() >= cutoff else local.date() - timedelta(days=1)
+
+
+def parse_window(
+    phrase: str, *, now: datetime, tz: ZoneInfo, cutoff: time, max_days: int
+) -> Window:
+    """Turn what a person typed into a Window, or raise WindowError with a fix to type.
+
+    `today` is the window in progress; `yesterday` the last complete one; `Nd` the last N
+    complete windows; `D` and `D1..D2` name report days (both ends included).
+    """
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    text = " ".join(phrase.strip().lower().split())
+    in_progress = current_day(now, tz, cutoff)
+    if text in ("", "yesterday", "last"):
+        first = last = in_progress - timedelta(days=1)
+    elif text == "today":
+        first = last = in_progress
+    elif match := _DAYS_RE.match(text):
+        count = int(match.group(1))
+        if count < 1:
+            raise WindowError(f"'{phrase}' names no days: {HELP}")
+        if count > max_days:
+            raise WindowError(
+                f"'{phrase}' is {count} days, more than the {max_days}-day limit; "
+                "ask for a shorter range"
+            )
+        last = in_progress - timedelta(days=1)
+        first = last - timedelta(days=count - 1)
+        window = span_window(first, last, tz, cutoff)
+        return Window(window.start, window.end, window.timezone, f"last {count} days")
+    elif _RANGE_SEPARATOR in text:
+        left, _, right = text.partition(_RANGE_SEPARATOR)
+        first, last = _parse_date(left, phrase), _parse_date(right, phrase)
+        if last < first:
+            raise WindowError(
+                f"'{phrase}' ends before it starts: write the earlier day first "
+                f"({last.isoformat()}..{first.isoformat()})"
+            )
+    else:
+        first = last = _parse_date(text, phrase)
+
+    days = (last - first).days + 1
+    if days > max_days:
+        raise WindowError(
+            f"'{phrase}' spans {days} days, more than the {max_days}-day limit; "
+            "ask for a shorter range"
+        )
+    window = span_window(first, last, tz, cutoff)
+    if window.start > now:
+        raise WindowError(
+            f"the window for {window.label} starts {format_local(window.start)}, "
+            "which has not come yet"
+        )
+    return window
+
+
+def _parse_date(text: str, phrase: str) -> date:
+    text = text.strip()
+    if not _DATE_RE.match(text):
+        raise WindowError(f"could not read '{phrase}' as a date: {HELP}")
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise WindowError(f"'{text}' is not a real date (check month and day): {HELP}") from None
+
+
+def format_local(moment: datetime) -> str:
+    """`2026-03-26 11:45 (UTC+8)`: the way the reference report writes times."""
+    offset = moment.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
+    sign = "+" if minutes >= 0 else "-"
+    hours, rest = divmod(abs(minutes), 60)
+    zone = f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
+    return f"{moment:%Y-%m-%d %H:%M} ({zone})"

@@ -1,0 +1,184 @@
+"""The one settings object, read from the environment, `.env` and a TOML file.
+
+Priority, highest first: explicit arguments → environment → `.env` → TOML file → defaults.
+The TOML file is `VLLM_REPORT_CONFIG` if set, else `vllm-report.toml` in the working folder
+when it exists; its keys are the field names below (`repo = "vllm-project/vllm"`).
+
+Names in the environment follow the issues' wording: report settings carry the
+`VLLM_REPORT_` prefix, while the conventional names (`GITHUB_TOKEN`, `GITHUB_API_URL`,
+`DATABASE_URL`) are read as they are. Secrets are `SecretStr`, so they never appear in a
+repr, a log line or an error message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import time
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import platformdirs
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+DEFAULT_TOML = "vllm-report.toml"
+_REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+_CUTOFF_RE = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+
+
+def _alias(env_name: str, field_name: str) -> AliasChoices:
+    """Read a field from a conventional environment name or, in TOML, its field name."""
+    return AliasChoices(env_name, field_name)
+
+
+class Settings(BaseSettings):
+    """Everything the bot can be told, with the defaults that make it run with no setup."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="VLLM_REPORT_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    repo: str = Field("vllm-project/vllm", description="owner/name of the watched repository")
+    timezone: str = Field("Asia/Shanghai", description="IANA zone the report days are cut in")
+    cutoff: str = Field("11:45", description="HH:MM in `timezone` where one report day ends")
+    max_range_days: int = Field(31, ge=1, le=366, description="longest window a command may ask")
+    lang: str = Field("en", pattern="^(en|zh)$", description="default report language")
+    data_dir: Path = Field(
+        default_factory=lambda: Path(platformdirs.user_data_dir("vllm-report-bot")),
+        description="holds the SQLite store and the local archive of rendered reports",
+    )
+    database_url: SecretStr | None = Field(
+        None,
+        validation_alias=_alias("DATABASE_URL", "database_url"),
+        description="SQLAlchemy URL; default: a SQLite file in data_dir",
+    )
+    github_api_url: str = Field(
+        "https://api.github.com",
+        validation_alias=_alias("GITHUB_API_URL", "github_api_url"),
+    )
+    github_token: SecretStr | None = Field(
+        None, validation_alias=_alias("GITHUB_TOKEN", "github_token")
+    )
+    github_timeout: float = Field(15.0, gt=0, description="seconds per GitHub request")
+    github_retries: int = Field(5, ge=0, le=20, description="retries of 5xx and rate limits")
+    github_backoff: float = Field(1.0, ge=0, description="first retry delay, doubled each time")
+    github_max_rate_limit_wait: float = Field(
+        300.0, ge=0, description="longest wait for a rate-limit reset before giving up"
+    )
+    github_secondary_rate_wait: float = Field(
+        60.0, ge=0, description="wait after a secondary rate limit that gives no Retry-After"
+    )
+    github_request_interval: float = Field(
+        0.25, ge=0, description="pause between GitHub requests (GitHub asks for serial calls)"
+    )
+    @field_validator("repo")
+    @classmethod
+    def _check_repo(cls, value: str) -> str:
+        if not _REPO_RE.match(value):
+            raise ValueError(f"'{value}' is not of the form owner/name (e.g. vllm-project/vllm)")
+        return value
+
+    @field_validator("timezone")
+    @classmethod
+    def _check_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown time zone '{value}': use an IANA name such as Asia/Shanghai or UTC"
+            ) from None
+        return value
+
+    @field_validator("cutoff")
+    @classmethod
+    def _check_cutoff(cls, value: str) -> str:
+        parse_cutoff(value)
+        return value
+
+    @field_validator("github_api_url")
+    @classmethod
+    def _check_api_url(cls, value: str) -> str:
+        if not value.startswith(("https://", "http://")):
+            raise ValueError(f"'{value}' is not an http(s) URL")
+        return value.rstrip("/")
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    @property
+    def cutoff_time(self) -> time:
+        return parse_cutoff(self.cutoff)
+
+    @property
+    def archive_dir(self) -> Path:
+        return self.data_dir / "archive"
+
+    def store_url(self) -> str:
+        """The database URL in use: `DATABASE_URL`, else SQLite in the data folder."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return f"sqlite:///{self.data_dir / 'vllm-report.sqlite3'}"
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml_path = os.environ.get("VLLM_REPORT_CONFIG") or DEFAULT_TOML
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, dotenv_settings]
+        if Path(toml_path).is_file():
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
+        elif os.environ.get("VLLM_REPORT_CONFIG"):
+            raise SettingsError(f"VLLM_REPORT_CONFIG names '{toml_path}', which does not exist")
+        sources.append(file_secret_settings)
+        return tuple(sources)
+
+
+class SettingsError(Exception):
+    """A setting is wrong; the message names it and says what would be right."""
+
+
+def parse_cutoff(value: str) -> time:
+    """`HH:MM` → time; the error says what to write instead."""
+    match = _CUTOFF_RE.match(value.strip())
+    if not match:
+        raise ValueError(f"cutoff '{value}' is not a time of day like 11:45")
+    return time(int(match.group(1)), int(match.group(2)))
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Load settings once; turn pydantic's error list into one readable SettingsError."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            name = ".".join(str(part) for part in err["loc"]) or "settings"
+            message = str(err["msg"]).removeprefix("Value error, ")
+            problems.append(f"{_env_name(name)}: {message}")
+        raise SettingsError("invalid setting — " + "; ".join(problems)) from None
+
+
+def _env_name(field: str) -> str:
+    """The environment name a person would set for a field, for error messages."""
+    info = Settings.model_fields.get(field)
+    if info is not None and isinstance(info.validation_alias, AliasChoices):
+        first = info.validation_alias.choices[0]
+        return str(first)
+    return f"VLLM_REPORT_{field.upper()}"

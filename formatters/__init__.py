@@ -1,0 +1,1 @@
+"""Pure renderers: `Report -> payload` for each output (JSON, Markdown, later chat)."""

@@ -1,0 +1,142 @@
+"""Real vLLM activity for the fake GitHub, built from the anchor reports' parsed appendices.
+
+`tests/data/report-*.json` are the facts of three published daily reports (numbers,
+titles, labels, authors, event times), copied from ../shared/fixtures/anchor-reports/.
+Merged into one repository they give the fake GitHub real days to serve. What the
+reports do not show is filled in so that it cannot move a count: an item listed only as
+closed or merged was created before its window, so it gets a creation time ten days
+before its event (no anchor window lies there).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from tests.fakes.github_api import FakeItem
+
+DATA = Path(__file__).with_name("data")
+REPO = "vllm-project/vllm"
+LIST_NAMES = ("new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs")
+
+
+@dataclass(frozen=True)
+class AnchorDay:
+    """One published report: its window, counts and lists."""
+
+    name: str
+    start: datetime
+    end: datetime
+    counts: dict[str, int]
+    lists: dict[str, list[int]]
+    raw: dict[str, Any]
+
+    @property
+    def label(self) -> str:
+        return self.start.astimezone(_CST).date().isoformat()
+
+    @property
+    def cutoff(self) -> str:
+        return self.start.astimezone(_CST).strftime("%H:%M")
+
+
+_CST = __import__("zoneinfo").ZoneInfo("Asia/Shanghai")
+
+
+def _utc(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+
+
+def anchor_days() -> list[AnchorDay]:
+    days = []
+    for path in sorted(DATA.glob("report-*.json")):
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        days.append(
+            AnchorDay(
+                name=path.stem,
+                start=_utc(raw["window"]["start"]),
+                end=_utc(raw["window"]["end"]),
+                counts=dict(raw["counts"]),
+                lists={name: [e["number"] for e in raw["lists"][name]] for name in LIST_NAMES},
+                raw=raw,
+            )
+        )
+    return days
+
+
+def anchor_items() -> list[FakeItem]:
+    """Every item of the three reports, merged by number, as the fake GitHub serves them."""
+    facts: dict[int, dict[str, Any]] = {}
+    for day in anchor_days():
+        for name in LIST_NAMES:
+            for entry in day.raw["lists"][name]:
+                fact = facts.setdefault(entry["number"], {"kind": entry["kind"]})
+                fact.update(title=entry["title"], author=entry["author"], labels=entry["labels"])
+                at = _utc(entry["at"])
+                if entry["event"] == "created":
+                    fact["created_at"] = at
+                elif entry["event"] == "merged":
+                    fact["merged_at"] = fact["closed_at"] = at
+                else:
+                    fact["closed_at"] = at
+    items = []
+    for number, fact in sorted(facts.items()):
+        first_event = fact.get("closed_at") or fact.get("merged_at")
+        created = fact.get("created_at") or first_event - timedelta(days=10)
+        closed = fact.get("closed_at")
+        labels = list(fact["labels"])
+        items.append(
+            FakeItem(
+                number=number,
+                kind="pr" if fact["kind"] in ("pr", "pull_request") else "issue",
+                title=fact["title"],
+                author=fact["author"],
+                labels=labels,
+                created_at=created,
+                updated_at=max(t for t in (created, closed, fact.get("merged_at")) if t),
+                closed_at=closed,
+                merged_at=fact.get("merged_at"),
+                state_reason=("not_planned" if "stale" in labels else "completed") if closed else None,
+                comments=number % 7,
+            )
+        )
+    return items
+
+
+def background_items(count: int, *, before: datetime, seed: int = 7) -> list[FakeItem]:
+    """Older repository history, so listings are repository-sized (vLLM has tens of thousands).
+
+    Numbers stay below the anchor items'; all events lie before `before`.
+    """
+    rng = random.Random(seed)
+    items = []
+    for number in range(1, count + 1):
+        created = before - timedelta(days=400) + timedelta(minutes=number * 10)
+        created = min(created, before - timedelta(days=30))
+        kind = "pr" if rng.random() < 0.65 else "issue"
+        closed = created + timedelta(hours=rng.randint(1, 500)) if rng.random() < 0.9 else None
+        merged = closed if kind == "pr" and closed and rng.random() < 0.6 else None
+        if closed and closed >= before:
+            closed = merged = None
+        items.append(
+            FakeItem(
+                number=number,
+                kind=kind,
+                title=f"[Misc] background item {number}",
+                author=f"user{rng.randint(1, 900)}",
+                labels=[],
+                created_at=created,
+                updated_at=closed or created,
+                closed_at=closed,
+                merged_at=merged,
+            )
+        )
+    return items
+
+
+def kind_of(number: int, items: list[FakeItem]) -> str:
+    return next(it.kind for it in items if it.number == number)

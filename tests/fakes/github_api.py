@@ -1,0 +1,449 @@
+"""A fake GitHub REST API on 127.0.0.1: real HTTP, GitHub's wire format, recorded requests.
+
+Serves what the collector and the naive benchmark use: `/search/issues` (with `repo:`,
+`is:issue|pr`, `created:`/`closed:`/`merged:`/`updated:` ranges, inclusive at both ends like
+GitHub's, the 1,000-result cap and `Link` pagination built from its own host and port),
+`/repos/{o}/{r}/issues` (`state`, `since`, `sort`, `direction`), `/repos/{o}/{r}/pulls`,
+`/repos/{o}/{r}/pulls/{n}`, `/repos/{o}/{r}` and `/rate_limit`.
+
+Faults are scripted per request (`fail_next`) or by rule (`fail_every`), and a per-request
+latency can be injected, so tests see retries, rate limits and slow links on the wire.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+SEARCH_CAP = 1000
+ISO = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def iso(moment: datetime | None) -> str | None:
+    return moment.astimezone(UTC).strftime(ISO) if moment else None
+
+
+def parse_time(text: str) -> datetime:
+    text = text.strip()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return datetime.fromisoformat(text + "T00:00:00+00:00")
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+@dataclass
+class FakeItem:
+    """One issue or PR as the fake stores it; `wire()` gives GitHub's JSON for it."""
+
+    number: int
+    kind: str  # "issue" or "pr"
+    title: str
+    author: str | None
+    labels: list[str]
+    created_at: datetime
+    updated_at: datetime
+    closed_at: datetime | None = None
+    merged_at: datetime | None = None
+    comments: int = 0
+    body: str | None = None
+    state_reason: str | None = None
+
+    def state(self) -> str:
+        return "closed" if self.closed_at else "open"
+
+    def wire(self, repo: str, api: str) -> dict[str, Any]:
+        noun = "pull" if self.kind == "pr" else "issues"
+        html = f"https://github.com/{repo}/{noun}/{self.number}"
+        user = (
+            {"login": self.author, "id": abs(hash(self.author)) % 10**8, "type": "User",
+             "url": f"{api}/users/{self.author}", "html_url": f"https://github.com/{self.author}"}
+            if self.author
+            else None
+        )
+        data: dict[str, Any] = {
+            "url": f"{api}/repos/{repo}/issues/{self.number}",
+            "repository_url": f"{api}/repos/{repo}",
+            "html_url": html,
+            "id": 10**9 + self.number,
+            "node_id": f"I_{self.number}",
+            "number": self.number,
+            "title": self.title,
+            "user": user,
+            "labels": [
+                {"id": i, "name": name, "color": "ededed", "default": False,
+                 "url": f"{api}/repos/{repo}/labels/{name}"}
+                for i, name in enumerate(self.labels)
+            ],
+            "state": self.state(),
+            "state_reason": self.state_reason if self.closed_at else None,
+            "locked": False,
+            "assignee": None,
+            "assignees": [],
+            "milestone": None,
+            "comments": self.comments,
+            "created_at": iso(self.created_at),
+            "updated_at": iso(self.updated_at),
+            "closed_at": iso(self.closed_at),
+            "author_association": "CONTRIBUTOR",
+            "active_lock_reason": None,
+            "body": self.body,
+            "closed_by": None,
+            "reactions": {"url": "", "total_count": 0, "+1": 0, "-1": 0, "laugh": 0,
+                          "hooray": 0, "confused": 0, "heart": 0, "rocket": 0, "eyes": 0},
+            "timeline_url": f"{api}/repos/{repo}/issues/{self.number}/timeline",
+            "performed_via_github_app": None,
+        }
+        if self.kind == "pr":
+            data["draft"] = False
+            data["pull_request"] = {
+                "url": f"{api}/repos/{repo}/pulls/{self.number}",
+                "html_url": html,
+                "diff_url": html + ".diff",
+                "patch_url": html + ".patch",
+                "merged_at": iso(self.merged_at),
+            }
+        return data
+
+    def pull_wire(self, repo: str, api: str, *, full: bool) -> dict[str, Any]:
+        """The `/pulls` shape; only the single-PR endpoint carries `merged`."""
+        data = self.wire(repo, api)
+        data.pop("pull_request")
+        data["url"] = f"{api}/repos/{repo}/pulls/{self.number}"
+        data["merged_at"] = iso(self.merged_at)
+        data["head"] = {"ref": f"branch-{self.number}", "sha": f"{self.number:040d}"}
+        data["base"] = {"ref": "main", "sha": "0" * 40}
+        if full:
+            data["merged"] = self.merged_at is not None
+            data["additions"] = 10
+            data["deletions"] = 2
+            data["changed_files"] = 1
+        return data
+
+
+@dataclass
+class Fault:
+    """One scripted failure: an HTTP status with headers and body, or a delay."""
+
+    status: int = 502
+    body: dict[str, Any] = field(default_factory=lambda: {"message": "Server Error"})
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    incomplete: bool = False  # answer normally, but with incomplete_results: true
+
+    @classmethod
+    def server_error(cls, status: int = 502) -> Fault:
+        return cls(status=status)
+
+    @classmethod
+    def secondary_limit(cls, retry_after: int = 1) -> Fault:
+        return cls(
+            status=403,
+            body={"message": "You have exceeded a secondary rate limit. Please wait a few "
+                  "minutes before you try again."},
+            headers={"Retry-After": str(retry_after)},
+        )
+
+    @classmethod
+    def primary_limit(cls, reset_in: int = 3600) -> Fault:
+        reset = int(time.time()) + reset_in
+        return cls(
+            status=403,
+            body={"message": "API rate limit exceeded for 127.0.0.1. (But here's the good news:"
+                  " Authenticated requests get a higher rate limit.)"},
+            headers={"X-RateLimit-Remaining": "0", "X-RateLimit-Limit": "60",
+                     "X-RateLimit-Reset": str(reset)},
+        )
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+    status: int
+
+
+class FakeGitHub:
+    """The fake's state; `start()` serves it in a thread on a random 127.0.0.1 port."""
+
+    def __init__(self, repo: str, items: Iterable[FakeItem] = (), latency: float = 0.0) -> None:
+        self.repo = repo
+        self.items: dict[int, FakeItem] = {item.number: item for item in items}
+        self.latency = latency
+        self.requests: list[RecordedRequest] = []
+        self.faults: list[Fault] = []
+        self.fault_rule: Callable[[int, str], Fault | None] | None = None
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- control -----------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "server not started"
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> FakeGitHub:
+        handler = type("Handler", (_Handler,), {"fake": self})
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+    def __enter__(self) -> FakeGitHub:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def fail_next(self, *faults: Fault) -> None:
+        with self._lock:
+            self.faults.extend(faults)
+
+    def reset_log(self) -> None:
+        with self._lock:
+            self.requests.clear()
+
+    def add(self, *items: FakeItem) -> None:
+        with self._lock:
+            for item in items:
+                self.items[item.number] = item
+
+    def api_requests(self) -> list[RecordedRequest]:
+        return list(self.requests)
+
+    # -- request handling (called from server threads) ---------------------------------
+
+    def next_fault(self, path: str) -> Fault | None:
+        with self._lock:
+            index = len(self.requests)
+            if self.faults:
+                return self.faults.pop(0)
+        if self.fault_rule is not None:
+            return self.fault_rule(index, path)
+        return None
+
+    def record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self.requests.append(request)
+
+    def snapshot(self) -> list[FakeItem]:
+        with self._lock:
+            return list(self.items.values())
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeGitHub
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # silence stderr noise
+        return
+
+    def do_GET(self) -> None:
+        split = urlsplit(self.path)
+        query = parse_qs(split.query)
+        fake = self.fake
+        if fake.latency:
+            time.sleep(fake.latency)
+        fault = fake.next_fault(split.path)
+        if fault is not None and fault.delay:
+            time.sleep(fault.delay)
+        if fault is not None and not fault.incomplete and fault.status:
+            self._record(split.path, query, fault.status)
+            self._send(fault.status, fault.body, fault.headers)
+            return
+        try:
+            incomplete = fault is not None and fault.incomplete
+            status, body, headers = self._route(split.path, query, incomplete=incomplete)
+        except BadRequest as exc:
+            status, body, headers = 422, {"message": str(exc)}, {}
+        self._record(split.path, query, status)
+        self._send(status, body, headers)
+
+    def _record(self, path: str, query: dict[str, list[str]], status: int) -> None:
+        self.fake.record(
+            RecordedRequest("GET", path, query, {k: v for k, v in self.headers.items()}, status)
+        )
+
+    def _send(self, status: int, body: Any, headers: dict[str, str]) -> None:
+        payload = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("X-RateLimit-Limit", headers.pop("X-RateLimit-Limit", "5000"))
+        self.send_header("X-RateLimit-Remaining", headers.pop("X-RateLimit-Remaining", "4999"))
+        self.send_header(
+            "X-RateLimit-Reset", headers.pop("X-RateLimit-Reset", str(int(time.time()) + 3600))
+        )
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(payload)
+
+    # -- routes ------------------------------------------------------------------------
+
+    def _route(
+        self, path: str, query: dict[str, list[str]], *, incomplete: bool
+    ) -> tuple[int, Any, dict[str, str]]:
+        fake = self.fake
+        repo_prefix = f"/repos/{fake.repo}"
+        if path == "/search/issues":
+            return self._search(path, query, incomplete)
+        if path == "/rate_limit":
+            return 200, {"resources": {"core": {"limit": 5000, "remaining": 4999}}}, {}
+        if path == repo_prefix:
+            return 200, {"full_name": fake.repo, "name": fake.repo.split("/")[1]}, {}
+        if path == f"{repo_prefix}/issues":
+            return self._issues(path, query)
+        if path == f"{repo_prefix}/pulls":
+            return self._pulls(path, query)
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/pulls/(\d+)", path)
+        if match:
+            item = fake.items.get(int(match.group(1)))
+            if item is None or item.kind != "pr":
+                return 404, {"message": "Not Found"}, {}
+            return 200, item.pull_wire(fake.repo, fake.url, full=True), {}
+        if path.startswith("/repos/"):
+            return 404, {"message": "Not Found"}, {}
+        return 404, {"message": "Not Found"}, {}
+
+    def _page(
+        self, path: str, query: dict[str, list[str]], rows: list[Any]
+    ) -> tuple[list[Any], dict[str, str]]:
+        per_page = min(int(_one(query, "per_page", "30")), 100)
+        page = int(_one(query, "page", "1"))
+        chunk = rows[(page - 1) * per_page : page * per_page]
+        last = max(1, -(-len(rows) // per_page))
+        links = []
+        flat = {k: v[0] for k, v in query.items()}
+
+        def link(number: int, rel: str) -> str:
+            params = urlencode({**flat, "page": number, "per_page": per_page})
+            return f'<{self.fake.url}{path}?{params}>; rel="{rel}"'
+
+        if page < last:
+            links += [link(page + 1, "next"), link(last, "last")]
+        if page > 1:
+            links += [link(1, "first"), link(page - 1, "prev")]
+        return chunk, ({"Link": ", ".join(links)} if links else {})
+
+    def _search(
+        self, path: str, query: dict[str, list[str]], incomplete: bool
+    ) -> tuple[int, Any, dict[str, str]]:
+        matches = search(self.fake, _one(query, "q", ""))
+        matches.sort(key=lambda it: (it.created_at, it.number))
+        if _one(query, "order", "desc") == "desc":
+            matches.reverse()
+        capped = matches[:SEARCH_CAP]
+        chunk, headers = self._page(path, query, capped)
+        body = {
+            "total_count": len(matches),
+            "incomplete_results": incomplete,
+            "items": [dict(it.wire(self.fake.repo, self.fake.url), score=1.0) for it in chunk],
+        }
+        return 200, body, headers
+
+    def _issues(self, path: str, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
+        rows = _listing(self.fake.snapshot(), query)
+        chunk, headers = self._page(path, query, rows)
+        return 200, [it.wire(self.fake.repo, self.fake.url) for it in chunk], headers
+
+    def _pulls(self, path: str, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
+        rows = [it for it in _listing(self.fake.snapshot(), query) if it.kind == "pr"]
+        chunk, headers = self._page(path, query, rows)
+        return 200, [it.pull_wire(self.fake.repo, self.fake.url, full=False) for it in chunk], headers
+
+
+class BadRequest(Exception):
+    pass
+
+
+def _one(query: dict[str, list[str]], key: str, default: str) -> str:
+    values = query.get(key)
+    return values[0] if values else default
+
+
+def _listing(items: list[FakeItem], query: dict[str, list[str]]) -> list[FakeItem]:
+    state = _one(query, "state", "open")
+    rows = [it for it in items if state == "all" or it.state() == state]
+    since = _one(query, "since", "")
+    if since:
+        moment = parse_time(since)
+        rows = [it for it in rows if it.updated_at >= moment]
+    sort = _one(query, "sort", "created")
+    key: Callable[[FakeItem], Any] = {
+        "created": lambda it: (it.created_at, it.number),
+        "updated": lambda it: (it.updated_at, it.number),
+        "comments": lambda it: (it.comments, it.number),
+    }[sort]
+    rows.sort(key=key, reverse=_one(query, "direction", "desc") == "desc")
+    return rows
+
+
+_RANGE_FIELDS = ("created", "closed", "merged", "updated")
+
+
+def search(fake: FakeGitHub, q: str) -> list[FakeItem]:
+    """GitHub's issue search over the fake's items, for the qualifiers the bot sends."""
+    tokens = q.split()
+    kinds = {t.split(":", 1)[1] for t in tokens if t.startswith(("is:", "type:"))}
+    kind_filter = kinds & {"issue", "pr", "pull-request"}
+    if not kind_filter:
+        raise BadRequest("Query must include 'is:issue' or 'is:pull-request'")
+    if len(kind_filter) > 1:
+        return []  # GitHub answers nothing useful for both at once
+    want_kind = "issue" if kind_filter == {"issue"} else "pr"
+    repos = [t.split(":", 1)[1] for t in tokens if t.startswith("repo:")]
+    if repos and repos[0] != fake.repo:
+        return []
+    rows = [it for it in fake.snapshot() if it.kind == want_kind]
+    for token in tokens:
+        name, _, value = token.partition(":")
+        if name in _RANGE_FIELDS:
+            rows = [it for it in rows if _in_range(getattr(it, f"{name}_at"), value)]
+        elif token == "is:open":
+            rows = [it for it in rows if it.closed_at is None]
+        elif token == "is:closed":
+            rows = [it for it in rows if it.closed_at is not None]
+        elif token == "is:merged":
+            rows = [it for it in rows if it.merged_at is not None]
+    return rows
+
+
+def _in_range(moment: datetime | None, spec: str) -> bool:
+    """GitHub's range syntax: `A..B` (both ends included), `>=A`, `>A`, `<=A`, `<A`."""
+    if moment is None:
+        return False
+    if ".." in spec:
+        low, _, high = spec.partition("..")
+        start = parse_time(low) if low not in ("", "*") else None
+        end = _end_of(high) if high not in ("", "*") else None
+        return (start is None or moment >= start) and (end is None or moment <= end)
+    for op, test in ((">=", lambda a, b: a >= b), ("<=", lambda a, b: a <= b),
+                     (">", lambda a, b: a > b), ("<", lambda a, b: a < b)):
+        if spec.startswith(op):
+            return bool(test(moment, parse_time(spec[len(op):])))
+    return _in_range(moment, f"{spec}..{spec}")
+
+
+def _end_of(text: str) -> datetime:
+    """A bare date as the upper end means the whole day."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
+        return parse_time(text) + timedelta(days=1) - timedelta(microseconds=1)
+    return parse_time(text)

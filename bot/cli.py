@@ -46,7 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
             default=["yesterday"],
             help="2026-03-26, 2026-03-20..2026-03-26, today, yesterday (default), 7d, last 7 days",
         )
-        sub.add_argument("--repo", help="owner/name (default: VLLM_REPORT_REPO or vllm-project/vllm)")
+        sub.add_argument(
+            "--repo", help="owner/name (default: VLLM_REPORT_REPO or vllm-project/vllm)"
+        )
         sub.add_argument("--timezone", help="IANA zone of the report day (default Asia/Shanghai)")
         sub.add_argument("--cutoff", help="HH:MM where a report day ends (default 11:45)")
         sub.add_argument("--lang", choices=("en", "zh"), help="report language (default en)")
@@ -81,7 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"vllm-report: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("vllm-report: interrupted; nothing half-done was recorded as complete", file=sys.stderr)
+        print(
+            "vllm-report: interrupted; nothing half-done was recorded as complete", file=sys.stderr
+        )
         return 130
 
 
@@ -105,7 +109,9 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     )
     report = produce_report(settings, window, now=now, refresh=args.refresh)
     if args.command == "show":
-        print(render_json(report) if args.format == "json" else render_markdown(report, settings.lang))
+        print(
+            render_json(report) if args.format == "json" else render_markdown(report, settings.lang)
+        )
         return 0
     markdown = render_markdown(report, settings.lang)
     written = archive_report(settings, report, markdown)

@@ -15,7 +15,8 @@ item when an attribute missing from the payload is read (`raw_data` included), s
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -105,9 +106,7 @@ class Collector:
         self, kind: str, event: str, first: datetime, last: datetime, result: Collected
     ) -> None:
         """Search `[first, last]` (GitHub ranges include both ends); split past the cap."""
-        query = (
-            f"repo:{self.source.repo} is:{kind} {event}:{_utc(first)}..{_utc(last)}"
-        )
+        query = f"repo:{self.source.repo} is:{kind} {event}:{_utc(first)}..{_utc(last)}"
         found: list[ActivityItem] = []
         with self._translate_errors():
             pages = self._github.search_issues(query, sort="created", order="asc")
@@ -185,26 +184,16 @@ class Collector:
             reactions=int(reactions.get("total_count", 0)),
         )
 
-    def _translate_errors(self) -> _ErrorTranslator:
-        return _ErrorTranslator(self.source)
-
-
-class _ErrorTranslator:
-    """Turns transport and API failures into one CollectError a person can act on."""
-
-    def __init__(self, source: GitHubSource) -> None:
-        self.source = source
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
-        if exc is None:
-            return False
-        message = describe_failure(exc, self.source)
-        if message is None:
-            return False
-        raise CollectError(message) from exc
+    @contextmanager
+    def _translate_errors(self) -> Iterator[None]:
+        """Turn transport and API failures into one CollectError a person can act on."""
+        try:
+            yield
+        except Exception as exc:
+            message = describe_failure(exc, self.source)
+            if message is None:
+                raise  # not a GitHub failure but a bug: let it show
+            raise CollectError(message) from exc
 
 
 def describe_failure(exc: BaseException, source: GitHubSource) -> str | None:
@@ -239,7 +228,9 @@ def describe_failure(exc: BaseException, source: GitHubSource) -> str | None:
     if isinstance(exc, requests.exceptions.Timeout):
         return f"GitHub at {where} did not answer within {source.timeout:.0f} s; try again later"
     if isinstance(exc, requests.exceptions.ConnectionError):
-        return f"cannot reach GitHub at {where} ({_reason(exc)}); check the network or GITHUB_API_URL"
+        return (
+            f"cannot reach GitHub at {where} ({_reason(exc)}); check the network or GITHUB_API_URL"
+        )
     if isinstance(exc, requests.exceptions.RequestException):
         return f"request to GitHub at {where} failed: {_reason(exc)}"
     return None

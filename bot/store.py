@@ -131,7 +131,9 @@ class Store:
             self.engine = _make_engine(url)
             upgrade(self.engine)
         except Exception as exc:  # driver errors vary; the message is what matters
-            raise StoreError(f"cannot open the store ({_safe_url(url)}): {_first_line(exc)}") from exc
+            raise StoreError(
+                f"cannot open the store ({_safe_url(url)}): {_first_line(exc)}"
+            ) from exc
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:

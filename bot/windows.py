@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -46,8 +46,9 @@ class Window:
         return self.end <= now
 
     @property
-    def days(self) -> float:
-        return (self.end - self.start).total_seconds() / 86400
+    def duration(self) -> timedelta:
+        """Elapsed time (in UTC: same-zone subtraction in Python ignores DST shifts)."""
+        return self.end.astimezone(UTC) - self.start.astimezone(UTC)
 
 
 def day_window(day: date, tz: ZoneInfo, cutoff: time) -> Window:

@@ -82,6 +82,7 @@ class Settings(BaseSettings):
     github_request_interval: float = Field(
         0.25, ge=0, description="pause between GitHub requests (GitHub asks for serial calls)"
     )
+
     @field_validator("repo")
     @classmethod
     def _check_repo(cls, value: str) -> str:

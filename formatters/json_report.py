@@ -30,9 +30,7 @@ def report_to_dict(report: Report) -> dict[str, Any]:
             for name, split in report.closures.items()
         },
         "lists": {name.value: list(numbers) for name, numbers in report.lists.items()},
-        "items": {
-            str(number): _item(item, tz) for number, item in report.items.items()
-        },
+        "items": {str(number): _item(item, tz) for number, item in report.items.items()},
     }
 
 
@@ -57,4 +55,3 @@ def _item(item: ActivityItem, tz: Any) -> dict[str, Any]:
 
 def _time(moment: datetime | None, tz: Any) -> str | None:
     return moment.astimezone(tz).isoformat() if moment is not None else None
-

@@ -100,7 +100,9 @@ def anchor_items() -> list[FakeItem]:
                 updated_at=max(t for t in (created, closed, fact.get("merged_at")) if t),
                 closed_at=closed,
                 merged_at=fact.get("merged_at"),
-                state_reason=("not_planned" if "stale" in labels else "completed") if closed else None,
+                state_reason=("not_planned" if "stale" in labels else "completed")
+                if closed
+                else None,
                 comments=number % 7,
             )
         )

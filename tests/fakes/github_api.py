@@ -62,8 +62,13 @@ class FakeItem:
         noun = "pull" if self.kind == "pr" else "issues"
         html = f"https://github.com/{repo}/{noun}/{self.number}"
         user = (
-            {"login": self.author, "id": abs(hash(self.author)) % 10**8, "type": "User",
-             "url": f"{api}/users/{self.author}", "html_url": f"https://github.com/{self.author}"}
+            {
+                "login": self.author,
+                "id": abs(hash(self.author)) % 10**8,
+                "type": "User",
+                "url": f"{api}/users/{self.author}",
+                "html_url": f"https://github.com/{self.author}",
+            }
             if self.author
             else None
         )
@@ -77,8 +82,13 @@ class FakeItem:
             "title": self.title,
             "user": user,
             "labels": [
-                {"id": i, "name": name, "color": "ededed", "default": False,
-                 "url": f"{api}/repos/{repo}/labels/{name}"}
+                {
+                    "id": i,
+                    "name": name,
+                    "color": "ededed",
+                    "default": False,
+                    "url": f"{api}/repos/{repo}/labels/{name}",
+                }
                 for i, name in enumerate(self.labels)
             ],
             "state": self.state(),
@@ -95,8 +105,18 @@ class FakeItem:
             "active_lock_reason": None,
             "body": self.body,
             "closed_by": None,
-            "reactions": {"url": "", "total_count": 0, "+1": 0, "-1": 0, "laugh": 0,
-                          "hooray": 0, "confused": 0, "heart": 0, "rocket": 0, "eyes": 0},
+            "reactions": {
+                "url": "",
+                "total_count": 0,
+                "+1": 0,
+                "-1": 0,
+                "laugh": 0,
+                "hooray": 0,
+                "confused": 0,
+                "heart": 0,
+                "rocket": 0,
+                "eyes": 0,
+            },
             "timeline_url": f"{api}/repos/{repo}/issues/{self.number}/timeline",
             "performed_via_github_app": None,
         }
@@ -145,8 +165,10 @@ class Fault:
     def secondary_limit(cls, retry_after: int = 1) -> Fault:
         return cls(
             status=403,
-            body={"message": "You have exceeded a secondary rate limit. Please wait a few "
-                  "minutes before you try again."},
+            body={
+                "message": "You have exceeded a secondary rate limit. Please wait a few "
+                "minutes before you try again."
+            },
             headers={"Retry-After": str(retry_after)},
         )
 
@@ -155,10 +177,15 @@ class Fault:
         reset = int(time.time()) + reset_in
         return cls(
             status=403,
-            body={"message": "API rate limit exceeded for 127.0.0.1. (But here's the good news:"
-                  " Authenticated requests get a higher rate limit.)"},
-            headers={"X-RateLimit-Remaining": "0", "X-RateLimit-Limit": "60",
-                     "X-RateLimit-Reset": str(reset)},
+            body={
+                "message": "API rate limit exceeded for 127.0.0.1. (But here's the good news:"
+                " Authenticated requests get a higher rate limit.)"
+            },
+            headers={
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Limit": "60",
+                "X-RateLimit-Reset": str(reset),
+            },
         )
 
 
@@ -367,7 +394,11 @@ class _Handler(BaseHTTPRequestHandler):
     def _pulls(self, path: str, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
         rows = [it for it in _listing(self.fake.snapshot(), query) if it.kind == "pr"]
         chunk, headers = self._page(path, query, rows)
-        return 200, [it.pull_wire(self.fake.repo, self.fake.url, full=False) for it in chunk], headers
+        return (
+            200,
+            [it.pull_wire(self.fake.repo, self.fake.url, full=False) for it in chunk],
+            headers,
+        )
 
 
 class BadRequest(Exception):
@@ -435,10 +466,14 @@ def _in_range(moment: datetime | None, spec: str) -> bool:
         start = parse_time(low) if low not in ("", "*") else None
         end = _end_of(high) if high not in ("", "*") else None
         return (start is None or moment >= start) and (end is None or moment <= end)
-    for op, test in ((">=", lambda a, b: a >= b), ("<=", lambda a, b: a <= b),
-                     (">", lambda a, b: a > b), ("<", lambda a, b: a < b)):
+    for op, test in (
+        (">=", lambda a, b: a >= b),
+        ("<=", lambda a, b: a <= b),
+        (">", lambda a, b: a > b),
+        ("<", lambda a, b: a < b),
+    ):
         if spec.startswith(op):
-            return bool(test(moment, parse_time(spec[len(op):])))
+            return bool(test(moment, parse_time(spec[len(op) :])))
     return _in_range(moment, f"{spec}..{spec}")
 
 

@@ -1,0 +1,152 @@
+"""The collector against the fake GitHub: few requests, retries, limits, clear failures."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.collect import CollectError, Collector, GitHubSource
+from tests.anchor_data import REPO, anchor_days
+from tests.fakes.github_api import FakeGitHub, FakeItem, Fault
+
+DAY = anchor_days()[2]  # 2026-03-25, 118 PR closures: two pages
+
+
+def collector(fake: FakeGitHub, **overrides: object) -> Collector:
+    options: dict[str, object] = {
+        "repo": REPO,
+        "api_url": fake.url,
+        "request_interval": 0,
+        "backoff": 0.05,
+        "retries": 3,
+    }
+    options.update(overrides)
+    return Collector(GitHubSource(**options))  # type: ignore[arg-type]
+
+
+def test_a_day_costs_one_request_per_result_page(fake_github: FakeGitHub) -> None:
+    """Four searches, paged by 100; no request per item (merged_at comes with the search)."""
+    result = collector(fake_github).search_span(DAY.start, DAY.end)
+    paths = [r.path for r in fake_github.requests]
+    assert paths == ["/search/issues"] * 5
+    assert result.complete
+    merged = {n for n, it in result.items.items() if it.merged_at is not None}
+    assert set(DAY.lists["merged_prs"]) <= merged
+
+
+def test_search_sends_explicit_utc_times_and_a_kind(fake_github: FakeGitHub) -> None:
+    """Each query names is:issue or is:pr and full UTC times (a bare date is a UTC day)."""
+    collector(fake_github).search_span(DAY.start, DAY.end)
+    queries = {r.query["q"][0] for r in fake_github.requests}
+    assert (
+        f"repo:{REPO} is:issue created:2026-03-25T03:43:00+00:00..2026-03-26T03:42:59+00:00"
+        in queries
+    )
+    assert all(" is:issue " in q or " is:pr " in q for q in queries)
+
+
+def test_more_than_1000_results_are_split_until_complete() -> None:
+    """2,300 PRs in one day pass the search cap; splitting the window still finds all."""
+    start = datetime(2026, 3, 25, 3, 43, tzinfo=UTC)
+    items = [
+        FakeItem(
+            n,
+            "pr",
+            f"[Perf] pr {n}",
+            "dev",
+            [],
+            start + timedelta(seconds=37 * n),
+            start + timedelta(seconds=37 * n),
+        )
+        for n in range(1, 2301)
+    ]
+    with FakeGitHub(REPO, items) as fake:
+        result = collector(fake).search_span(start, start + timedelta(days=1))
+    assert len(result.items) == 2300
+    assert result.complete
+
+
+def test_incomplete_search_marks_the_collection_incomplete(fake_github: FakeGitHub) -> None:
+    """GitHub's incomplete_results flag is never ignored."""
+    fake_github.fail_next(Fault(incomplete=True))
+    result = collector(fake_github).search_span(DAY.start, DAY.end)
+    assert not result.complete
+    assert any("timed out" in note for note in result.notes)
+
+
+def test_server_errors_are_retried(fake_github: FakeGitHub) -> None:
+    """Two 502s then success: the data is whole and the retries are on the wire."""
+    fake_github.fail_next(Fault.server_error(502), Fault.server_error(503))
+    result = collector(fake_github).search_span(DAY.start, DAY.end)
+    assert result.complete
+    statuses = [r.status for r in fake_github.requests]
+    assert statuses[:3] == [502, 503, 200]
+
+
+def test_secondary_rate_limit_honours_retry_after(fake_github: FakeGitHub) -> None:
+    """A 403 secondary limit with Retry-After: 1 waits at least a second, then goes on."""
+    fake_github.fail_next(Fault.secondary_limit(retry_after=1))
+    began = time.monotonic()
+    result = collector(fake_github).search_span(DAY.start, DAY.end)
+    assert result.complete
+    assert time.monotonic() - began >= 1.0
+    assert [r.status for r in fake_github.requests][:2] == [403, 200]
+
+
+def test_exhausted_primary_limit_says_when_it_resets(fake_github: FakeGitHub) -> None:
+    """A reset an hour away is beyond the wait we allow: stop and say when to come back."""
+    fake_github.fail_next(Fault.primary_limit(reset_in=3600))
+    with pytest.raises(CollectError, match=r"rate limit is used up \(it resets at .* UTC\)"):
+        collector(fake_github, max_rate_limit_wait=60).search_span(DAY.start, DAY.end)
+    assert len(fake_github.requests) == 1
+
+
+def test_primary_limit_resetting_soon_is_waited_for(fake_github: FakeGitHub) -> None:
+    """A reset within the allowed wait is waited out, and the collection completes."""
+    fake_github.fail_next(Fault.primary_limit(reset_in=1))
+    result = collector(fake_github, max_rate_limit_wait=30).search_span(DAY.start, DAY.end)
+    assert result.complete
+
+
+def test_persistent_errors_end_in_a_clear_error(fake_github: FakeGitHub) -> None:
+    """After the retries are spent, one sentence that says what happened."""
+    fake_github.fault_rule = lambda index, path: Fault.server_error(502)
+    with pytest.raises(CollectError, match="kept failing after 3 retries"):
+        collector(fake_github).search_span(DAY.start, DAY.end)
+
+
+def test_unreachable_github_is_a_clear_error() -> None:
+    """Nothing listening: the message names the URL and what to check."""
+    source = GitHubSource(
+        repo=REPO, api_url="http://127.0.0.1:9", retries=1, backoff=0, request_interval=0
+    )
+    with pytest.raises(CollectError, match=r"cannot reach GitHub at http://127.0.0.1:9"):
+        Collector(source).search_span(DAY.start, DAY.end)
+
+
+def test_unknown_repository_is_a_clear_error(fake_github: FakeGitHub) -> None:
+    """The incremental listing of a repository that does not exist says so."""
+    with pytest.raises(CollectError, match="no repository 'nobody/nothing'"):
+        collector(fake_github, repo="nobody/nothing").updated_since(DAY.start)
+
+
+def test_incremental_sync_pages_through_everything_updated_since(fake_github: FakeGitHub) -> None:
+    """`since` goes out in UTC, pages follow the Link header, issues and PRs are told apart."""
+    result = collector(fake_github).updated_since(DAY.start)
+    expected = {it.number for it in fake_github.items.values() if it.updated_at >= DAY.start}
+    assert set(result.items) == expected
+    first = fake_github.requests[0]
+    assert first.path == f"/repos/{REPO}/issues"
+    assert first.query["since"] == ["2026-03-25T03:43:00Z"]
+    assert first.query["state"] == ["all"]
+    assert all(r.path == f"/repos/{REPO}/issues" for r in fake_github.requests)
+    kinds = {result.items[n].kind for n in DAY.lists["new_prs"]}
+    assert kinds == {"pr"}
+
+
+def test_token_is_sent_as_authorization(fake_github: FakeGitHub) -> None:
+    """GITHUB_TOKEN is optional but, when set, authenticates every request."""
+    collector(fake_github, token="ghp_example").search_span(DAY.start, DAY.end)
+    assert all(r.headers.get("Authorization") == "token ghp_example" for r in fake_github.requests)

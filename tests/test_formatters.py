@@ -1,0 +1,70 @@
+"""Markdown and JSON renderings of a Report."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.analyze import build_report
+from bot.windows import Window
+from formatters.json_report import report_to_dict
+from formatters.markdown import render_markdown
+from tests.factories import REPO, item
+
+CST = ZoneInfo("Asia/Shanghai")
+WINDOW = Window(
+    datetime(2026, 3, 26, 11, 45, tzinfo=CST),
+    datetime(2026, 3, 27, 11, 45, tzinfo=CST),
+    "Asia/Shanghai",
+    "2026-03-26",
+)
+INSIDE = WINDOW.start + timedelta(hours=1)
+
+
+def test_hostile_title_cannot_make_a_link_or_break_lines() -> None:
+    """A title carrying Markdown link syntax and newlines stays one plain line."""
+    evil = item(1, created_at=INSIDE, title="[Bug] click [here](https://evil.example)\n# owned <b>")
+    text = render_markdown(build_report([evil], WINDOW, repo=REPO, complete=True))
+    line = next(ln for ln in text.splitlines() if ln.startswith("- [#1]"))
+    assert "](https://evil.example)" not in line
+    assert "\n# owned" not in text
+    assert line.startswith(f"- [#1](https://github.com/{REPO}/issues/1) [Bug] click [here]\\(")
+
+
+def test_incomplete_report_is_marked_in_markdown_and_json() -> None:
+    """An incomplete window says so at the top of the Markdown and in `complete`."""
+    report = build_report(
+        [item(1, created_at=INSIDE)],
+        WINDOW,
+        repo=REPO,
+        complete=False,
+        notes=["GitHub search timed out on created issues (3 of 9 listed)"],
+    )
+    text = render_markdown(report)
+    assert "⚠️ Incomplete data" in text.split("## ")[0]
+    assert "3 of 9 listed" in text
+    data = report_to_dict(report)
+    assert data["complete"] is False and data["notes"]
+
+
+def test_json_contract_keys_and_times_in_report_zone() -> None:
+    """The contract's keys are there, and event times carry the report's offset."""
+    pr = item(2, "pr", created_at=INSIDE, closed_at=INSIDE, merged_at=INSIDE, labels=("rocm",))
+    data = report_to_dict(build_report([pr], WINDOW, repo=REPO, complete=True))
+    assert list(data)[:7] == ["schema", "repo", "window", "complete", "notes", "stats", "closures"]
+    assert data["window"] == {
+        "start": "2026-03-26T11:45:00+08:00",
+        "end": "2026-03-27T11:45:00+08:00",
+        "timezone": "Asia/Shanghai",
+        "label": "2026-03-26",
+    }
+    assert data["lists"]["merged_prs"] == [2]
+    entry = data["items"]["2"]
+    assert entry["merged_at"] == "2026-03-26T12:45:00+08:00"
+    assert entry["kind"] == "pr" and entry["labels"] == ["rocm"]
+
+
+def test_other_repository_gets_its_own_title() -> None:
+    """--repo sgl-project/sglang is not titled as a vLLM report."""
+    report = build_report([], WINDOW, repo="sgl-project/sglang", complete=True)
+    assert render_markdown(report).startswith("# sgl-project/sglang development report")

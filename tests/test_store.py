@@ -1,0 +1,107 @@
+"""The archive on SQLite and PostgreSQL: items, coverage spans and the sync cursor."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.store import Span, Store, StoreError, subtract_spans
+from tests.factories import REPO, item
+
+T0 = datetime(2026, 3, 26, 3, 45, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+
+
+def test_items_round_trip_with_aware_times(store: Store) -> None:
+    """What is saved comes back equal, datetimes timezone-aware in UTC."""
+    saved = item(
+        38212,
+        "pr",
+        created_at=T0 + HOUR,
+        closed_at=T0 + 2 * HOUR,
+        merged_at=T0 + 2 * HOUR,
+        labels=("bug", "rocm"),
+        title="[ROCm] 中文 and emoji 🚀",
+    )
+    store.save_items([saved], T0)
+    (loaded,) = store.items_touching(REPO, Span(T0, T0 + 24 * HOUR))
+    assert loaded == saved
+    assert loaded.created_at.tzinfo is not None
+
+
+def test_newer_view_of_an_item_replaces_the_older(store: Store) -> None:
+    """Re-collecting an item updates it (closed since); an older view does not win."""
+    opened = item(1, created_at=T0 + HOUR)
+    closed = item(1, created_at=T0 + HOUR, closed_at=T0 + 3 * HOUR, labels=("stale",))
+    store.save_items([opened], T0)
+    store.save_items([closed], T0)
+    store.save_items([opened], T0)  # a stale copy arriving late
+    (loaded,) = store.items_touching(REPO, Span(T0, T0 + 24 * HOUR))
+    assert loaded.closed_at == T0 + 3 * HOUR
+    assert loaded.labels == ("stale",)
+    assert store.count_items(REPO) == 1
+
+
+def test_items_touching_finds_creations_and_closures_only_inside(store: Store) -> None:
+    """An item created long before but closed inside the span is found; others are not."""
+    span = Span(T0, T0 + 24 * HOUR)
+    store.save_items(
+        [
+            item(1, created_at=T0 - 30 * HOUR, closed_at=T0 + HOUR),
+            item(2, created_at=T0 - 30 * HOUR),
+            item(3, created_at=span.end),
+            item(4, created_at=span.end - timedelta(seconds=1)),
+        ],
+        T0,
+    )
+    found = {it.number for it in store.items_touching(REPO, span)}
+    assert found == {1, 4}
+
+
+def test_coverage_merges_and_reports_gaps(store: Store) -> None:
+    """Adjacent spans merge; what is not covered is returned as gaps."""
+    store.add_coverage(REPO, Span(T0, T0 + 2 * HOUR), "search", T0)
+    store.add_coverage(REPO, Span(T0 + 2 * HOUR, T0 + 4 * HOUR), "sync", T0)
+    store.add_coverage(REPO, Span(T0 + 6 * HOUR, T0 + 8 * HOUR), "search", T0)
+    assert store.coverage(REPO) == [
+        Span(T0, T0 + 4 * HOUR),
+        Span(T0 + 6 * HOUR, T0 + 8 * HOUR),
+    ]
+    assert store.gaps(REPO, Span(T0 + HOUR, T0 + 10 * HOUR)) == [
+        Span(T0 + 4 * HOUR, T0 + 6 * HOUR),
+        Span(T0 + 8 * HOUR, T0 + 10 * HOUR),
+    ]
+    assert store.gaps("other/repo", Span(T0, T0 + HOUR)) == [Span(T0, T0 + HOUR)]
+
+
+def test_cursor_and_data_survive_a_restart(store_url: str) -> None:
+    """A new process opening the same database sees the cursor and the items."""
+    first = Store(store_url)
+    first.save_items([item(5, created_at=T0)], T0)
+    first.set_sync_cursor(REPO, T0 + HOUR, T0)
+    first.close()
+    second = Store(store_url)  # runs the migrations again: a no-op
+    assert second.sync_cursor(REPO) == T0 + HOUR
+    assert second.count_items(REPO) == 1
+    second.set_sync_cursor(REPO, T0 + 2 * HOUR, T0)
+    assert second.sync_cursor(REPO) == T0 + 2 * HOUR
+    second.close()
+
+
+def test_subtract_spans_edge_cases() -> None:
+    """Coverage that starts before and ends after the wanted span leaves no gap."""
+    wanted = Span(T0, T0 + HOUR)
+    assert subtract_spans(wanted, [Span(T0 - HOUR, T0 + 2 * HOUR)]) == []
+    assert subtract_spans(wanted, []) == [wanted]
+    assert subtract_spans(wanted, [Span(T0 + 2 * HOUR, T0 + 3 * HOUR)]) == [wanted]
+
+
+def test_unreachable_database_is_one_clear_error() -> None:
+    """A wrong DATABASE_URL names the server, hides the password, and says what failed."""
+    with pytest.raises(StoreError) as caught:
+        Store("postgresql+psycopg://bot:hunter2@127.0.0.1:1/nothing")
+    message = str(caught.value)
+    assert "cannot open the store" in message
+    assert "hunter2" not in message
+    assert "127.0.0.1:1" in message

@@ -112,11 +112,14 @@ def anchor_items() -> list[FakeItem]:
 def background_items(count: int, *, before: datetime, seed: int = 7) -> list[FakeItem]:
     """Older repository history, so listings are repository-sized (vLLM has tens of thousands).
 
-    Numbers stay below the anchor items'; all events lie before `before`.
+    Numbers skip those of the anchor items (stale sweeps close old ones); every event lies
+    before `before`, so no anchor window's count moves.
     """
     rng = random.Random(seed)
+    taken = {it.number for it in anchor_items()}
+    numbers = [n for n in range(1, count + len(taken) + 1) if n not in taken][:count]
     items = []
-    for number in range(1, count + 1):
+    for number in numbers:
         created = before - timedelta(days=400) + timedelta(minutes=number * 10)
         created = min(created, before - timedelta(days=30))
         kind = "pr" if rng.random() < 0.65 else "issue"

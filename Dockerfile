@@ -1,0 +1,19 @@
+# vllm-report-bot: `docker run --rm -v vllm-report:/data vllm-report-bot show yesterday`
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    VLLM_REPORT_DATA_DIR=/data
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY config ./config
+COPY formatters ./formatters
+RUN pip install --no-cache-dir . && useradd --create-home --uid 10001 bot \
+    && mkdir -p /data && chown bot /data
+
+USER bot
+VOLUME ["/data"]
+ENTRYPOINT ["vllm-report"]
+CMD ["post", "yesterday"]

@@ -19,21 +19,21 @@ import argparse
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from github import Github  # noqa: E402
+from github import Github
 
-from bot.collect import Collector, GitHubSource  # noqa: E402
-from bot.pipeline import ReportPipeline  # noqa: E402
-from bot.report import ListName  # noqa: E402
-from bot.store import Store  # noqa: E402
-from bot.windows import Window, span_window  # noqa: E402
-from tests.anchor_data import REPO, anchor_days, anchor_items, background_items  # noqa: E402
-from tests.fakes.github_api import FakeGitHub  # noqa: E402
+from bot.collect import Collector, GitHubSource
+from bot.pipeline import ReportPipeline
+from bot.report import ListName
+from bot.store import Store
+from bot.windows import Window, span_window
+from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
+from tests.fakes.github_api import FakeGitHub
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -88,9 +88,7 @@ def main() -> None:
     day = days[1]  # 2026-03-24, the middle anchor day
     tz = ZoneInfo("Asia/Shanghai")
     window = Window(day.start.astimezone(tz), day.end.astimezone(tz), tz.key, day.label)
-    week = span_window(
-        datetime(2026, 3, 19).date(), datetime(2026, 3, 25).date(), tz, day.start.astimezone(tz).time()
-    )
+    week = span_window(date(2026, 3, 19), date(2026, 3, 25), tz, day.start.astimezone(tz).time())
     items = anchor_items() + background_items(args.history, before=min(d.start for d in days))
     rows = []
     with FakeGitHub(REPO, items, latency=args.latency) as fake, tempfile.TemporaryDirectory() as d:
@@ -103,8 +101,10 @@ def main() -> None:
         store.close()
         fresh.close()
 
-    print(f"fake GitHub: {len(items)} items, {args.latency * 1000:.0f} ms per request; "
-          f"day {day.label} (reference counts {day.counts})")
+    print(
+        f"fake GitHub: {len(items)} items, {args.latency * 1000:.0f} ms per request; "
+        f"day {day.label} (reference counts {day.counts})"
+    )
     print(f"{'approach':32} {'requests':>8} {'wall s':>8}  counts")
     for name, requests, seconds, stats in rows:
         counts = "/".join(str(stats[n.value]) for n in ListName)

@@ -73,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    if args.verbose == 0:
+        # urllib3 logs each retry as a WARNING; the final sentence is what a person needs.
+        logging.getLogger("urllib3").setLevel(logging.ERROR)
     try:
         settings = _settings_for(args)
         return _run(args, settings)

@@ -73,6 +73,9 @@ class Collector:
         self.source = source
         retry = GithubRetry(
             total=source.retries,
+            # A host that does not resolve or refuses connections rarely recovers in seconds:
+            # one more try, then say so, instead of half a minute of backoff.
+            connect=min(source.retries, 1),
             backoff_factor=source.backoff,
             status_forcelist=list(RETRY_STATUSES),
             secondary_rate_wait=source.secondary_rate_wait,

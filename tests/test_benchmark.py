@@ -13,11 +13,19 @@ def test_benchmark_prints_its_table() -> None:
     """A small, zero-latency run prints all four rows with identical one-day counts."""
     result = subprocess.run(
         [sys.executable, "benchmarks/github_requests.py", "--latency", "0", "--history", "500"],
-        capture_output=True, text=True, cwd=ROOT, timeout=300, check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=True,
     )
     rows = {line[:32].strip(): line.split() for line in result.stdout.splitlines()[2:]}
-    assert set(rows) == {"cold, 1 day (search)", "warm, 1 day (archive)",
-                         "naive, 1 day (pulls + .merged)", "cold, 7 days (search)"}
+    assert set(rows) == {
+        "cold, 1 day (search)",
+        "warm, 1 day (archive)",
+        "naive, 1 day (pulls + .merged)",
+        "cold, 7 days (search)",
+    }
     assert rows["warm, 1 day (archive)"][-3] == "0"  # requests column
     one_day = {rows[name][-1] for name in rows if "1 day" in name}
     assert one_day == {"26/24/79/36/17"}

@@ -115,3 +115,22 @@ def test_live_window_syncs_incrementally_and_the_cursor_survives_restart(
     assert fake.requests[0].query["since"] == [cursor.strftime("%Y-%m-%dT%H:%M:%SZ")]
     assert len(fake.requests) == 1
     assert set(again.lists[ListName.NEW_PRS]) == expected_new | {99001}
+
+
+def test_window_edges_through_github_search(store: Store) -> None:
+    """Items at start-1s, start, end-1s and end: the search and the trim keep the middle two."""
+    second = timedelta(seconds=1)
+    moments = {1: WINDOW.start - second, 2: WINDOW.start, 3: WINDOW.end - second, 4: WINDOW.end}
+    items = [
+        FakeItem(n, "issue", f"[Bug] edge {n}", "dev", [], at, at) for n, at in moments.items()
+    ]
+    closed_before = WINDOW.start - timedelta(days=3)
+    items += [
+        FakeItem(10 + n, "pr", f"[CI] edge {n}", "dev", [], closed_before, at, at, at)
+        for n, at in moments.items()
+    ]
+    with FakeGitHub(REPO, items) as fake:
+        report = pipeline(store, fake).report(WINDOW, now=NOW)
+    assert report.lists[ListName.NEW_ISSUES] == (2, 3)
+    assert report.lists[ListName.MERGED_PRS] == (12, 13)
+    assert report.lists[ListName.NEW_PRS] == ()

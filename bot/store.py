@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -304,49 +304,19 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
+# Item rows mirror ActivityItem field for field (plus fetched_at); labels are a JSON list.
+_ITEM_FIELDS = tuple(f.name for f in fields(ActivityItem))
+
+
 def _to_row(item: ActivityItem, fetched_at: datetime) -> dict[str, Any]:
-    return {
-        "repo": item.repo,
-        "number": item.number,
-        "kind": item.kind,
-        "title": item.title,
-        "author": item.author,
-        "labels": list(item.labels),
-        "state": item.state,
-        "state_reason": item.state_reason,
-        "created_at": item.created_at,
-        "updated_at": item.updated_at,
-        "closed_at": item.closed_at,
-        "merged_at": item.merged_at,
-        "url": item.url,
-        "comments": item.comments,
-        "body": item.body,
-        "author_association": item.author_association,
-        "draft": item.draft,
-        "reactions": item.reactions,
-        "fetched_at": fetched_at,
-    }
+    values = {name: getattr(item, name) for name in _ITEM_FIELDS}
+    values["labels"] = list(item.labels)
+    values["fetched_at"] = fetched_at
+    return values
 
 
 def _from_row(row: ItemRow) -> ActivityItem:
+    values = {name: getattr(row, name) for name in _ITEM_FIELDS}
     labels = row.labels if isinstance(row.labels, list) else json.loads(row.labels)
-    return ActivityItem(
-        repo=row.repo,
-        number=row.number,
-        kind="pr" if row.kind == "pr" else "issue",
-        title=row.title,
-        author=row.author,
-        labels=tuple(labels),
-        state=row.state,
-        state_reason=row.state_reason,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        closed_at=row.closed_at,
-        merged_at=row.merged_at,
-        url=row.url,
-        comments=row.comments,
-        body=row.body,
-        author_association=row.author_association,
-        draft=row.draft,
-        reactions=row.reactions,
-    )
+    values["labels"] = tuple(labels)
+    return ActivityItem(**values)

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from bot.report import ActivityItem
+from bot.windows import Window
 
 REPO = "vllm-project/vllm"
+CST = ZoneInfo("Asia/Shanghai")
+# The reference report's window: 2026-03-26 11:45 (UTC+8) ~ 2026-03-27 11:45 (UTC+8).
+WINDOW_0326 = Window(
+    datetime(2026, 3, 26, 11, 45, tzinfo=CST),
+    datetime(2026, 3, 27, 11, 45, tzinfo=CST),
+    "Asia/Shanghai",
+    "2026-03-26",
+)
 
 
 def item(number: int, kind: str = "issue", **fields: Any) -> ActivityItem:

@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.analyze import build_report
 from bot.report import ListName
-from bot.windows import Window
-from tests.factories import REPO, item
+from tests.factories import REPO, WINDOW_0326, item
 
-CST = ZoneInfo("Asia/Shanghai")
-WINDOW = Window(
-    datetime(2026, 3, 26, 11, 45, tzinfo=CST),
-    datetime(2026, 3, 27, 11, 45, tzinfo=CST),
-    "Asia/Shanghai",
-    "2026-03-26",
-)
+WINDOW = WINDOW_0326
 SECOND = timedelta(seconds=1)
 EDGES = {
     "start-1s": (WINDOW.start - SECOND, False),

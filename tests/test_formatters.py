@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import timedelta
 
 from bot.analyze import build_report
-from bot.windows import Window
 from formatters.json_report import report_to_dict
 from formatters.markdown import render_markdown
-from tests.factories import REPO, item
+from tests.factories import REPO, WINDOW_0326, item
 
-CST = ZoneInfo("Asia/Shanghai")
-WINDOW = Window(
-    datetime(2026, 3, 26, 11, 45, tzinfo=CST),
-    datetime(2026, 3, 27, 11, 45, tzinfo=CST),
-    "Asia/Shanghai",
-    "2026-03-26",
-)
+WINDOW = WINDOW_0326
 INSIDE = WINDOW.start + timedelta(hours=1)
 
 

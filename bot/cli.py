@@ -1,4 +1,4 @@
-"""Command line: `vllm-report show|post WHEN [options]`.
+"""Command line: `vllm-report show|post|explain|topics`.
 
 Exit status: 0 done, 1 GitHub or the store failed (the message says why), 2 the command
 or a setting is wrong (the message says what to type instead). No traceback reaches the
@@ -8,18 +8,22 @@ user for any of these.
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.analyze.topics import explain
 from bot.collect import CollectError, Collector, GitHubSource
 from bot.pipeline import ReportPipeline
 from bot.report import Report
 from bot.store import Store, StoreError
+from bot.topic_rules import RulesError, TopicRules, load_rules
 from bot.windows import Window, WindowError, parse_window
 from config.settings import Settings, SettingsError, load_settings, parse_cutoff
+from formatters.i18n import SECTION_ORDER
 from formatters.json_report import render_json
 from formatters.markdown import render_markdown
 
@@ -39,6 +43,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    def common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--repo", help="owner/name (default: VLLM_REPORT_REPO or vllm-project/vllm)"
+        )
+        sub.add_argument("--timezone", help="IANA zone of the report day (default Asia/Shanghai)")
+        sub.add_argument("--cutoff", help="HH:MM where a report day ends (default 11:45)")
+        sub.add_argument("--lang", choices=("en", "zh"), help="report language (default en)")
+
     def window_options(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
             "when",
@@ -46,22 +58,36 @@ def build_parser() -> argparse.ArgumentParser:
             default=["yesterday"],
             help="2026-03-26, 2026-03-20..2026-03-26, today, yesterday (default), 7d, last 7 days",
         )
-        sub.add_argument(
-            "--repo", help="owner/name (default: VLLM_REPORT_REPO or vllm-project/vllm)"
-        )
-        sub.add_argument("--timezone", help="IANA zone of the report day (default Asia/Shanghai)")
-        sub.add_argument("--cutoff", help="HH:MM where a report day ends (default 11:45)")
-        sub.add_argument("--lang", choices=("en", "zh"), help="report language (default en)")
+        common(sub)
         sub.add_argument("--refresh", action="store_true", help="fetch again even if archived")
+        sub.add_argument("--topic", help="limit the report to one topic (see `vllm-report topics`)")
+        sub.add_argument(
+            "--counts-only",
+            action="store_true",
+            help="only the five counts and lists (no trends, no comment threads: fewest requests)",
+        )
 
     show = commands.add_parser("show", help="print one window's report")
     window_options(show)
     show.add_argument("--format", choices=FORMATS, default="markdown")
+    show.add_argument(
+        "--section",
+        action="append",
+        default=[],
+        help=f"print only this section ({', '.join(SECTION_ORDER)}, or a topic key); repeatable",
+    )
 
     post = commands.add_parser(
         "post", help="the daily job for one window: report to the terminal and the archive folder"
     )
     window_options(post)
+
+    why = commands.add_parser("explain", help="why an issue or PR is (not) in each topic")
+    why.add_argument("number", type=int, help="issue or PR number, e.g. 38313")
+    common(why)
+
+    topics = commands.add_parser("topics", help="list the topics of the rules file")
+    common(topics)
     return parser
 
 
@@ -78,8 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("urllib3").setLevel(logging.ERROR)
     try:
         settings = _settings_for(args)
-        return _run(args, settings)
-    except (UsageError, WindowError, SettingsError) as exc:
+        rules = load_rules(settings.topics_file)
+        return _run(args, settings, rules)
+    except (UsageError, WindowError, SettingsError, RulesError) as exc:
         print(f"vllm-report: {exc}", file=sys.stderr)
         return 2
     except (CollectError, StoreError) as exc:
@@ -101,8 +128,17 @@ def _settings_for(args: argparse.Namespace) -> Settings:
     return load_settings(**overrides)
 
 
-def _run(args: argparse.Namespace, settings: Settings) -> int:
+def _run(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> int:
     now = datetime.now(UTC)
+    if args.command == "topics":
+        for rule in rules.topics:
+            print(f"{rule.key:14} {rule.display_name(settings.lang)} — {rule.description}")
+        return 0
+    if args.command == "explain":
+        return _explain(args.number, settings, rules, now)
+
+    topic = check_topic(args.topic, rules) if args.topic else None
+    sections = [check_section(name, rules) for name in getattr(args, "section", [])]
     window = parse_window(
         " ".join(args.when),
         now=now,
@@ -110,25 +146,85 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         cutoff=parse_cutoff(settings.cutoff),
         max_days=settings.max_range_days,
     )
-    report = produce_report(settings, window, now=now, refresh=args.refresh)
+    report = produce_report(
+        settings,
+        window,
+        rules,
+        now=now,
+        refresh=args.refresh,
+        topic=topic,
+        counts_only=args.counts_only,
+    )
+    markdown = render_markdown(report, settings.lang, rules, only=sections, topic=topic)
     if args.command == "show":
-        print(
-            render_json(report) if args.format == "json" else render_markdown(report, settings.lang)
-        )
+        print(render_json(report, settings.lang) if args.format == "json" else markdown, end="")
         return 0
-    markdown = render_markdown(report, settings.lang)
-    written = archive_report(settings, report, markdown)
-    print(markdown)
+    written = archive_report(settings, report, markdown, topic)
+    print(markdown, end="")
     print(f"archived: {', '.join(str(p) for p in written)}", file=sys.stderr)
     return 0
 
 
-def produce_report(settings: Settings, window: Window, *, now: datetime, refresh: bool) -> Report:
-    """Open the store, answer the window (fetching only what is missing), close again."""
+def check_topic(name: str, rules: TopicRules) -> str:
+    key = name.strip().lower()
+    if rules.topic(key) is None:
+        keys = [t.key for t in rules.topics]
+        raise UsageError(
+            f"unknown topic '{name}'{_did_you_mean(key, keys)}; topics: {', '.join(keys)}"
+        )
+    return key
+
+
+def check_section(name: str, rules: TopicRules) -> str:
+    key = name.strip().lower()
+    valid = [*SECTION_ORDER, *(t.key for t in rules.topics)]
+    if key not in valid:
+        raise UsageError(
+            f"unknown section '{name}'{_did_you_mean(key, valid)}; sections: {', '.join(valid)}"
+        )
+    return key
+
+
+def _did_you_mean(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" — did you mean '{close[0]}'?" if close else ""
+
+
+def _explain(number: int, settings: Settings, rules: TopicRules, now: datetime) -> int:
     store = Store(settings.store_url())
     pipeline = ReportPipeline(store, settings.repo, lambda: Collector(github_source(settings)))
     try:
-        return pipeline.report(window, now=now, refresh=refresh)
+        item = pipeline.item(number, now)
+    finally:
+        pipeline.close()
+        store.close()
+    kind = "PR" if item.kind == "pr" else "issue"
+    print(f"#{item.number} ({kind}) {item.title}")
+    print(f"  author {item.author or '?'}; labels {', '.join(item.labels) or 'none'}")
+    for line in explain(item, rules):
+        print(f"  {line}")
+    return 0
+
+
+def produce_report(
+    settings: Settings,
+    window: Window,
+    rules: TopicRules,
+    *,
+    now: datetime,
+    refresh: bool,
+    topic: str | None = None,
+    counts_only: bool = False,
+) -> Report:
+    """Open the store, answer the window (fetching only what is missing), close again."""
+    store = Store(settings.store_url())
+    pipeline = ReportPipeline(
+        store, settings.repo, lambda: Collector(github_source(settings)), rules
+    )
+    try:
+        if counts_only and topic is None:
+            return pipeline.report(window, now=now, refresh=refresh)
+        return pipeline.full_report(window, now=now, refresh=refresh, topic=topic)
     finally:
         pipeline.close()
         store.close()
@@ -148,13 +244,17 @@ def github_source(settings: Settings) -> GitHubSource:
     )
 
 
-def archive_report(settings: Settings, report: Report, markdown: str) -> list[Path]:
+def archive_report(
+    settings: Settings, report: Report, markdown: str, topic: str | None = None
+) -> list[Path]:
     """Write the rendered report to the archive folder; an incomplete one says so in its name."""
     folder = settings.archive_dir / report.repo.replace("/", "__")
     folder.mkdir(parents=True, exist_ok=True)
-    stem = report.window.label.replace(" ", "-") + ("" if report.complete else ".partial")
+    stem = report.window.label.replace(" ", "-")
+    stem += f".{topic}" if topic else ""
+    stem += "" if report.complete else ".partial"
     paths = [folder / f"{stem}.{settings.lang}.md", folder / f"{stem}.json"]
-    for path, content in zip(paths, (markdown, render_json(report)), strict=True):
+    for path, content in zip(paths, (markdown, render_json(report, settings.lang)), strict=True):
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(content, encoding="utf-8")
         tmp.replace(path)  # atomic: a reader never sees half a report

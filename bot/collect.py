@@ -25,7 +25,7 @@ import requests
 from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
 from github.Issue import Issue
 
-from bot.report import ActivityItem
+from bot.report import ActivityItem, CommentRecord
 
 log = logging.getLogger(__name__)
 
@@ -154,6 +154,33 @@ class Collector:
             )
             result.add(self._to_item(obj) for obj in listing)
         return result
+
+    def fetch_item(self, number: int) -> ActivityItem:
+        """One issue or PR by number (one request)."""
+        with self._translate_errors():
+            repo = self._github.get_repo(self.source.repo)
+            issue = repo.get_issue(number)
+            issue.complete()  # the one request; every attribute below is then set
+            return self._to_item(issue)
+
+    # -- comment threads (hot discussions) ---------------------------------------------
+
+    def comments_since(self, number: int, since: datetime) -> list[CommentRecord]:
+        """The conversation comments on #number written or edited since `since`."""
+        with self._translate_errors():
+            repo = self._github.get_repo(self.source.repo)
+            issue = repo.get_issue(number)  # lazy: no request until the comments listing
+            return [
+                CommentRecord(
+                    repo=self.source.repo,
+                    number=number,
+                    comment_id=comment.id,
+                    author=comment.user.login if comment.user is not None else None,
+                    author_association=comment.author_association,
+                    created_at=_aware(comment.created_at),
+                )
+                for comment in issue.get_comments(since=since.astimezone(UTC))
+            ]
 
     # -- boundary ----------------------------------------------------------------------
 

@@ -5,6 +5,10 @@ not is fetched with the search API; the window in progress (or one that ended mi
 before GitHub's search index caught up) by incremental sync from the stored cursor.
 Whatever is fetched is stored before it is reported, and only a complete fetch records
 coverage, so an interrupted run never leaves a window that looks whole.
+
+A full report also needs the seven days before the window (trends; searched once, then
+archived like any window) and the comment threads of the likeliest hot discussions (one
+request each, at most `CANDIDATES`, skipped when a thread was read after the window ended).
 """
 
 from __future__ import annotations
@@ -13,10 +17,14 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.analyze import build_report
+from bot.analyze import analyze, build_report
+from bot.analyze.discussions import candidates
+from bot.analyze.topics import classify
+from bot.analyze.trends import BASELINE_DAYS
 from bot.collect import Collected, Collector
-from bot.report import Report
+from bot.report import ActivityItem, CommentRecord, Report
 from bot.store import Span, Store
+from bot.topic_rules import TopicRules
 from bot.windows import Window, format_local
 
 log = logging.getLogger(__name__)
@@ -37,9 +45,11 @@ class ReportPipeline:
         store: Store,
         repo: str,
         collector_factory: Callable[[], Collector],
+        rules: TopicRules | None = None,
     ) -> None:
         self.store = store
         self.repo = repo
+        self.rules = rules
         self._collector_factory = collector_factory
         self._collector: Collector | None = None
 
@@ -55,28 +65,69 @@ class ReportPipeline:
             self._collector.close()
 
     def report(self, window: Window, *, now: datetime, refresh: bool = False) -> Report:
-        notes = self.collect(window, now=now, refresh=refresh)
-        wanted = Span(window.start, min(window.end, now))
-        remaining = self.store.gaps(self.repo, wanted)
-        complete = window.is_past(now) and not remaining
-        if not window.is_past(now):
-            local_now = now.astimezone(window.start.tzinfo)
-            notes.append(f"window in progress: activity up to {format_local(local_now)}")
-        elif remaining:
-            notes.append("some of this window could not be collected: counts may be low")
+        """The five counts and lists (no sections): the cheapest answer."""
+        notes, complete = self._window(window, now, refresh)
         items = self.store.items_touching(self.repo, Span(window.start, window.end))
         return build_report(
             items, window, repo=self.repo, complete=complete, notes=notes, generated_at=now
         )
 
-    def collect(self, window: Window, *, now: datetime, refresh: bool = False) -> list[str]:
-        """Fetch and store whatever part of `window` the archive does not cover yet."""
-        wanted = Span(window.start, min(window.end, now))
+    def full_report(
+        self, window: Window, *, now: datetime, refresh: bool = False, topic: str | None = None
+    ) -> Report:
+        """Counts, lists and every section; with `topic`, only that topic's items."""
+        if self.rules is None:
+            raise ValueError("full_report needs topic rules")
+        rules = self.rules
+        notes, complete = self._window(window, now, refresh)
+        baseline = Span(window.start - timedelta(days=BASELINE_DAYS), window.start)
+        notes += self.collect(baseline, now=now, refresh=False)
+        baseline_days = self._covered_days(baseline)
+        if baseline_days < BASELINE_DAYS:
+            notes.append(f"trend baseline: {baseline_days} of {BASELINE_DAYS} days archived")
+        items = self.store.items_touching(self.repo, Span(window.start, window.end))
+        baseline_items = self.store.items_touching(self.repo, baseline)
+        if topic is not None:
+            items = [it for it in items if topic in classify(it, rules)]
+            baseline_items = [it for it in baseline_items if topic in classify(it, rules)]
+        counts = build_report(items, window, repo=self.repo, complete=complete)
+        comments = self._threads(list(counts.items.values()), window, now, rules)
+        return analyze(
+            items,
+            window,
+            repo=self.repo,
+            rules=rules,
+            complete=complete,
+            baseline_items=baseline_items,
+            baseline_days=baseline_days,
+            comments=comments,
+            notes=notes,
+            generated_at=now,
+        )
+
+    # -- collection --------------------------------------------------------------------
+
+    def _window(self, window: Window, now: datetime, refresh: bool) -> tuple[list[str], bool]:
+        span = Span(window.start, window.end)
+        notes = self.collect(span, now=now, refresh=refresh)
+        remaining = self.store.gaps(self.repo, Span(window.start, min(window.end, now)))
+        if not window.is_past(now):
+            local_now = now.astimezone(window.start.tzinfo)
+            notes.append(f"window in progress: activity up to {format_local(local_now)}")
+        elif remaining:
+            notes.append("some of this window could not be collected: counts may be low")
+        return notes, window.is_past(now) and not remaining
+
+    def collect(self, span: Span, *, now: datetime, refresh: bool = False) -> list[str]:
+        """Fetch and store whatever part of `span` the archive does not cover yet."""
+        wanted = Span(span.start, min(span.end, now))
+        if wanted.end <= wanted.start:
+            return []
         gaps = [wanted] if refresh else self.store.gaps(self.repo, wanted)
         if not gaps:
-            log.info("window %s answered from the archive", window.label)
+            log.info("%s..%s answered from the archive", wanted.start, wanted.end)
             return []
-        if window.end <= now - SEARCH_INDEX_LAG:
+        if span.end <= now - SEARCH_INDEX_LAG:
             return self._search(gaps, now)
         return self._sync(gaps[0].start, now)
 
@@ -107,3 +158,30 @@ class ReportPipeline:
     def _save(self, collected: Collected, now: datetime) -> None:
         saved = self.store.save_items(collected.items.values(), now)
         log.info("stored %d items", saved)
+
+    def item(self, number: int, now: datetime) -> ActivityItem:
+        """One item from the archive, fetched (one request) when it is not there."""
+        found = self.store.item(self.repo, number)
+        if found is None:
+            found = self.collector.fetch_item(number)
+            self.store.save_items([found], now)
+        return found
+
+    def _covered_days(self, span: Span) -> int:
+        uncovered = sum(
+            (gap.end - gap.start for gap in self.store.gaps(self.repo, span)), timedelta()
+        )
+        return max(0, round(((span.end - span.start) - uncovered) / timedelta(days=1)))
+
+    def _threads(
+        self, items: list[ActivityItem], window: Window, now: datetime, rules: TopicRules
+    ) -> dict[int, list[CommentRecord]]:
+        """Comment threads of the hot-discussion candidates, read once per window."""
+        wanted = candidates(items, window, rules)
+        span = Span(window.start, min(window.end, now))
+        for number in wanted:
+            if self.store.comments_known(self.repo, number, span):
+                continue
+            thread = self.collector.comments_since(number, window.start)
+            self.store.save_comments(self.repo, number, thread, window.start, now)
+        return self.store.comments_for(self.repo, wanted)

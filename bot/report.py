@@ -68,6 +68,97 @@ class ClosureSplit:
 
 
 @dataclass(frozen=True)
+class CommentRecord:
+    """One comment on an issue or PR (conversation comments; reviews are not fetched)."""
+
+    repo: str
+    number: int
+    comment_id: int
+    author: str | None
+    author_association: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class TopicSection:
+    """One vendor or subject: its items, grouped, each with the reason it was placed here."""
+
+    key: str
+    issues: tuple[int, ...]
+    prs: tuple[int, ...]
+    groups: dict[str, tuple[int, ...]]
+    reasons: dict[int, str]
+
+
+@dataclass(frozen=True)
+class HotDiscussion:
+    number: int
+    score: float
+    comments_in_window: int
+    participants: tuple[str, ...]
+    maintainers: tuple[str, ...]
+    reactions: int
+    linked: tuple[int, ...]
+    measured: bool  # False: comment threads were not fetched, figures are totals
+
+
+@dataclass(frozen=True)
+class KeyChange:
+    number: int
+    state: str  # merged, open, closed
+    description: str
+    score: float
+
+
+@dataclass(frozen=True)
+class NotableIssue:
+    number: int
+    signals: tuple[str, ...]
+    hardware: tuple[str, ...]
+    models: tuple[str, ...]
+    score: float
+
+
+@dataclass(frozen=True)
+class TrendRow:
+    topic: str
+    count: int
+    mean_7d: float
+    direction: str  # "up", "down", "flat", "new"
+    numbers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Cluster:
+    name: str
+    numbers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Activity:
+    distinct_authors: int
+    first_time_contributors: tuple[str, ...]
+    vendor_authors: dict[str, tuple[str, ...]]
+    merged: int
+    bot_items: int
+
+
+@dataclass(frozen=True)
+class Sections:
+    """Everything beyond the counts; all computed by code from the archive."""
+
+    topics: dict[str, TopicSection]
+    hot_discussions: tuple[HotDiscussion, ...]
+    key_changes: tuple[KeyChange, ...]
+    notable_issues: tuple[NotableIssue, ...]
+    trends: tuple[TrendRow, ...]
+    clusters: tuple[Cluster, ...]
+    activity: Activity
+    summary: dict[str, str]  # by language
+    baseline_days: int  # how many of the 7 previous days the archive covered
+
+
+@dataclass(frozen=True)
 class Report:
     """The facts of one window: five counts, their lists, and whether the data is whole."""
 
@@ -79,6 +170,7 @@ class Report:
     closures: dict[ListName, ClosureSplit]
     notes: tuple[str, ...] = field(default=())
     generated_at: datetime | None = None
+    sections: Sections | None = None
 
     @property
     def stats(self) -> dict[ListName, int]:

@@ -24,6 +24,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Dialect,
@@ -38,7 +39,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from bot.report import ActivityItem
+from bot.report import ActivityItem, CommentRecord
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -108,6 +109,28 @@ class SyncCursorRow(Base):
     repo: Mapped[str] = mapped_column(String(200), primary_key=True)
     cursor: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CommentRow(Base):
+    __tablename__ = "comments"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    comment_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, index=True)
+    author: Mapped[str | None] = mapped_column(String(100))
+    author_association: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CommentFetchRow(Base):
+    """When an item's comment thread was last read, and from when on."""
+
+    __tablename__ = "comment_fetches"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    since: Mapped[datetime] = mapped_column(UTCDateTime)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 @dataclass(frozen=True)
@@ -185,6 +208,11 @@ class Store:
             ).all()
             return [_from_row(row) for row in rows]
 
+    def item(self, repo: str, number: int) -> ActivityItem | None:
+        with self._session() as session:
+            row = session.get(ItemRow, (repo, number))
+            return _from_row(row) if row is not None else None
+
     def count_items(self, repo: str) -> int:
         with self._session() as session:
             return len(session.scalars(select(ItemRow.number).where(ItemRow.repo == repo)).all())
@@ -216,6 +244,73 @@ class Store:
     def gaps(self, repo: str, wanted: Span) -> list[Span]:
         """The parts of `wanted` that no coverage row answers for."""
         return subtract_spans(wanted, self.coverage(repo))
+
+    # -- comment threads ---------------------------------------------------------------
+
+    def save_comments(
+        self,
+        repo: str,
+        number: int,
+        comments: Iterable[CommentRecord],
+        since: datetime,
+        fetched_at: datetime,
+    ) -> None:
+        """Store a thread read from `since` on, and remember that it was read."""
+        with self._session() as session:
+            for comment in comments:
+                session.merge(
+                    CommentRow(
+                        repo=repo,
+                        comment_id=comment.comment_id,
+                        number=comment.number,
+                        author=comment.author,
+                        author_association=comment.author_association,
+                        created_at=comment.created_at,
+                    )
+                )
+            fetch = session.get(CommentFetchRow, (repo, number))
+            if fetch is None:
+                session.add(
+                    CommentFetchRow(repo=repo, number=number, since=since, fetched_at=fetched_at)
+                )
+            else:
+                fetch.since, fetch.fetched_at = min(fetch.since, since), fetched_at
+
+    def comments_known(self, repo: str, number: int, span: Span) -> bool:
+        """True when #number's thread was read from before `span` to after it."""
+        with self._session() as session:
+            fetch = session.get(CommentFetchRow, (repo, number))
+            return fetch is not None and fetch.since <= span.start and fetch.fetched_at >= span.end
+
+    def comments_for(self, repo: str, numbers: Iterable[int]) -> dict[int, list[CommentRecord]]:
+        """The stored threads of `numbers` that were ever read (unread ones are absent)."""
+        wanted = set(numbers)
+        with self._session() as session:
+            read = set(
+                session.scalars(
+                    select(CommentFetchRow.number).where(
+                        CommentFetchRow.repo == repo, CommentFetchRow.number.in_(wanted)
+                    )
+                )
+            )
+            threads: dict[int, list[CommentRecord]] = {n: [] for n in read}
+            rows = session.scalars(
+                select(CommentRow)
+                .where(CommentRow.repo == repo, CommentRow.number.in_(read))
+                .order_by(CommentRow.created_at)
+            )
+            for row in rows:
+                threads[row.number].append(
+                    CommentRecord(
+                        repo,
+                        row.number,
+                        row.comment_id,
+                        row.author,
+                        row.author_association,
+                        row.created_at,
+                    )
+                )
+        return threads
 
     # -- incremental sync cursor -------------------------------------------------------
 

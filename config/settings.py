@@ -58,6 +58,9 @@ class Settings(BaseSettings):
         default_factory=lambda: Path(platformdirs.user_data_dir("vllm-report-bot")),
         description="holds the SQLite store and the local archive of rendered reports",
     )
+    topics_file: Path | None = Field(
+        None, description="topic rules (default: config/topics.toml shipped with the bot)"
+    )
     database_url: SecretStr | None = Field(
         None,
         validation_alias=_alias("DATABASE_URL", "database_url"),

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from bot.report import ActivityItem, Report
+from bot.report import ActivityItem, Report, Sections
 
 SCHEMA = "vllm-report/1"
 
 
-def report_to_dict(report: Report) -> dict[str, Any]:
+def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
     tz = report.window.start.tzinfo
-    return {
+    data = {
         "schema": SCHEMA,
         "repo": report.repo,
         "window": {
@@ -32,10 +33,39 @@ def report_to_dict(report: Report) -> dict[str, Any]:
         "lists": {name.value: list(numbers) for name, numbers in report.lists.items()},
         "items": {str(number): _item(item, tz) for number, item in report.items.items()},
     }
+    if report.sections is not None:
+        data.update(_sections(report.sections, lang))
+    return data
 
 
-def render_json(report: Report) -> str:
-    return json.dumps(report_to_dict(report), ensure_ascii=False, indent=2)
+def render_json(report: Report, lang: str = "en") -> str:
+    return json.dumps(report_to_dict(report, lang), ensure_ascii=False, indent=2)
+
+
+def _sections(sections: Sections, lang: str) -> dict[str, Any]:
+    return {
+        "topics": {
+            key: {
+                "issues": list(section.issues),
+                "prs": list(section.prs),
+                "groups": {group: list(numbers) for group, numbers in section.groups.items()},
+                "reasons": {str(n): reason for n, reason in section.reasons.items()},
+            }
+            for key, section in sections.topics.items()
+        },
+        "hot_discussions": [hot.number for hot in sections.hot_discussions],
+        "hot_discussion_details": [asdict(hot) for hot in sections.hot_discussions],
+        "key_changes": [change.number for change in sections.key_changes],
+        "key_change_details": [asdict(change) for change in sections.key_changes],
+        "notable_issues": [issue.number for issue in sections.notable_issues],
+        "notable_issue_details": [asdict(issue) for issue in sections.notable_issues],
+        "trends": [asdict(row) for row in sections.trends],
+        "trend_baseline_days": sections.baseline_days,
+        "clusters": [asdict(cluster) for cluster in sections.clusters],
+        "activity": asdict(sections.activity),
+        "summary": sections.summary.get(lang, ""),
+        "summaries": dict(sections.summary),
+    }
 
 
 def _item(item: ActivityItem, tz: Any) -> dict[str, Any]:

@@ -1,75 +1,25 @@
-"""Markdown: the reference report's header (title, window, five counts) and its appendix.
+"""Markdown: every section of the report in the reference's order, in English or Chinese.
 
-Section names in `zh` follow the reference report's wording; `en` says the same in English.
+`render_markdown(report, lang, rules, only=...)` renders the whole report or the sections
+named in `only` (`summary`, `vendors`, a topic key such as `amd`, `hot`, `trends`, `key`,
+`activity`, `notable`, `appendix`). Strangers' text (titles, logins, labels) is defused.
 """
 
 from __future__ import annotations
 
-from bot.report import ActivityItem, ListName, Report
+from collections.abc import Sequence
+
+from bot.report import ActivityItem, ListName, Report, Sections, TopicSection
+from bot.topic_rules import TopicRules
 from bot.windows import format_local
-
-TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "vLLM development report - {label}",
-        "title_other": "{repo} development report - {label}",
-        "window": "Window",
-        "stats": "Counts",
-        "new_issues": "New issues",
-        "closed_issues": "Closed issues",
-        "new_prs": "New PRs",
-        "merged_prs": "Merged PRs",
-        "closed_unmerged_prs": "Closed unmerged PRs",
-        "split": "{resolved} resolved, {stale} stale",
-        "appendix": "📋 Appendix: every item",
-        "no_labels": "no labels",
-        "none": "_none_",
-        "by": "by",
-        "created": "created",
-        "closed": "closed",
-        "merged": "merged",
-        "incomplete": "⚠️ Incomplete data",
-        "unknown_author": "unknown",
-    },
-    "zh": {
-        "title": "vLLM 开发动态报告 - {label}",
-        "title_other": "{repo} 开发动态报告 - {label}",
-        "window": "时间窗口",
-        "stats": "数据统计",
-        "new_issues": "新 Issue",
-        "closed_issues": "关闭 Issue",
-        "new_prs": "新 PR",
-        "merged_prs": "合并 PR",
-        "closed_unmerged_prs": "关闭未合并 PR",
-        "split": "其中 {resolved} 个已解决，{stale} 个因过期关闭",
-        "appendix": "📋 附录：详细数据列表",
-        "no_labels": "无标签",
-        "none": "_无_",
-        "by": "by",
-        "created": "创建于",
-        "closed": "关闭于",
-        "merged": "合并于",
-        "incomplete": "⚠️ 数据不完整",
-        "unknown_author": "未知",
-    },
-}
-
-# Appendix headings, in the reference's order and words.
-APPENDIX_HEADINGS: dict[str, dict[ListName, str]] = {
-    "en": {
-        ListName.NEW_ISSUES: "New issues",
-        ListName.CLOSED_ISSUES: "Closed issues",
-        ListName.NEW_PRS: "New PRs",
-        ListName.MERGED_PRS: "Merged PRs",
-        ListName.CLOSED_UNMERGED_PRS: "Closed but not merged PRs",
-    },
-    "zh": {
-        ListName.NEW_ISSUES: "新增 Issue",
-        ListName.CLOSED_ISSUES: "已关闭 Issue",
-        ListName.NEW_PRS: "新增 PR",
-        ListName.MERGED_PRS: "已合并 PR",
-        ListName.CLOSED_UNMERGED_PRS: "关闭但未合并的 PR",
-    },
-}
+from formatters.i18n import (
+    APPENDIX_HEADINGS,
+    ARROWS,
+    SECTION_ORDER,
+    SIGNAL_WORDS,
+    STATE_WORDS,
+    TEXT,
+)
 
 EVENT_WORD = {
     ListName.NEW_ISSUES: "created",
@@ -78,29 +28,73 @@ EVENT_WORD = {
     ListName.CLOSED_UNMERGED_PRS: "closed",
     ListName.MERGED_PRS: "merged",
 }
+TITLE_LIMIT = 110
 
 
-def render_markdown(report: Report, lang: str = "en") -> str:
-    return "\n".join([*render_header(report, lang), "", *render_appendix(report, lang)]) + "\n"
+def render_markdown(
+    report: Report,
+    lang: str = "en",
+    rules: TopicRules | None = None,
+    only: Sequence[str] = (),
+    topic: str | None = None,
+) -> str:
+    parts = [render_header(report, lang, rules, topic)]
+    wanted = list(only) or list(SECTION_ORDER)
+    for name in wanted:
+        block = render_section(report, name, lang, rules)
+        if block:
+            parts.append(block)
+    if not only:
+        parts.append(f"---\n_{TEXT[lang]['footer']}_")
+    return "\n\n".join(parts) + "\n"
 
 
-def render_header(report: Report, lang: str = "en") -> list[str]:
+def render_section(report: Report, name: str, lang: str, rules: TopicRules | None) -> str:
+    """One section as Markdown ('' when the report has nothing for it)."""
+    if name == "appendix":
+        return "\n".join(render_appendix(report, lang))
+    sections = report.sections
+    if sections is None or rules is None:
+        return ""
+    renderers = {
+        "summary": lambda: _summary(sections, lang),
+        "vendors": lambda: _vendors(report, sections, lang, rules),
+        "hot": lambda: _hot(report, sections, lang),
+        "trends": lambda: _trends(sections, lang, rules),
+        "key": lambda: _key(report, sections, lang),
+        "activity": lambda: _activity(sections, lang, rules),
+        "notable": lambda: _notable(report, sections, lang),
+    }
+    if name in renderers:
+        return renderers[name]()
+    section = sections.topics.get(name)
+    if rules.topic(name) is not None:
+        return _topic(report, name, section, lang, rules)
+    return ""
+
+
+def render_header(
+    report: Report, lang: str = "en", rules: TopicRules | None = None, topic: str | None = None
+) -> str:
     text = TEXT[lang]
     window = report.window
     template = text["title"] if report.repo == "vllm-project/vllm" else text["title_other"]
+    title = template.format(repo=report.repo, label=window.label)
+    rule = rules.topic(topic) if rules and topic else None
+    if rule is not None:
+        title += text["topic_suffix"].format(topic=rule.display_name(lang))
     lines = [
-        "# " + template.format(repo=report.repo, label=window.label),
+        f"# {title}",
         "",
         f"> {text['window']}: {format_local(window.start)} ~ {format_local(window.end)}",
         f"> {text['stats']}: " + " | ".join(_count(report, name, lang) for name in ListName),
     ]
     if not report.complete or report.notes:
-        lines.append("")
-        heading = f"**{text['incomplete']}**" if not report.complete else ""
-        if heading:
-            lines.append(f"> {heading}")
-        lines.extend(f"> - {note}" for note in report.notes)
-    return lines
+        lines.append(">")
+        if not report.complete:
+            lines.append(f"> **{text['incomplete']}**")
+        lines.extend(f"> - {_escape(note)}" for note in report.notes)
+    return "\n".join(lines)
 
 
 def render_appendix(report: Report, lang: str = "en") -> list[str]:
@@ -115,6 +109,160 @@ def render_appendix(report: Report, lang: str = "en") -> list[str]:
     return lines
 
 
+# -- sections ----------------------------------------------------------------------------
+
+
+def _summary(sections: Sections, lang: str) -> str:
+    return f"## {TEXT[lang]['summary']}\n\n{sections.summary.get(lang, '')}"
+
+
+def _vendors(report: Report, sections: Sections, lang: str, rules: TopicRules) -> str:
+    blocks = [
+        _topic(report, vendor.key, sections.topics[vendor.key], lang, rules)
+        for vendor in rules.vendors
+        if vendor.key in sections.topics
+    ]
+    return "\n\n".join(blocks)
+
+
+def _topic(
+    report: Report, key: str, section: TopicSection | None, lang: str, rules: TopicRules
+) -> str:
+    text = TEXT[lang]
+    rule = rules.topic(key)
+    name = rule.display_name(lang) if rule is not None else key
+    lines = [f"## {text['vendor'].format(name=name)}", ""]
+    if section is None:
+        return "\n".join([*lines, text["nothing"]])
+    lines.append(text["vendor_lead"].format(issues=len(section.issues), prs=len(section.prs)))
+    if section.issues:
+        lines += ["", f"**{text['issues']}**"]
+        lines += [_item_line(report, n, lang) for n in section.issues]
+    if section.prs:
+        lines += ["", f"**{text['prs']}**"]
+        prs = set(section.prs)
+        index = 0
+        for group in rules.groups:
+            numbers = [n for n in section.groups.get(group.key, ()) if n in prs]
+            if not numbers:
+                continue
+            index += 1
+            lines.append(f"{index}. {group.display_name(lang)}")
+            lines += ["   " + _item_line(report, n, lang) for n in numbers]
+    return "\n".join(lines)
+
+
+def _hot(report: Report, sections: Sections, lang: str) -> str:
+    text = TEXT[lang]
+    lines = [f"## {text['hot']}", ""]
+    if not sections.hot_discussions:
+        return "\n".join([*lines, text["nothing"]])
+    for index, hot in enumerate(sections.hot_discussions, 1):
+        item = report.items[hot.number]
+        figures = (
+            text["hot_figures"].format(
+                comments=hot.comments_in_window, people=len(hot.participants)
+            )
+            if hot.measured
+            else text["hot_totals"].format(comments=hot.comments_in_window)
+        )
+        extras = [figures]
+        if hot.reactions:
+            extras.append(text["reactions"].format(n=hot.reactions))
+        if hot.maintainers:
+            extras.append(text["maintainers"].format(names=", ".join(hot.maintainers)))
+        lines.append(f"{index}. {_ref(item)} {_title(item)}")
+        lines.append(f"   - {text['why_hot']}: " + "; ".join(extras))
+        if hot.participants:
+            people = ", ".join(_escape(p) for p in hot.participants[:8])
+            more = f" +{len(hot.participants) - 8}" if len(hot.participants) > 8 else ""
+            lines.append(f"   - {text['participants']}: {people}{more}")
+        if hot.linked:
+            lines.append(f"   - {text['linked']}: " + ", ".join(f"#{n}" for n in hot.linked[:8]))
+    return "\n".join(lines)
+
+
+def _trends(sections: Sections, lang: str, rules: TopicRules) -> str:
+    text = TEXT[lang]
+    lines = [f"## {text['trends']}", ""]
+    for row in sections.trends:
+        rule = rules.topic(row.topic)
+        name = rule.display_name(lang) if rule else row.topic
+        template = text["trend_new"] if row.direction == "new" else text["trend_row"]
+        line = template.format(
+            name=name, count=row.count, mean=row.mean_7d, arrow=ARROWS[row.direction]
+        )
+        refs = ", ".join(f"#{n}" for n in row.numbers[:6])
+        more = "…" if len(row.numbers) > 6 else ""
+        lines.append(f"- {line}" + (f" — {refs}{more}" if refs else ""))
+    if not sections.trends:
+        lines.append(text["nothing"])
+    if sections.clusters:
+        lines += ["", f"**{text['clusters']}**"]
+        for cluster in sections.clusters:
+            refs = ", ".join(f"#{n}" for n in cluster.numbers[:6])
+            more = "…" if len(cluster.numbers) > 6 else ""
+            label = text["cluster_row"].format(
+                name=_escape(cluster.name), count=len(cluster.numbers)
+            )
+            lines.append(f"- {label} — {refs}{more}")
+    lines += ["", f"_{text['baseline'].format(days=sections.baseline_days)}_"]
+    return "\n".join(lines)
+
+
+def _key(report: Report, sections: Sections, lang: str) -> str:
+    text = TEXT[lang]
+    lines = [f"## {text['key']}", ""]
+    if not sections.key_changes:
+        return "\n".join([*lines, text["nothing"]])
+    for index, change in enumerate(sections.key_changes, 1):
+        item = report.items[change.number]
+        state = STATE_WORDS[lang][change.state]
+        lines.append(f"{index}. {_ref(item)} {_title(item)} — {state}")
+        if change.description:
+            lines.append(f"   - {_escape(change.description)}")
+    return "\n".join(lines)
+
+
+def _activity(sections: Sections, lang: str, rules: TopicRules) -> str:
+    text = TEXT[lang]
+    act = sections.activity
+    lines = [f"## {text['activity']}", "", f"- {text['authors'].format(n=act.distinct_authors)}"]
+    lines.append(f"- {text['merged_count'].format(n=act.merged)}")
+    if act.first_time_contributors:
+        names = ", ".join(_escape(n) for n in act.first_time_contributors)
+        lines.append(f"- {text['first_timers'].format(names=names)}")
+    for key, logins in act.vendor_authors.items():
+        rule = rules.topic(key)
+        vendor = rule.display_name(lang) if rule else key
+        names = ", ".join(_escape(n) for n in logins)
+        lines.append(f"- {text['vendor_authors'].format(vendor=vendor, names=names)}")
+    if act.bot_items:
+        lines.append(f"- {text['bot_items'].format(n=act.bot_items)}")
+    return "\n".join(lines)
+
+
+def _notable(report: Report, sections: Sections, lang: str) -> str:
+    text = TEXT[lang]
+    lines = [f"## {text['notable']}", ""]
+    if not sections.notable_issues:
+        return "\n".join([*lines, text["nothing"]])
+    words = SIGNAL_WORDS.get(lang, {})
+    for index, issue in enumerate(sections.notable_issues, 1):
+        item = report.items[issue.number]
+        facts = [", ".join(words.get(s, s) for s in issue.signals)]
+        facts += [_escape(" / ".join(issue.hardware))] if issue.hardware else []
+        facts += [_escape(" / ".join(issue.models))] if issue.models else []
+        if item.comments:
+            key = "comments_1" if item.comments == 1 else "comments_n"
+            facts.append(text[key].format(n=item.comments))
+        lines.append(f"{index}. {_ref(item)} {_title(item)} — " + " · ".join(facts))
+    return "\n".join(lines)
+
+
+# -- pieces ------------------------------------------------------------------------------
+
+
 def _count(report: Report, name: ListName, lang: str) -> str:
     text = TEXT[lang]
     result = f"{text[name.value]} {report.stats[name]}"
@@ -122,6 +270,27 @@ def _count(report: Report, name: ListName, lang: str) -> str:
     if split is not None and split.stale:
         result += " (" + text["split"].format(resolved=split.resolved, stale=split.stale) + ")"
     return result
+
+
+def _ref(item: ActivityItem) -> str:
+    return f"[#{item.number}]({item.url})"
+
+
+def _title(item: ActivityItem) -> str:
+    title = " ".join(item.title.split())
+    if len(title) > TITLE_LIMIT:
+        title = title[: TITLE_LIMIT - 1].rstrip() + "…"
+    return _escape(title)
+
+
+def _item_line(report: Report, number: int, lang: str) -> str:
+    text = TEXT[lang]
+    item = report.items[number]
+    author = _escape(item.author or text["unknown_author"])
+    state = STATE_WORDS[lang][
+        "merged" if item.merged_at else "closed" if item.closed_at else "open"
+    ]
+    return f"- {_ref(item)} {_title(item)} ({text['by']} {author}) · {state}"
 
 
 def _appendix_line(item: ActivityItem, name: ListName, report: Report, lang: str) -> str:
@@ -138,10 +307,10 @@ def _appendix_line(item: ActivityItem, name: ListName, report: Report, lang: str
 
 
 def _escape(value: str) -> str:
-    """Keep strangers' text on one line and out of link, HTML and code syntax.
+    """Keep strangers' text on one line and out of link and HTML syntax.
 
-    Titles keep their `[Bug]`-style tags readable; only the sequences that would make a
-    link (`](`), an autolink or HTML (`<`) or a code span are defused.
+    Titles keep their `[Bug]`-style tags and `code` spans readable; only the sequences
+    that would make a link (`](`) or an autolink or HTML (`<`) are defused.
     """
     value = " ".join(value.split())
-    return value.replace("](", "]\\(").replace("<", "\\<").replace("`", "\\`")
+    return value.replace("](", "]\\(").replace("<", "\\<")

@@ -68,8 +68,35 @@ def anchor_days() -> list[AnchorDay]:
     return days
 
 
+def thread_facts() -> dict[int, dict[str, Any]]:
+    """Bodies and comment turns of 75 real items around 2026-03-24 (../shared/fixtures)."""
+    raw = json.loads((DATA / "vllm-2026-03-24-items.json").read_text(encoding="utf-8"))
+    return {entry["number"]: entry for entry in raw["items"]}
+
+
+def _comments(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The fixture's comment turns; it gives dates only, so each is placed at 12:00 UTC."""
+    turns = []
+    for index, turn in enumerate(entry.get("comment_list") or []):
+        if not turn.get("created_at") or not turn.get("user"):
+            continue
+        turns.append(
+            {
+                "id": entry["number"] * 100 + index,
+                "user": turn["user"],
+                "created_at": datetime.fromisoformat(turn["created_at"] + "T12:00:00+00:00"),
+                "body": turn.get("body", ""),
+            }
+        )
+    return turns
+
+
 def anchor_items() -> list[FakeItem]:
-    """Every item of the three reports, merged by number, as the fake GitHub serves them."""
+    """Every item of the three reports, merged by number, as the fake GitHub serves them.
+
+    Items also in the 2026-03-24 thread fixture get its body, comment count and turns.
+    """
+    threads = thread_facts()
     facts: dict[int, dict[str, Any]] = {}
     for day in anchor_days():
         for name in LIST_NAMES:
@@ -103,10 +130,18 @@ def anchor_items() -> list[FakeItem]:
                 state_reason=("not_planned" if "stale" in labels else "completed")
                 if closed
                 else None,
-                comments=number % 7,
+                comments=_comment_total(threads.get(number)),
+                body=(threads.get(number) or {}).get("body"),
+                comment_list=_comments(threads[number]) if number in threads else [],
             )
         )
     return items
+
+
+def _comment_total(entry: dict[str, Any] | None) -> int:
+    if not entry:
+        return 0
+    return int(entry.get("reported_comment_count") or entry.get("comments") or 0)
 
 
 def background_items(count: int, *, before: datetime, seed: int = 7) -> list[FakeItem]:

@@ -44,7 +44,14 @@ def fake_github(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
 def _reset_postgres(url: str) -> None:
     engine = create_engine(url)
     with engine.begin() as conn:
-        for table in ("alembic_version", "items", "coverage", "sync_cursors"):
+        for table in (
+            "alembic_version",
+            "items",
+            "coverage",
+            "sync_cursors",
+            "comments",
+            "comment_fetches",
+        ):
             conn.execute(text(f'DROP TABLE IF EXISTS "{table}" CASCADE'))
     engine.dispose()
 

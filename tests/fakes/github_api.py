@@ -54,6 +54,10 @@ class FakeItem:
     comments: int = 0
     body: str | None = None
     state_reason: str | None = None
+    reactions: int = 0
+    author_association: str = "CONTRIBUTOR"
+    # Conversation comments: dicts with id, user, created_at (datetime), author_association.
+    comment_list: list[dict[str, Any]] = field(default_factory=list)
 
     def state(self) -> str:
         return "closed" if self.closed_at else "open"
@@ -101,7 +105,7 @@ class FakeItem:
             "created_at": iso(self.created_at),
             "updated_at": iso(self.updated_at),
             "closed_at": iso(self.closed_at),
-            "author_association": "CONTRIBUTOR",
+            "author_association": self.author_association,
             "active_lock_reason": None,
             "body": self.body,
             "closed_by": None,
@@ -340,6 +344,15 @@ class _Handler(BaseHTTPRequestHandler):
             return self._issues(path, query)
         if path == f"{repo_prefix}/pulls":
             return self._pulls(path, query)
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/issues/(\d+)", path)
+        if match:
+            item = fake.items.get(int(match.group(1)))
+            if item is None:
+                return 404, {"message": "Not Found"}, {}
+            return 200, item.wire(fake.repo, fake.url), {}
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/issues/(\d+)/comments", path)
+        if match:
+            return self._comments(path, query, int(match.group(1)))
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/pulls/(\d+)", path)
         if match:
             item = fake.items.get(int(match.group(1)))
@@ -399,6 +412,37 @@ class _Handler(BaseHTTPRequestHandler):
             [it.pull_wire(self.fake.repo, self.fake.url, full=False) for it in chunk],
             headers,
         )
+
+    def _comments(
+        self, path: str, query: dict[str, list[str]], number: int
+    ) -> tuple[int, Any, dict[str, str]]:
+        item = self.fake.items.get(number)
+        if item is None:
+            return 404, {"message": "Not Found"}, {}
+        since = _one(query, "since", "")
+        rows = sorted(item.comment_list, key=lambda c: (c["created_at"], c["id"]))
+        if since:
+            rows = [c for c in rows if c["created_at"] >= parse_time(since)]
+        chunk, headers = self._page(path, query, rows)
+        api, repo = self.fake.url, self.fake.repo
+        body = [
+            {
+                "id": c["id"],
+                "node_id": f"IC_{c['id']}",
+                "url": f"{api}/repos/{repo}/issues/comments/{c['id']}",
+                "html_url": f"https://github.com/{repo}/issues/{number}#issuecomment-{c['id']}",
+                "issue_url": f"{api}/repos/{repo}/issues/{number}",
+                "body": c.get("body", ""),
+                "user": {"login": c["user"], "id": abs(hash(c["user"])) % 10**8, "type": "User"},
+                "created_at": iso(c["created_at"]),
+                "updated_at": iso(c["created_at"]),
+                "author_association": c.get("author_association", "NONE"),
+                "reactions": {"total_count": 0},
+                "performed_via_github_app": None,
+            }
+            for c in chunk
+        ]
+        return 200, body, headers
 
 
 class BadRequest(Exception):

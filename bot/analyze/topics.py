@@ -1,0 +1,179 @@
+"""Vendor and topic classification, with the reason for every placement.
+
+Signals and strengths are documented in config/topics.toml. Two kinds of noise are
+defused: labels on an item that carries many area labels (a PR after a bad rebase picks
+up a dozen) or labels of several vendors at once count for less, and a vendor named only
+in the body never places an item (bug reports paste an environment dump naming ROCm and
+CUDA whether or not they matter).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.report import ActivityItem, TopicSection
+from bot.topic_rules import TopicRule, TopicRules
+
+THRESHOLD = 2
+TAG_WEIGHT, KEYWORD_WEIGHT, AUTHOR_WEIGHT, LABEL_WEIGHT = 3, 2, 2, 2
+NOISY_LABEL_WEIGHT = 1
+NOISY_AREA_TOPICS = 3  # labels of this many topics at once look like rebase noise
+NOISY_LABEL_COUNT = 8
+REBASE_LABEL = "needs-rebase"  # with labels of two areas, the labels came with the rebase
+_TAG_RE = re.compile(r"[\[{]([^\[\]{}]{1,40})\]")
+# Title tags are tried group by group in this order: "[Bugfix][Backport]" is a backport.
+_GROUP_TAG_ORDER = ("release", "performance", "bugfix", "platform", "features")
+# Title keywords are tried in this order: a "fix" beats a "kernel".
+_GROUP_KEYWORD_ORDER = ("bugfix", "performance", "release", "platform", "features")
+
+
+@dataclass(frozen=True)
+class TopicMatch:
+    topic: str
+    score: int
+    reasons: tuple[str, ...]
+
+
+def title_tags(title: str) -> list[str]:
+    """`[Bugfix][ROCm] x` → ['bugfix', 'rocm']; `[CI/Build]` also gives 'ci' and 'build'."""
+    tags: list[str] = []
+    for raw in _TAG_RE.findall(title):
+        tag = raw.strip().lower()
+        tags.append(tag)
+        parts = [p.strip() for p in re.split(r"[/,]", tag) if p.strip()]
+        if len(parts) > 1:
+            tags.extend(parts)
+    return tags
+
+
+def _untagged(title: str) -> str:
+    return _TAG_RE.sub(" ", title)
+
+
+def label_noise(item: ActivityItem, rules: TopicRules) -> str | None:
+    """Why this item's labels cannot be trusted, or None when they can."""
+    labels = {label.lower() for label in item.labels}
+    topics_labelled = [t.key for t in rules.topics if t.labels & labels]
+    areas = len(topics_labelled)
+    rebased = REBASE_LABEL in labels and areas >= 2
+    if len(labels) >= NOISY_LABEL_COUNT or areas >= NOISY_AREA_TOPICS or rebased:
+        return f"{len(labels)} labels across {areas} areas" + (", needs-rebase" if rebased else "")
+    vendors = [t.key for t in rules.vendors if t.labels & labels]
+    if len(vendors) > 1:
+        return "labels of " + " and ".join(vendors)
+    return None
+
+
+def match_topic(item: ActivityItem, topic: TopicRule, rules: TopicRules) -> TopicMatch | None:
+    score = 0
+    reasons: list[str] = []
+    tags = [t for t in title_tags(item.title) if t in topic.tags]
+    if tags:
+        score += TAG_WEIGHT
+        reasons.append(f"title tag [{tags[0]}]")
+    elif topic.keywords is not None:
+        found = topic.keywords.search(_untagged(item.title))
+        if found:
+            score += KEYWORD_WEIGHT
+            reasons.append(f"title says '{found.group(0)}'")
+    if item.author and any(p.search(item.author) for p in topic.authors):
+        score += AUTHOR_WEIGHT
+        reasons.append(f"author {item.author}")
+    labels = sorted(topic.labels & {label.lower() for label in item.labels})
+    if labels:
+        noise = label_noise(item, rules)
+        if noise is None:
+            score += LABEL_WEIGHT
+            reasons.append(f"label {labels[0]}")
+        else:
+            score += NOISY_LABEL_WEIGHT
+            reasons.append(f"label {labels[0]} (weak: {noise})")
+    if score < THRESHOLD:
+        return None
+    if item.body and topic.keywords is not None:
+        mentions = len(topic.keywords.findall(item.body))
+        if mentions:
+            reasons.append(f"body mentions it {mentions}×")
+    return TopicMatch(topic.key, score, tuple(reasons))
+
+
+def classify(item: ActivityItem, rules: TopicRules) -> dict[str, TopicMatch]:
+    """Every topic `item` belongs to, with the reasons."""
+    matches = {}
+    for topic in rules.topics:
+        found = match_topic(item, topic, rules)
+        if found is not None:
+            matches[topic.key] = found
+    return matches
+
+
+def explain(item: ActivityItem, rules: TopicRules) -> list[str]:
+    """Lines saying, topic by topic, why `item` is or is not placed there (for `explain`)."""
+    lines = []
+    noise = label_noise(item, rules)
+    if noise:
+        lines.append(f"labels discounted: {noise}")
+    matches = classify(item, rules)
+    for topic in rules.topics:
+        match = matches.get(topic.key)
+        if match:
+            group = group_of(item, rules)
+            lines.append(
+                f"{topic.key}: yes (score {match.score}; {'; '.join(match.reasons)}; group {group})"
+            )
+        elif topic.keywords is not None and item.body and topic.keywords.search(item.body):
+            lines.append(f"{topic.key}: no (named only in the body)")
+    if not matches:
+        lines.append("no topic: no title tag, title keyword, author or label matched")
+    return lines
+
+
+def group_of(item: ActivityItem, rules: TopicRules) -> str:
+    """The group inside a vendor section: title tags, then title words, then labels."""
+    by_key = {g.key: g for g in rules.groups}
+    tags = set(title_tags(item.title))
+    for key in _GROUP_TAG_ORDER:
+        tagged = by_key.get(key)
+        if tagged is not None and tagged.tags & tags:
+            return tagged.key
+    for group in rules.groups:
+        if group.tags & tags:
+            return group.key
+    title = _untagged(item.title)
+    for key in _GROUP_KEYWORD_ORDER:
+        candidate = by_key.get(key)
+        if candidate and candidate.keywords is not None and candidate.keywords.search(title):
+            return candidate.key
+    labels = {label.lower() for label in item.labels}
+    for group in rules.groups:
+        if group.labels & labels:
+            return group.key
+    return "other"
+
+
+def topic_sections(
+    items: Iterable[ActivityItem], rules: TopicRules
+) -> tuple[dict[str, TopicSection], dict[int, dict[str, TopicMatch]]]:
+    """Sections for every topic with at least one item, and each item's matches."""
+    by_item: dict[int, dict[str, TopicMatch]] = {}
+    ordered = sorted(items, key=lambda it: it.number)
+    for item in ordered:
+        by_item[item.number] = classify(item, rules)
+    sections = {}
+    for topic in rules.topics:
+        members = [it for it in ordered if topic.key in by_item[it.number]]
+        if not members:
+            continue
+        groups: dict[str, list[int]] = {g.key: [] for g in rules.groups}
+        for it in members:
+            groups.setdefault(group_of(it, rules), []).append(it.number)
+        sections[topic.key] = TopicSection(
+            key=topic.key,
+            issues=tuple(it.number for it in members if it.kind == "issue"),
+            prs=tuple(it.number for it in members if it.kind == "pr"),
+            groups={k: tuple(v) for k, v in groups.items() if v},
+            reasons={it.number: "; ".join(by_item[it.number][topic.key].reasons) for it in members},
+        )
+    return sections, by_item

@@ -1,0 +1,163 @@
+"""Trends (topic counts against the previous seven days), clusters and activity figures."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+
+from bot.analyze.counts import list_members
+from bot.analyze.topics import TopicMatch, classify, title_tags
+from bot.report import Activity, ActivityItem, Cluster, TrendRow
+from bot.topic_rules import TopicRules
+from bot.windows import Window
+
+BASELINE_DAYS = 7
+UP, DOWN = 1.5, 0.5  # ratio to the 7-day mean that counts as a move
+MIN_MOVE = 2  # and at least this many items of difference
+FIRST_TIMERS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})
+_GENERIC_TAGS = frozenset(
+    {
+        "bug",
+        "bugfix",
+        "feature",
+        "misc",
+        "rfc",
+        "doc",
+        "docs",
+        "usage",
+        "ci",
+        "fix",
+        "wip",
+        "core",
+        "model",
+        "installation",
+        "ci failure",
+    }
+)
+
+
+def baseline_windows(window: Window) -> list[Window]:
+    """The seven report days before `window` (wall-clock days, so DST days stay days)."""
+    day = timedelta(days=1)
+    return [
+        Window(window.start - day * i, window.start - day * (i - 1), window.timezone, f"-{i}")
+        for i in range(1, BASELINE_DAYS + 1)
+    ]
+
+
+def topic_counts(
+    items: Sequence[ActivityItem], window: Window, rules: TopicRules
+) -> dict[str, list[int]]:
+    """For each topic, the numbers of the window's listed items in it."""
+    counts: dict[str, list[int]] = {}
+    for it in items:
+        if not list_members(it, window):
+            continue
+        for key in classify(it, rules):
+            counts.setdefault(key, []).append(it.number)
+    return counts
+
+
+def trends(
+    current: Mapping[str, list[int]],
+    baseline_items: Sequence[ActivityItem],
+    window: Window,
+    rules: TopicRules,
+    covered_days: int,
+) -> tuple[TrendRow, ...]:
+    """Each topic's count now against the previous days' mean, scaled to this window's length."""
+    days = max(1.0, window.duration.total_seconds() / 86400)
+    totals: Counter[str] = Counter()
+    for day in baseline_windows(window):
+        for key, numbers in topic_counts(baseline_items, day, rules).items():
+            totals[key] += len(numbers)
+    rows = []
+    for topic in rules.topics:
+        count = len(current.get(topic.key, []))
+        mean = totals[topic.key] / covered_days * days if covered_days else 0.0
+        if count == 0 and mean == 0:
+            continue
+        if covered_days == 0:
+            direction = "new"
+        elif count >= mean * UP and count - mean >= MIN_MOVE:
+            direction = "up"
+        elif count <= mean * DOWN and mean - count >= MIN_MOVE:
+            direction = "down"
+        else:
+            direction = "flat"
+        rows.append(
+            TrendRow(
+                topic.key,
+                count,
+                round(mean, 1),
+                direction,
+                tuple(sorted(current.get(topic.key, []))),
+            )
+        )
+    rows.sort(key=lambda r: (-r.count, -r.mean_7d, r.topic))
+    return tuple(rows)
+
+
+def clusters(
+    items: Sequence[ActivityItem], rules: TopicRules, limit: int = 5
+) -> tuple[Cluster, ...]:
+    """The window's most frequent model families and subject tags (three items or more)."""
+    groups: dict[str, set[int]] = {}
+    names: dict[str, str] = {}
+    for it in items:
+        found = []
+        if rules.models is not None:
+            found += [_family(m.group(0)) for m in rules.models.finditer(it.title)]
+        found += [
+            f"[{t}]"
+            for t in title_tags(it.title)
+            if t not in _GENERIC_TAGS and not any(t in topic.tags for topic in rules.vendors)
+        ]
+        for name in found:
+            key = name.lower()
+            names.setdefault(key, name)
+            groups.setdefault(key, set()).add(it.number)
+    ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return tuple(
+        Cluster(names[key], tuple(sorted(numbers)))
+        for key, numbers in ranked[:limit]
+        if len(numbers) >= 3
+    )
+
+
+def _family(name: str) -> str:
+    """`Qwen3.5-397B-A17B` and `Qwen3.5-9B` are one cluster: `Qwen3.5`."""
+    return re.split(r"[-_ ]", name, maxsplit=1)[0] if not name.upper().startswith("GPT") else name
+
+
+def activity(
+    items: Sequence[ActivityItem],
+    window: Window,
+    rules: TopicRules,
+    matches: Mapping[int, Mapping[str, TopicMatch]],
+) -> Activity:
+    people = {it.author for it in items if it.author and not rules.is_bot(it.author)}
+    first = sorted(
+        {
+            it.author
+            for it in items
+            if it.author
+            and it.author_association in FIRST_TIMERS
+            and window.contains(it.created_at)
+        },
+        key=str.lower,
+    )
+    vendor_authors: dict[str, tuple[str, ...]] = {}
+    for vendor in rules.vendors:
+        logins = {
+            it.author
+            for it in items
+            if it.author and any(p.search(it.author) for p in vendor.authors)
+        }
+        if logins:
+            vendor_authors[vendor.key] = tuple(sorted(logins, key=str.lower))
+    merged = sum(1 for it in items if it.merged_at is not None and window.contains(it.merged_at))
+    bots = sum(1 for it in items if rules.is_bot(it.author))
+    return Activity(len(people), tuple(first), vendor_authors, merged, bots)

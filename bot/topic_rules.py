@@ -1,0 +1,149 @@
+"""Topic rules from `config/topics.toml`: parsed and compiled once, then used by pure code.
+
+Word matching treats `_` as a word break (unlike regex `\\b`), because vLLM names things
+`ROCM_AITER_TRITON_MLA`; case is ignored. A rule file with a bad pattern or a missing key
+is refused at load time with the topic and key named.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULT_RULES = Path(__file__).resolve().parent.parent / "config" / "topics.toml"
+
+
+class RulesError(ValueError):
+    """The topic rules file is wrong; the message names the topic and key."""
+
+
+def word_pattern(patterns: list[str]) -> re.Pattern[str] | None:
+    """One case-insensitive regex matching any of `patterns` as a whole word."""
+    if not patterns:
+        return None
+    joined = "|".join(f"(?:{p})" for p in patterns)
+    return re.compile(rf"(?<![A-Za-z0-9])(?:{joined})(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TopicRule:
+    key: str
+    name: str
+    name_zh: str
+    kind: str  # "vendor" or "topic"
+    description: str
+    tags: frozenset[str]  # lower-case title tags
+    keywords: re.Pattern[str] | None
+    labels: frozenset[str]
+    authors: tuple[re.Pattern[str], ...]
+
+    def display_name(self, lang: str) -> str:
+        return self.name_zh if lang == "zh" else self.name
+
+
+@dataclass(frozen=True)
+class GroupRule:
+    key: str
+    name: str
+    name_zh: str
+    tags: frozenset[str]
+    labels: frozenset[str]
+    keywords: re.Pattern[str] | None
+
+    def display_name(self, lang: str) -> str:
+        return self.name_zh if lang == "zh" else self.name
+
+
+@dataclass(frozen=True)
+class TopicRules:
+    topics: tuple[TopicRule, ...]
+    groups: tuple[GroupRule, ...]
+    models: re.Pattern[str] | None
+    hardware: re.Pattern[str] | None
+    bots: tuple[re.Pattern[str], ...]
+    maintainer_associations: frozenset[str]
+
+    def topic(self, key: str) -> TopicRule | None:
+        return next((t for t in self.topics if t.key == key), None)
+
+    @property
+    def vendors(self) -> tuple[TopicRule, ...]:
+        return tuple(t for t in self.topics if t.kind == "vendor")
+
+    def is_bot(self, login: str | None) -> bool:
+        return login is not None and any(p.search(login) for p in self.bots)
+
+
+def load_rules(path: Path | None = None) -> TopicRules:
+    path = path or DEFAULT_RULES
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError(f"topic rules file {path} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"topic rules file {path} is not valid TOML: {exc}") from None
+    return parse_rules(data, str(path))
+
+
+def parse_rules(data: dict[str, Any], source: str = "topics.toml") -> TopicRules:
+    def compile_all(where: str, patterns: list[str]) -> tuple[re.Pattern[str], ...]:
+        try:
+            return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+        except re.error as exc:
+            raise RulesError(f"{source}: {where}: bad pattern ({exc})") from None
+
+    def words(where: str, patterns: list[str]) -> re.Pattern[str] | None:
+        compile_all(where, patterns)  # names the bad one
+        return word_pattern(patterns)
+
+    topics = []
+    for key, raw in data.get("topics", {}).items():
+        where = f"topics.{key}"
+        try:
+            kind = raw.get("kind", "topic")
+            if kind not in ("vendor", "topic"):
+                raise RulesError(f"{source}: {where}.kind must be 'vendor' or 'topic'")
+            topics.append(
+                TopicRule(
+                    key=key,
+                    name=raw["name"],
+                    name_zh=raw.get("name_zh", raw["name"]),
+                    kind=kind,
+                    description=raw.get("description", ""),
+                    tags=frozenset(t.lower() for t in raw.get("tags", [])),
+                    keywords=words(f"{where}.keywords", raw.get("keywords", [])),
+                    labels=frozenset(label.lower() for label in raw.get("labels", [])),
+                    authors=compile_all(f"{where}.authors", raw.get("authors", [])),
+                )
+            )
+        except KeyError as exc:
+            raise RulesError(f"{source}: {where} needs a {exc.args[0]!r}") from None
+    groups = []
+    for key, raw in data.get("groups", {}).items():
+        groups.append(
+            GroupRule(
+                key=key,
+                name=raw.get("name", key),
+                name_zh=raw.get("name_zh", raw.get("name", key)),
+                tags=frozenset(t.lower() for t in raw.get("tags", [])),
+                labels=frozenset(label.lower() for label in raw.get("labels", [])),
+                keywords=words(f"groups.{key}.keywords", raw.get("keywords", [])),
+            )
+        )
+    if not any(g.key == "other" for g in groups):
+        groups.append(GroupRule("other", "Other", "其他", frozenset(), frozenset(), None))
+    models = data.get("models", {})
+    bots = data.get("bots", {})
+    return TopicRules(
+        topics=tuple(topics),
+        groups=tuple(groups),
+        models=words("models.families", models.get("families", [])),
+        hardware=words("models.hardware", models.get("hardware", [])),
+        bots=compile_all("bots.logins", bots.get("logins", [r"\[bot\]$"])),
+        maintainer_associations=frozenset(
+            bots.get("maintainer_associations", ["OWNER", "MEMBER", "COLLABORATOR"])
+        ),
+    )

@@ -1,0 +1,150 @@
+"""The full report through the command line: sections, topics, explain, golden Markdown."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.anchor_data import anchor_days
+from tests.fakes.github_api import FakeGitHub
+
+GOLDEN = Path(__file__).with_name("golden")
+DAY = anchor_days()[2]  # 2026-03-25, the busiest AMD day
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_golden_markdown(
+    lang: str, fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The whole report for a real day, byte for byte (UPDATE_GOLDEN=1 rewrites the files)."""
+    code, out, err = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--lang", lang)
+    assert code == 0, err
+    path = GOLDEN / f"report-{DAY.label}.{lang}.md"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(out, encoding="utf-8")
+    assert out == path.read_text(encoding="utf-8")
+
+
+def test_sections_come_in_the_reference_order(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Summary, vendors (AMD first), hot, trends, key changes, activity, notable, appendix."""
+    code, out, _ = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--lang", "zh")
+    assert code == 0
+    headings = [
+        "📊 每日开发状态摘要",
+        "🎯 AMD/ROCm 生态相关动态",
+        "🎯 NVIDIA 生态相关动态",
+        "💬 高热度讨论分析",
+        "🔥 热门话题与趋势分析",
+        "🛠️ 重点技术变更",
+        "📈 开发活跃度观察",
+        "💡 值得关注的问题",
+        "📋 附录：详细数据列表",
+    ]
+    positions = [out.index(f"## {h}") for h in headings]
+    assert positions == sorted(positions)
+
+
+def test_json_carries_topics_with_reasons_and_ranked_sections(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """topics.amd has issues, PRs, groups and a reason per item; sections list numbers."""
+    code, out, _ = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--format", "json")
+    data = json.loads(out)
+    amd = data["topics"]["amd"]
+    assert 38107 in amd["issues"] and 38086 in amd["prs"]
+    assert amd["reasons"]["38086"].startswith("title tag [rocm]")
+    assert set(amd["groups"]) <= {
+        "performance",
+        "bugfix",
+        "platform",
+        "release",
+        "features",
+        "other",
+    }
+    grouped = sorted(n for numbers in amd["groups"].values() for n in numbers)
+    assert grouped == sorted(amd["issues"] + amd["prs"])
+    listed = {int(n) for n in data["items"]}
+    for key in ("hot_discussions", "key_changes", "notable_issues"):
+        assert set(data[key]) <= listed, key
+    assert data["summary"].startswith("vllm-project/vllm had 121 new issues and PRs")
+    assert data["trend_baseline_days"] == 7
+
+
+def test_one_section_and_one_topic(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--section amd prints only AMD; --topic amd limits counts and lists to AMD items."""
+    code, out, _ = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--section", "amd")
+    assert code == 0
+    assert "## 🎯 AMD / ROCm" in out and "NVIDIA" not in out and "Appendix" not in out
+    _, whole, _ = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--format", "json")
+    full = json.loads(whole)
+    amd = set(full["topics"]["amd"]["issues"] + full["topics"]["amd"]["prs"])
+    code, out, _ = run(
+        capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--topic", "amd", "--format", "json"
+    )
+    limited = json.loads(out)
+    assert {int(n) for n in limited["items"]} == amd
+    for name, numbers in full["lists"].items():
+        assert limited["stats"][name] == len(amd & set(numbers)), name
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--topic", "amdd"], "unknown topic 'amdd' — did you mean 'amd'?"),
+        (["--section", "hott"], "unknown section 'hott' — did you mean 'hot'?"),
+    ],
+)
+def test_unknown_topic_or_section_suggests_the_right_one(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "show", "2026-03-25", *argv)
+    assert code == 2 and says in err and out == ""
+
+
+def test_explain_says_why_from_the_archive(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """explain reads the archive (no request) or fetches one item (one request)."""
+    code, out, _ = run(capsys, "explain", "38086")
+    assert code == 0
+    assert len(fake_github.requests) == 1
+    assert re.search(
+        r"amd: yes \(score 5; title tag \[rocm\]; label rocm; .*group performance", out
+    )
+    run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--counts-only")
+    fake_github.reset_log()
+    code, out, _ = run(capsys, "explain", "38122")
+    assert code == 0 and fake_github.requests == []
+    assert "amd" not in out.split("\n", 2)[2]
+
+
+def test_topics_lists_every_topic(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "topics")
+    assert code == 0
+    assert out.splitlines()[0].startswith("amd ")
+    assert "tool_calling" in out
+
+
+def test_bad_topic_rules_file_exits_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text('[topics.amd]\nname = "AMD"\nkeywords = ["(oops"]\n')
+    monkeypatch.setenv("VLLM_REPORT_TOPICS_FILE", str(rules))
+    code, _, err = run(capsys, "topics")
+    assert code == 2 and "topics.amd.keywords: bad pattern" in err

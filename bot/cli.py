@@ -18,6 +18,7 @@ from pathlib import Path
 from bot.analyze.topics import explain
 from bot.collect import CollectError, Collector, GitHubSource
 from bot.pipeline import ReportPipeline
+from bot.prose import LLMConfig, ProseWriter
 from bot.report import Report
 from bot.store import Store, StoreError
 from bot.topic_rules import RulesError, TopicRules, load_rules
@@ -218,16 +219,35 @@ def produce_report(
 ) -> Report:
     """Open the store, answer the window (fetching only what is missing), close again."""
     store = Store(settings.store_url())
+    writer = prose_writer(settings, store)
     pipeline = ReportPipeline(
-        store, settings.repo, lambda: Collector(github_source(settings)), rules
+        store, settings.repo, lambda: Collector(github_source(settings)), rules, writer
     )
     try:
         if counts_only and topic is None:
             return pipeline.report(window, now=now, refresh=refresh)
-        return pipeline.full_report(window, now=now, refresh=refresh, topic=topic)
+        return pipeline.full_report(
+            window, now=now, refresh=refresh, topic=topic, lang=settings.lang
+        )
     finally:
         pipeline.close()
+        if writer is not None:
+            writer.close()
         store.close()
+
+
+def prose_writer(settings: Settings, store: Store) -> ProseWriter | None:
+    """A model writer when LLM_BASE_URL and LLM_MODEL are set, else None (templates only)."""
+    if not (settings.llm_base_url and settings.llm_model):
+        return None
+    config = LLMConfig(
+        base_url=settings.llm_base_url,
+        model=settings.llm_model,
+        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
+        timeout=settings.llm_timeout,
+        retries=settings.llm_retries,
+    )
+    return ProseWriter(config, cache=store)
 
 
 def github_source(settings: Settings) -> GitHubSource:

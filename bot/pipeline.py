@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.analyze import analyze, build_report
@@ -22,6 +23,7 @@ from bot.analyze.discussions import candidates
 from bot.analyze.topics import classify
 from bot.analyze.trends import BASELINE_DAYS
 from bot.collect import Collected, Collector
+from bot.prose import ProseWriter
 from bot.report import ActivityItem, CommentRecord, Report
 from bot.store import Span, Store
 from bot.topic_rules import TopicRules
@@ -46,10 +48,12 @@ class ReportPipeline:
         repo: str,
         collector_factory: Callable[[], Collector],
         rules: TopicRules | None = None,
+        prose: ProseWriter | None = None,
     ) -> None:
         self.store = store
         self.repo = repo
         self.rules = rules
+        self.prose = prose
         self._collector_factory = collector_factory
         self._collector: Collector | None = None
 
@@ -73,7 +77,13 @@ class ReportPipeline:
         )
 
     def full_report(
-        self, window: Window, *, now: datetime, refresh: bool = False, topic: str | None = None
+        self,
+        window: Window,
+        *,
+        now: datetime,
+        refresh: bool = False,
+        topic: str | None = None,
+        lang: str = "en",
     ) -> Report:
         """Counts, lists and every section; with `topic`, only that topic's items."""
         if self.rules is None:
@@ -92,7 +102,7 @@ class ReportPipeline:
             baseline_items = [it for it in baseline_items if topic in classify(it, rules)]
         counts = build_report(items, window, repo=self.repo, complete=complete)
         comments = self._threads(list(counts.items.values()), window, now, rules)
-        return analyze(
+        report = analyze(
             items,
             window,
             repo=self.repo,
@@ -104,6 +114,12 @@ class ReportPipeline:
             notes=notes,
             generated_at=now,
         )
+        if self.prose is None:
+            return report
+        prose, problem = self.prose.write(report, lang)
+        if problem:
+            return replace(report, notes=(*report.notes, problem))
+        return replace(report, prose=prose)
 
     # -- collection --------------------------------------------------------------------
 

@@ -159,6 +159,17 @@ class Sections:
 
 
 @dataclass(frozen=True)
+class Prose:
+    """Text a language model wrote from the computed report, after the citation check."""
+
+    model: str
+    summary: dict[str, str]  # by language; empty when every sentence was dropped
+    item_notes: dict[int, str]  # key changes: what it does / why it matters
+    discussion_notes: dict[int, str]  # hot discussions: the stance of the thread
+    dropped: int  # sentences removed by the check
+
+
+@dataclass(frozen=True)
 class Report:
     """The facts of one window: five counts, their lists, and whether the data is whole."""
 
@@ -171,6 +182,7 @@ class Report:
     notes: tuple[str, ...] = field(default=())
     generated_at: datetime | None = None
     sections: Sections | None = None
+    prose: Prose | None = None
 
     @property
     def stats(self) -> dict[ListName, int]:

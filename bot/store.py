@@ -133,6 +133,17 @@ class CommentFetchRow(Base):
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class ProseRow(Base):
+    """Model-written prose, cached by a hash of (prompt version, model, language, facts)."""
+
+    __tablename__ = "prose_cache"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    model: Mapped[str] = mapped_column(String(200))
+    value: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 @dataclass(frozen=True)
 class Span:
     """A half-open span of time, `[start, end)`."""
@@ -311,6 +322,17 @@ class Store:
                     )
                 )
         return threads
+
+    # -- model prose cache -------------------------------------------------------------
+
+    def get_prose(self, key: str) -> dict[str, Any] | None:
+        with self._session() as session:
+            row = session.get(ProseRow, key)
+            return dict(row.value) if row is not None else None
+
+    def put_prose(self, key: str, model: str, value: dict[str, Any]) -> None:
+        with self._session() as session:
+            session.merge(ProseRow(key=key, model=model, value=value, created_at=datetime.now(UTC)))
 
     # -- incremental sync cursor -------------------------------------------------------
 

@@ -86,6 +86,18 @@ class Settings(BaseSettings):
         0.25, ge=0, description="pause between GitHub requests (GitHub asks for serial calls)"
     )
 
+    llm_base_url: str | None = Field(
+        None,
+        validation_alias=_alias("LLM_BASE_URL", "llm_base_url"),
+        description="OpenAI-compatible server for optional prose (e.g. http://host:8000/v1)",
+    )
+    llm_model: str | None = Field(None, validation_alias=_alias("LLM_MODEL", "llm_model"))
+    llm_api_key: SecretStr | None = Field(
+        None, validation_alias=_alias("LLM_API_KEY", "llm_api_key")
+    )
+    llm_timeout: float = Field(60.0, gt=0, validation_alias=_alias("LLM_TIMEOUT", "llm_timeout"))
+    llm_retries: int = Field(2, ge=0, le=10, validation_alias=_alias("LLM_RETRIES", "llm_retries"))
+
     @field_validator("repo")
     @classmethod
     def _check_repo(cls, value: str) -> str:

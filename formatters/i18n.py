@@ -59,6 +59,8 @@ TEXT: dict[str, dict[str, str]] = {
         "incomplete": "⚠️ Incomplete data",
         "unknown_author": "unknown",
         "footer": "Every figure above is computed from GitHub data by vllm-report-bot.",
+        "prose_footer": "Text marked ✍️ was written by {model} from those figures; "
+        "{dropped} sentences failed the citation check and were removed.",
     },
     "zh": {
         "title": "vLLM 开发动态报告 - {label}",
@@ -114,6 +116,8 @@ TEXT: dict[str, dict[str, str]] = {
         "incomplete": "⚠️ 数据不完整",
         "unknown_author": "未知",
         "footer": "以上所有数字均由 vllm-report-bot 根据 GitHub 数据计算。",
+        "prose_footer": "标有 ✍️ 的文字由 {model} 根据这些数字撰写；"
+        "{dropped} 句未通过引用检查，已删除。",
     },
 }
 

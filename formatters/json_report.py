@@ -35,6 +35,11 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
     }
     if report.sections is not None:
         data.update(_sections(report.sections, lang))
+    if report.prose is not None:
+        prose = asdict(report.prose)
+        prose["item_notes"] = {str(k): v for k, v in report.prose.item_notes.items()}
+        prose["discussion_notes"] = {str(k): v for k, v in report.prose.discussion_notes.items()}
+        data["prose"] = prose
     return data
 
 

@@ -29,6 +29,7 @@ EVENT_WORD = {
     ListName.MERGED_PRS: "merged",
 }
 TITLE_LIMIT = 110
+MODEL_MARK = "✍️"  # marks text a language model wrote (after the citation check)
 
 
 def render_markdown(
@@ -45,7 +46,12 @@ def render_markdown(
         if block:
             parts.append(block)
     if not only:
-        parts.append(f"---\n_{TEXT[lang]['footer']}_")
+        footer = TEXT[lang]["footer"]
+        if report.prose is not None:
+            footer += " " + TEXT[lang]["prose_footer"].format(
+                model=_escape(report.prose.model), dropped=report.prose.dropped
+            )
+        parts.append(f"---\n_{footer}_")
     return "\n\n".join(parts) + "\n"
 
 
@@ -57,7 +63,7 @@ def render_section(report: Report, name: str, lang: str, rules: TopicRules | Non
     if sections is None or rules is None:
         return ""
     renderers = {
-        "summary": lambda: _summary(sections, lang),
+        "summary": lambda: _summary(report, sections, lang),
         "vendors": lambda: _vendors(report, sections, lang, rules),
         "hot": lambda: _hot(report, sections, lang),
         "trends": lambda: _trends(sections, lang, rules),
@@ -112,8 +118,10 @@ def render_appendix(report: Report, lang: str = "en") -> list[str]:
 # -- sections ----------------------------------------------------------------------------
 
 
-def _summary(sections: Sections, lang: str) -> str:
-    return f"## {TEXT[lang]['summary']}\n\n{sections.summary.get(lang, '')}"
+def _summary(report: Report, sections: Sections, lang: str) -> str:
+    written = report.prose.summary.get(lang) if report.prose is not None else None
+    text = f"{MODEL_MARK} {_escape(written)}" if written else sections.summary.get(lang, "")
+    return f"## {TEXT[lang]['summary']}\n\n{text}"
 
 
 def _vendors(report: Report, sections: Sections, lang: str, rules: TopicRules) -> str:
@@ -179,6 +187,9 @@ def _hot(report: Report, sections: Sections, lang: str) -> str:
             lines.append(f"   - {text['participants']}: {people}{more}")
         if hot.linked:
             lines.append(f"   - {text['linked']}: " + ", ".join(f"#{n}" for n in hot.linked[:8]))
+        stance = report.prose.discussion_notes.get(hot.number) if report.prose else None
+        if stance:
+            lines.append(f"   - {MODEL_MARK} {_escape(stance)}")
     return "\n".join(lines)
 
 
@@ -221,6 +232,9 @@ def _key(report: Report, sections: Sections, lang: str) -> str:
         lines.append(f"{index}. {_ref(item)} {_title(item)} — {state}")
         if change.description:
             lines.append(f"   - {_escape(change.description)}")
+        note = report.prose.item_notes.get(change.number) if report.prose else None
+        if note:
+            lines.append(f"   - {MODEL_MARK} {_escape(note)}")
     return "\n".join(lines)
 
 

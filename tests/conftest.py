@@ -42,17 +42,11 @@ def fake_github(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
 
 
 def _reset_postgres(url: str) -> None:
+    """An empty `public` schema, whatever earlier migrations created."""
     engine = create_engine(url)
     with engine.begin() as conn:
-        for table in (
-            "alembic_version",
-            "items",
-            "coverage",
-            "sync_cursors",
-            "comments",
-            "comment_fetches",
-        ):
-            conn.execute(text(f'DROP TABLE IF EXISTS "{table}" CASCADE'))
+        conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
     engine.dispose()
 
 

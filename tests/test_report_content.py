@@ -62,6 +62,7 @@ def test_json_carries_topics_with_reasons_and_ranked_sections(
 ) -> None:
     """topics.amd has issues, PRs, groups and a reason per item; sections list numbers."""
     code, out, _ = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--format", "json")
+    assert code == 0
     data = json.loads(out)
     amd = data["topics"]["amd"]
     assert 38107 in amd["issues"] and 38086 in amd["prs"]

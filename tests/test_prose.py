@@ -1,0 +1,157 @@
+"""Optional model prose, end to end: real `openai` client, fake server, citation check."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bot.analyze.citations import check
+from bot.cli import main
+from tests.anchor_data import anchor_days
+from tests.fakes.github_api import FakeGitHub
+from tests.fakes.openai_api import FakeOpenAI, Scripted
+
+DAY = anchor_days()[2]
+
+
+def facts_of(request: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(request["messages"][-1]["content"])
+
+
+def honest_and_not(request: dict[str, Any]) -> str:
+    """A model that tells the truth twice, then invents an item, a figure and a claim."""
+    facts = facts_of(request)
+    merged = facts["counts"]["merged_prs"]
+    key = facts["key_changes"][0]["number"]
+    hot = facts["hot_discussions"][0]["number"]
+    return json.dumps(
+        {
+            "summary": (
+                f"{merged} PRs were merged, led by #{key}. "
+                f"The busiest thread was #{hot}. "
+                "A crash in #99999 took everything down. "
+                f"In all {merged + 1} PRs landed (#{key}). "
+                "The community is thriving."
+            ),
+            "key_changes": {
+                str(key): "It speeds up decoding on MI355. It makes decoding 7.4x faster.",
+                "12345": "An item nobody asked about.",
+            },
+            "discussions": {str(hot): "People disagree on the approach."},
+        }
+    )
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def llm_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    monkeypatch.setenv("LLM_MODEL", "fake-model")
+    monkeypatch.setenv("LLM_API_KEY", "sk-CANARY-llm-key")
+    monkeypatch.setenv("LLM_RETRIES", "0")
+    return monkeypatch
+
+
+def test_model_prose_is_checked_and_cited(
+    fake_github: FakeGitHub, llm_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Foreign citations, changed figures and uncited claims are dropped; the rest is shown."""
+    with FakeOpenAI(honest_and_not) as llm:
+        llm_env.setenv("LLM_BASE_URL", llm.url)
+        code, out, err = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--format", "json")
+        assert code == 0, err
+        sent = llm.requests[0]
+    data = json.loads(out)
+    prose = data["prose"]
+    key, hot = data["key_changes"][0], data["hot_discussions"][0]
+    assert prose["model"] == "fake-model"
+    assert prose["summary"]["en"] == (
+        f"{data['stats']['merged_prs']} PRs were merged, led by #{key}. "
+        f"The busiest thread was #{hot}."
+    )
+    # "MI355" is a name, "7.4x" a figure nobody computed.
+    assert prose["item_notes"] == {str(key): "It speeds up decoding on MI355."}
+    assert prose["discussion_notes"] == {str(hot): "People disagree on the approach."}
+    assert prose["dropped"] == 5
+    assert data["stats"]["merged_prs"] == DAY.counts["merged_prs"]  # figures are never the model's
+    assert sent["model"] == "fake-model"
+    assert "#<number>" in sent["messages"][0]["content"]
+    assert "sk-CANARY-llm-key" not in out + err
+
+
+def test_model_text_is_marked_in_markdown(
+    fake_github: FakeGitHub, llm_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The summary shows the checked model text, marked, and the footer names the model."""
+    with FakeOpenAI(honest_and_not) as llm:
+        llm_env.setenv("LLM_BASE_URL", llm.url)
+        code, out, _ = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff)
+    assert code == 0
+    summary = out.split("## 📊 Summary\n\n", 1)[1].split("\n", 1)[0]
+    assert summary.startswith(f"✍️ {DAY.counts['merged_prs']} PRs were merged")
+    assert "#99999" not in out
+    assert "written by fake-model" in out and "5 sentences failed the citation check" in out
+
+
+def test_answers_are_cached_per_window(
+    fake_github: FakeGitHub, llm_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Asking again for the same window and language costs no model call."""
+    with FakeOpenAI(honest_and_not) as llm:
+        llm_env.setenv("LLM_BASE_URL", llm.url)
+        run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff)
+        run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff)
+        assert len(llm.requests) == 1
+        run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--lang", "zh")
+        assert len(llm.requests) == 2
+
+
+@pytest.mark.parametrize(
+    ("answer", "says"),
+    [
+        (Scripted(content="Sure! Here is your summary: things happened."), "not the JSON"),
+        (Scripted(raw_body="<html>bad gateway</html>", status=502), "answered 502"),
+        (Scripted(content="{}", delay=3.0), "no answer within 1 s"),
+    ],
+    ids=["malformed", "http-error", "timeout"],
+)
+def test_model_failures_fall_back_to_the_deterministic_text(
+    answer: Scripted,
+    says: str,
+    fake_github: FakeGitHub,
+    llm_env: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bad, failing or silent model leaves the computed summary and a note; exit 0."""
+    llm_env.setenv("LLM_TIMEOUT", "1")
+    with FakeOpenAI(lambda request: answer) as llm:
+        llm_env.setenv("LLM_BASE_URL", llm.url)
+        code, out, err = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert "prose" not in data
+    assert data["summary"].startswith("vllm-project/vllm had 121 new issues and PRs")
+    assert any(says in note for note in data["notes"])
+    assert "Traceback" not in err
+
+
+def test_check_rules_sentence_by_sentence() -> None:
+    """Kept: cites a listed item, or states a report figure. Dropped: anything else."""
+    result = check(
+        "44 PRs merged. #1 landed. #2 is fake. 45 PRs merged. Great day! Qwen3.5 fixed in #1.",
+        items={1},
+        figures={"44"},
+        allowed={"44", "3.5"},
+    )
+    assert result.text == "44 PRs merged. #1 landed. Qwen3.5 fixed in #1."
+    assert result.dropped == 3
+    chinese = check(
+        "合并了44个PR。合并了45个PR。#9 很重要。", items={1}, figures={"44"}, allowed={"44"}
+    )
+    assert (chinese.text, chinese.dropped) == ("合并了44个PR。", 2)

@@ -10,7 +10,9 @@ server side (default 100 ms), and prints one table:
 - warm: the same day again (the archive answers);
 - naive: list pulls and issues by `updated` until the window is passed and read `.merged`
   on every PR (PyGithub completes each one with a request);
-- cold 7-day range, for scale.
+- cold 7-day range, for scale;
+- full report, cold and warm: the day plus its 7-day trend baseline and the comment threads
+  of the hot-discussion candidates.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from bot.collect import Collector, GitHubSource
 from bot.pipeline import ReportPipeline
 from bot.report import ListName
 from bot.store import Store
+from bot.topic_rules import load_rules
 from bot.windows import Window, span_window
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
@@ -38,12 +41,15 @@ from tests.fakes.github_api import FakeGitHub
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
 
-def ours(fake: FakeGitHub, store: Store, window: Window) -> tuple[int, float, dict[str, int]]:
+def ours(
+    fake: FakeGitHub, store: Store, window: Window, full: bool = False
+) -> tuple[int, float, dict[str, int]]:
     source = GitHubSource(repo=REPO, api_url=fake.url, request_interval=0)
-    pipeline = ReportPipeline(store, REPO, lambda: Collector(source))
+    pipeline = ReportPipeline(store, REPO, lambda: Collector(source), load_rules())
     fake.reset_log()
     began = time.perf_counter()
-    report = pipeline.report(window, now=NOW)
+    answer = pipeline.full_report if full else pipeline.report
+    report = answer(window, now=NOW)
     elapsed = time.perf_counter() - began
     pipeline.close()
     return len(fake.requests), elapsed, {k.value: v for k, v in report.stats.items()}
@@ -98,8 +104,11 @@ def main() -> None:
         rows.append(("naive, 1 day (pulls + .merged)", *naive(fake, window)))
         fresh = Store(f"sqlite:///{d}/bench-week.sqlite3")
         rows.append(("cold, 7 days (search)", *ours(fake, fresh, week)))
-        store.close()
-        fresh.close()
+        full = Store(f"sqlite:///{d}/bench-full.sqlite3")
+        rows.append(("full report, 1 day, cold", *ours(fake, full, window, full=True)))
+        rows.append(("full report, 1 day, warm", *ours(fake, full, window, full=True)))
+        for opened in (store, fresh, full):
+            opened.close()
 
     print(
         f"fake GitHub: {len(items)} items, {args.latency * 1000:.0f} ms per request; "

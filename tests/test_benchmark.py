@@ -27,5 +27,5 @@ def test_benchmark_prints_its_table() -> None:
         "cold, 7 days (search)",
     }
     assert rows["warm, 1 day (archive)"][-3] == "0"  # requests column
-    one_day = {rows[name][-1] for name in rows if "1 day" in name}
+    one_day = {rows[name][-1] for name in rows if "1 day" in name}  # counts agree everywhere
     assert one_day == {"26/24/79/36/17"}

@@ -5,8 +5,20 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import inspect
 
-from bot.store import Span, Store, StoreError, subtract_spans
+from bot.store import (
+    MIGRATIONS,
+    ItemRow,
+    Span,
+    Store,
+    StoreError,
+    _make_engine,
+    _to_row,
+    subtract_spans,
+)
 from tests.factories import REPO, item
 
 T0 = datetime(2026, 3, 26, 3, 45, tzinfo=UTC)
@@ -105,3 +117,21 @@ def test_unreachable_database_is_one_clear_error() -> None:
     assert "cannot open the store" in message
     assert "hunter2" not in message
     assert "127.0.0.1:1" in message
+
+
+def test_an_older_schema_is_upgraded_in_place(store_url: str) -> None:
+    """A database left at the first revision gains the new tables and keeps its items."""
+    engine = _make_engine(store_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(ItemRow.__table__.insert().values(_to_row(item(7, created_at=T0), T0)))
+    engine.dispose()
+
+    upgraded = Store(store_url)
+    assert upgraded.count_items(REPO) == 1
+    tables = set(inspect(upgraded.engine).get_table_names())
+    assert {"comments", "comment_fetches", "prose_cache"} <= tables
+    upgraded.close()

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_benchmark_prints_its_table() -> None:
-    """A small, zero-latency run prints all four rows with identical one-day counts."""
+    """A small, zero-latency run prints every row with identical one-day counts."""
     result = subprocess.run(
         [sys.executable, "benchmarks/github_requests.py", "--latency", "0", "--history", "500"],
         capture_output=True,
@@ -25,7 +25,10 @@ def test_benchmark_prints_its_table() -> None:
         "warm, 1 day (archive)",
         "naive, 1 day (pulls + .merged)",
         "cold, 7 days (search)",
+        "full report, 1 day, cold",
+        "full report, 1 day, warm",
     }
     assert rows["warm, 1 day (archive)"][-3] == "0"  # requests column
+    assert rows["full report, 1 day, warm"][-3] == "0"
     one_day = {rows[name][-1] for name in rows if "1 day" in name}  # counts agree everywhere
     assert one_day == {"26/24/79/36/17"}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import logging
 import sys
 from collections.abc import Sequence
@@ -24,12 +25,14 @@ from bot.store import Store, StoreError
 from bot.topic_rules import RulesError, TopicRules, load_rules
 from bot.windows import Window, WindowError, parse_window
 from config.settings import Settings, SettingsError, load_settings, parse_cutoff
+from formatters.discord_embeds import render_discord
 from formatters.i18n import SECTION_ORDER
 from formatters.json_report import render_json
 from formatters.markdown import render_markdown
+from formatters.slack_blocks import render_slack
 
 log = logging.getLogger("bot")
-FORMATS = ("markdown", "json")
+FORMATS = ("markdown", "json", "slack", "discord")
 
 
 class UsageError(Exception):
@@ -158,12 +161,30 @@ def _run(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> int
     )
     markdown = render_markdown(report, settings.lang, rules, only=sections, topic=topic)
     if args.command == "show":
-        print(render_json(report, settings.lang) if args.format == "json" else markdown, end="")
+        print(_render(args.format, report, rules, settings, sections, markdown), end="")
         return 0
     written = archive_report(settings, report, markdown, topic)
     print(markdown, end="")
     print(f"archived: {', '.join(str(p) for p in written)}", file=sys.stderr)
     return 0
+
+
+def _render(
+    form: str,
+    report: Report,
+    rules: TopicRules,
+    settings: Settings,
+    sections: list[str],
+    markdown: str,
+) -> str:
+    if form == "json":
+        return render_json(report, settings.lang)
+    if form in ("slack", "discord"):
+        render = render_slack if form == "slack" else render_discord
+        link = settings.archive_link(report.repo, report.window.label)
+        messages = render(report, rules, settings.lang, only=sections, link=link)
+        return json.dumps(messages, ensure_ascii=False, indent=2) + "\n"
+    return markdown
 
 
 def check_topic(name: str, rules: TopicRules) -> str:

@@ -58,6 +58,9 @@ class Settings(BaseSettings):
         default_factory=lambda: Path(platformdirs.user_data_dir("vllm-report-bot")),
         description="holds the SQLite store and the local archive of rendered reports",
     )
+    archive_url: str | None = Field(
+        None, description="https URL where the archive folder is served (links in chat posts)"
+    )
     topics_file: Path | None = Field(
         None, description="topic rules (default: config/topics.toml shipped with the bot)"
     )
@@ -121,6 +124,19 @@ class Settings(BaseSettings):
     def _check_cutoff(cls, value: str) -> str:
         parse_cutoff(value)
         return value
+
+    @field_validator("archive_url")
+    @classmethod
+    def _check_archive_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith("https://"):
+            raise ValueError(f"'{value}' is not an https:// URL")
+        return value.rstrip("/") if value else value
+
+    def archive_link(self, repo: str, label: str) -> str | None:
+        """Where a report's Markdown is served, when VLLM_REPORT_ARCHIVE_URL is set."""
+        if not self.archive_url:
+            return None
+        return f"{self.archive_url}/{repo.replace('/', '__')}/{label}.{self.lang}.md"
 
     @field_validator("github_api_url")
     @classmethod

@@ -24,8 +24,8 @@ TEXT: dict[str, dict[str, str]] = {
         "prs": "PRs",
         "hot": "💬 Hot discussions",
         "why_hot": "why hot",
-        "hot_figures": "{comments} comments from {people} people in the window",
-        "hot_totals": "{comments} comments in all (threads not read)",
+        "hot_figures": "{comments} from {people} in the window",
+        "hot_totals": "{comments} in all (threads not read)",
         "reactions": "{n} reactions",
         "maintainers": "maintainers: {names}",
         "participants": "participants",
@@ -81,8 +81,8 @@ TEXT: dict[str, dict[str, str]] = {
         "prs": "PRs",
         "hot": "💬 高热度讨论分析",
         "why_hot": "热度",
-        "hot_figures": "窗口内 {comments} 条评论，{people} 人参与",
-        "hot_totals": "共 {comments} 条评论（未读取评论详情）",
+        "hot_figures": "窗口内 {comments}，{people}参与",
+        "hot_totals": "共 {comments}（未读取评论详情）",
         "reactions": "{n} 个表情回应",
         "maintainers": "维护者：{names}",
         "participants": "参与者",
@@ -156,3 +156,14 @@ ARROWS = {"up": " ▲", "down": " ▼", "flat": "", "new": ""}
 
 # Section keys, in the reference's order (`--section` takes these or a topic key).
 SECTION_ORDER = ("summary", "vendors", "hot", "trends", "key", "activity", "notable", "appendix")
+
+
+def hot_figures(comments: int, people: int, measured: bool, lang: str) -> str:
+    """ "5 comments from 3 people in the window", with the plurals right."""
+    if lang == "zh":
+        said, who = f"{comments} 条评论", f"{people} 人"
+    else:
+        said = f"{comments} comment" + ("" if comments == 1 else "s")
+        who = f"{people} " + ("person" if people == 1 else "people")
+    key = "hot_figures" if measured else "hot_totals"
+    return TEXT[lang][key].format(comments=said, people=who)

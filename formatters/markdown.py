@@ -19,6 +19,7 @@ from formatters.i18n import (
     SIGNAL_WORDS,
     STATE_WORDS,
     TEXT,
+    hot_figures,
 )
 
 EVENT_WORD = {
@@ -167,13 +168,7 @@ def _hot(report: Report, sections: Sections, lang: str) -> str:
         return "\n".join([*lines, text["nothing"]])
     for index, hot in enumerate(sections.hot_discussions, 1):
         item = report.items[hot.number]
-        figures = (
-            text["hot_figures"].format(
-                comments=hot.comments_in_window, people=len(hot.participants)
-            )
-            if hot.measured
-            else text["hot_totals"].format(comments=hot.comments_in_window)
-        )
+        figures = hot_figures(hot.comments_in_window, len(hot.participants), hot.measured, lang)
         extras = [figures]
         if hot.reactions:
             extras.append(text["reactions"].format(n=hot.reactions))

@@ -1,0 +1,105 @@
+"""What every chat payload must satisfy, checked with the platforms' own SDK models.
+
+Used by the golden tests and the property tests alike: limits (validated by slack_sdk's
+Block Kit classes and discord.py's Embed), no live mention, no link we did not build, and
+no listed item missing from the messages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from slack_sdk.models.blocks import Block
+
+from bot.report import Report
+from formatters import discord_embeds as dc
+from formatters import slack_blocks as sl
+
+SLACK_LIVE = re.compile(r"<!(?:channel|here|everyone|group|subteam)|<@[UWB]|<#C", re.IGNORECASE)
+SLACK_LINK = re.compile(r"<([^<>|]+)(?:\|[^<>]*)?>")
+BARE_URL = re.compile(r"(?i)\b(?:https?|ftp)://[^\s<>|)\]]+|\bwww\.[^\s<>|)\]]+")
+DISCORD_LIVE = re.compile(r"@(?:everyone|here)\b|<@[!&]?\d+>|<#\d+>", re.IGNORECASE)
+DISCORD_MASKED = re.compile(r"(?<!\\)\]\(([^)\s]+)\)")
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def ours(url: str, report: Report, extra: tuple[str, ...] = ()) -> bool:
+    return url.startswith(f"https://github.com/{report.repo}/") or url.startswith(extra)
+
+
+def check_slack(
+    messages: list[dict[str, Any]], report: Report, links: tuple[str, ...] = ()
+) -> None:
+    for message in messages:
+        assert message["text"] and len(message["text"]) <= sl.FALLBACK_TEXT_LIMIT
+        blocks = message["blocks"]
+        assert 0 < len(blocks) <= sl.MAX_BLOCKS
+        total = 0
+        for raw in blocks:
+            Block.parse(raw).validate_json()  # type: ignore[union-attr]  # slack_sdk's checks
+            if raw["type"] == "context":
+                assert len(raw["elements"]) <= sl.CONTEXT_ELEMENTS
+            total += sum(len(s) for s in _strings(raw))
+        assert total <= sl.MESSAGE_TEXT_BUDGET + 2000  # block JSON keys/types included
+        for text in _strings(message):
+            assert not SLACK_LIVE.search(text), text
+            for url in SLACK_LINK.findall(text):
+                assert ours(url, report, links), url
+            outside = SLACK_LINK.sub(" ", text)
+            assert not BARE_URL.search(outside), outside
+
+
+def check_discord(
+    messages: list[dict[str, Any]], report: Report, links: tuple[str, ...] = ()
+) -> None:
+    for message in messages:
+        assert message["allowed_mentions"] == {"parse": []}
+        assert len(message.get("content", "")) <= dc.CONTENT_LIMIT
+        assert len(message["nonce"]) <= dc.NONCE_LIMIT and message["enforce_nonce"] is True
+        embeds = [discord.Embed.from_dict(raw) for raw in message["embeds"]]
+        assert 0 < len(embeds) <= dc.EMBEDS_PER_MESSAGE
+        assert sum(len(e) for e in embeds) <= dc.MESSAGE_EMBED_TOTAL
+        for embed in embeds:
+            assert len(embed.title or "") <= dc.EMBED_TITLE_LIMIT
+            assert len(embed.description or "") <= dc.EMBED_DESCRIPTION_LIMIT
+            assert len(embed.fields) <= dc.FIELDS_PER_EMBED
+            for field in embed.fields:
+                assert len(field.name or "") <= dc.FIELD_NAME_LIMIT
+                assert len(field.value or "") <= dc.FIELD_VALUE_LIMIT
+            assert len(embed.footer.text or "") <= dc.FOOTER_LIMIT
+        for text in [*_strings(message["embeds"]), message.get("content", "")]:
+            assert not DISCORD_LIVE.search(text), text
+            for url in DISCORD_MASKED.findall(text):
+                assert ours(url, report, links), url
+            outside = DISCORD_MASKED.sub(" ", text)
+            for url in BARE_URL.findall(outside):
+                assert ours(url, report, links), url
+
+
+def listed_numbers(report: Report) -> set[int]:
+    return {n for numbers in report.lists.values() for n in numbers}
+
+
+def numbers_in_slack(messages: list[dict[str, Any]]) -> set[int]:
+    found = set()
+    for text in _strings(messages):
+        found |= {int(n) for n in re.findall(r"\|#(\d+)>", text)}
+    return found
+
+
+def numbers_in_discord(messages: list[dict[str, Any]]) -> set[int]:
+    found = set()
+    for text in _strings(messages):
+        found |= {int(n) for n in re.findall(r"\[#(\d+)\]\(", text)}
+    return found

@@ -1,0 +1,239 @@
+"""Slack and Discord payloads from real days: golden snapshots, limits, safety, nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.analyze import analyze
+from bot.cli import main, produce_report
+from bot.report import ActivityItem
+from bot.topic_rules import load_rules
+from bot.windows import parse_window
+from config.settings import load_settings
+from formatters.discord_embeds import render_discord
+from formatters.slack_blocks import render_slack
+from tests.anchor_data import AnchorDay, anchor_days
+from tests.chat_checks import (
+    check_discord,
+    check_slack,
+    listed_numbers,
+    numbers_in_discord,
+    numbers_in_slack,
+)
+from tests.factories import REPO, WINDOW_0326, item
+from tests.fakes.github_api import FakeGitHub
+
+GOLDEN = Path(__file__).with_name("golden")
+RULES = load_rules()
+LINK = "https://reports.example.org/vllm"
+
+
+def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("platform", ["slack", "discord"])
+def test_golden_daily_post(
+    platform: str,
+    fake_github: FakeGitHub,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole daily post of a real day, payload for payload (UPDATE_GOLDEN=1 rewrites)."""
+    monkeypatch.setenv("VLLM_REPORT_ARCHIVE_URL", LINK)
+    day = anchor_days()[2]
+    messages = cli_json(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", platform)
+    path = GOLDEN / f"{platform}-{day.label}.json"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(json.dumps(messages, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    assert messages == json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("day", anchor_days(), ids=lambda d: d.label)
+def test_real_days_obey_limits_and_lose_nothing(
+    day: AnchorDay, fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every real day, both platforms, both languages: within limits, every item linked."""
+    monkeypatch.setenv("VLLM_REPORT_ARCHIVE_URL", LINK)
+    config = load_settings(cutoff=day.cutoff)
+    now = datetime.now(UTC)
+    window = parse_window(day.label, now=now, tz=config.tz, cutoff=config.cutoff_time, max_days=31)
+    report = produce_report(config, window, RULES, now=now, refresh=False)
+    link = config.archive_link(report.repo, report.window.label)
+    for lang in ("en", "zh"):
+        slack = render_slack(report, RULES, lang, link=link)
+        discord_ = render_discord(report, RULES, lang, link=link)
+        check_slack(slack, report, (LINK,))
+        check_discord(discord_, report, (LINK,))
+        assert numbers_in_slack(slack) >= listed_numbers(report)
+        assert numbers_in_discord(discord_) >= listed_numbers(report)
+        assert len(slack) <= 25 and len(discord_) <= 35
+
+
+def test_headline_is_compact_and_thread_parts_are_named(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Message 1 holds the counts, vendors and top threads; replies carry their part names."""
+    day = anchor_days()[2]
+    slack = cli_json(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "slack")
+    head = slack[0]
+    assert head["blocks"][0] == {
+        "type": "header",
+        "text": {"type": "plain_text", "text": "vLLM daily report · 2026-03-25"},
+    }
+    fields = head["blocks"][2]["fields"]
+    assert fields[1]["text"] == "*Closed issues*\n10 (8 resolved, 2 stale)"
+    assert "• AMD / ROCm — 2 issues · 27 PRs (11 merged)" in head["blocks"][3]["text"]["text"]
+    parts = [m["metadata"]["event_payload"]["part"] for m in slack]
+    assert parts[:3] == ["headline", "summary", "amd"]
+    assert parts[-1].startswith("appendix")
+    assert len(parts) == len(set(parts))
+
+
+def test_one_section_for_a_command_and_a_vendor_digest(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--section hot gives headline + that section; --topic amd --section amd is a digest."""
+    day = anchor_days()[2]
+    hot = cli_json(
+        capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "discord", "--section", "hot"
+    )
+    assert len(hot) == 2
+    assert hot[1]["embeds"][0]["title"] == "💬 Hot discussions"
+    digest = cli_json(
+        capsys,
+        "show",
+        day.label,
+        "--cutoff",
+        day.cutoff,
+        "--format",
+        "slack",
+        "--topic",
+        "amd",
+        "--section",
+        "amd",
+    )
+    assert [m["metadata"]["event_payload"]["part"] for m in digest] == ["headline", "amd"]
+    counts = digest[0]["blocks"][2]["fields"]
+    assert counts[0]["text"] == "*New issues*\n2"  # only AMD's
+
+
+# -- hostile input, any size -------------------------------------------------------------
+
+HOSTILE = [
+    "<!channel>",
+    "<!here>",
+    "<!everyone>",
+    "<@U024BE7LH>",
+    "<!subteam^S0123>",
+    "<#C024BE7LR>",
+    "@everyone",
+    "@here",
+    "<@123456789012345678>",
+    "<@&123456789012345678>",
+    "<#12345678901>",
+    "<https://evil.example|Fix typo>",
+    "[Fix typo](https://evil.example)",
+    "https://evil.example/x",
+    "www.evil.example",
+    "**bold** _it_ ~~s~~ `code` ||spoiler||",
+    "> quote\n# heading\n- list",
+    "&amp; &lt; <>",
+    "\u200b@\u200beveryone",
+    "\u202eevil\u202c",
+    "\u2066iso\u2069",
+    "\x00\x07",
+    "中文标题",
+    "🚀",
+    "x" * 10_000,
+]
+text = st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(max_size=40)), max_size=4).map("".join)
+login = st.one_of(st.sampled_from(["@everyone", "<!here>", "vecheruk-amd", "a" * 300]), text)
+
+
+@st.composite
+def hostile_items(draw: st.DrawFn) -> list[ActivityItem]:
+    count = draw(st.one_of(st.integers(0, 30), st.integers(200, 2000)))
+    start = WINDOW_0326.start
+    items = []
+    for number in range(1, count + 1):
+        kind = "pr" if number % 3 else "issue"
+        offset = timedelta(minutes=(number * 7) % 1440)
+        closed = start + offset if number % 4 == 0 else None
+        items.append(
+            item(
+                number,
+                kind,
+                title=draw(text)
+                if number <= 40
+                else f"[ROCm] item {number} {HOSTILE[number % 25][:60]}",
+                author=draw(login) if number <= 40 else HOSTILE[number % 12],
+                labels=tuple(draw(st.lists(text, max_size=3))) if number <= 40 else ("rocm",),
+                created_at=start + offset if number % 5 else start - timedelta(days=3),
+                closed_at=closed,
+                merged_at=closed if kind == "pr" and number % 8 == 0 else None,
+                body=draw(text) if number <= 10 else None,
+                comments=number % 11,
+            )
+        )
+    return items
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(hostile_items(), st.sampled_from(["en", "zh"]))
+def test_hostile_reports_never_break_limits_ping_or_lose_items(
+    items: list[ActivityItem], lang: str
+) -> None:
+    """Any size, any text: limits hold, no live mention, no foreign link, every item present."""
+    report = analyze(items, WINDOW_0326, repo=REPO, rules=RULES, complete=True)
+    slack = render_slack(report, RULES, lang)
+    discord_ = render_discord(report, RULES, lang)
+    check_slack(slack, report)
+    check_discord(discord_, report)
+    assert numbers_in_slack(slack) >= listed_numbers(report)
+    assert numbers_in_discord(discord_) >= listed_numbers(report)
+
+
+def test_the_checks_catch_what_they_guard_against() -> None:
+    """The safety checks above are not vacuous: each fails on the payload it exists for."""
+    report = analyze(
+        [item(1, created_at=WINDOW_0326.start)], WINDOW_0326, repo=REPO, rules=RULES, complete=True
+    )
+    good_slack, good_discord = render_slack(report, RULES), render_discord(report, RULES)
+    check_slack(good_slack, report)
+    check_discord(good_discord, report)
+    bad_slack = [
+        {**good_slack[1], "text": "<!channel> hello"},
+        {**good_slack[1], "text": "see <https://evil.example|Fix typo>"},
+        {**good_slack[1], "text": "see https://evil.example"},
+        {
+            **good_slack[1],
+            "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "x" * 3001}}],
+        },
+    ]
+    for message in bad_slack:
+        with pytest.raises(Exception):  # noqa: B017, PT011 - AssertionError or SlackObjectFormationError
+            check_slack([message], report)
+    embed = good_discord[1]["embeds"][0]
+    bad_discord = [
+        {**good_discord[1], "allowed_mentions": {"parse": ["everyone"]}},
+        {**good_discord[1], "embeds": [{**embed, "description": "@everyone"}]},
+        {**good_discord[1], "embeds": [{**embed, "description": "[x](https://evil.example)"}]},
+        {**good_discord[1], "embeds": [{**embed, "description": "y" * 4097}]},
+        {**good_discord[1], "embeds": [embed] * 11},
+    ]
+    for message in bad_discord:
+        with pytest.raises(AssertionError):
+            check_discord([message], report)

@@ -8,6 +8,7 @@ user for any of these.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import difflib
 import json
 import logging
@@ -17,7 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.analyze.topics import explain
-from bot.collect import CollectError, Collector, GitHubSource
+from bot.app import github_source, post_once, serve
+from bot.collect import CollectError, Collector
 from bot.pipeline import ReportPipeline
 from bot.prose import LLMConfig, ProseWriter
 from bot.report import Report
@@ -86,6 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     window_options(post)
 
+    serve = commands.add_parser(
+        "serve", help="run the bot: daily posts, catch-up, Slack and Discord commands"
+    )
+    common(serve)
+
     why = commands.add_parser("explain", help="why an issue or PR is (not) in each topic")
     why.add_argument("number", type=int, help="issue or PR number, e.g. 38313")
     common(why)
@@ -140,6 +147,9 @@ def _run(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> int
         return 0
     if args.command == "explain":
         return _explain(args.number, settings, rules, now)
+    if args.command == "serve":
+        asyncio.run(serve(settings, rules))
+        return 0
 
     topic = check_topic(args.topic, rules) if args.topic else None
     sections = [check_section(name, rules) for name in getattr(args, "section", [])]
@@ -163,10 +173,39 @@ def _run(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> int
     if args.command == "show":
         print(_render(args.format, report, rules, settings, sections, markdown), end="")
         return 0
+    if chat_configured(settings) and topic is None and not sections:
+        return _post_to_chat(settings, rules, window)
     written = archive_report(settings, report, markdown, topic)
     print(markdown, end="")
     print(f"archived: {', '.join(str(p) for p in written)}", file=sys.stderr)
     return 0
+
+
+def chat_configured(settings: Settings) -> bool:
+    return bool(settings.slack_bot_token and settings.slack_channel_list) or bool(
+        settings.discord_bot_token and settings.discord_channel_list
+    )
+
+
+def _post_to_chat(settings: Settings, rules: TopicRules, window: Window) -> int:
+    """`post` with chat configured: the scheduled job's path, through the ledger."""
+    result = asyncio.run(post_once(settings, rules, window))
+    delivery = result.delivery
+    if not result.complete:
+        print(
+            f"vllm-report: the {window.label} report is incomplete; archived as partial, "
+            "not posted (run again once GitHub has answered)",
+            file=sys.stderr,
+        )
+        return 1
+    print(
+        f"posted {window.label}: {delivery.sent} messages sent, {delivery.skipped} already "
+        f"there, {delivery.recovered} recovered after an interrupted run",
+        file=sys.stderr,
+    )
+    for destination, why in delivery.failed.items():
+        print(f"vllm-report: {destination}: {why}", file=sys.stderr)
+    return 1 if delivery.failed else 0
 
 
 def _render(
@@ -269,20 +308,6 @@ def prose_writer(settings: Settings, store: Store) -> ProseWriter | None:
         retries=settings.llm_retries,
     )
     return ProseWriter(config, cache=store)
-
-
-def github_source(settings: Settings) -> GitHubSource:
-    return GitHubSource(
-        repo=settings.repo,
-        api_url=settings.github_api_url,
-        token=settings.github_token.get_secret_value() if settings.github_token else None,
-        timeout=settings.github_timeout,
-        retries=settings.github_retries,
-        backoff=settings.github_backoff,
-        max_rate_limit_wait=settings.github_max_rate_limit_wait,
-        secondary_rate_wait=settings.github_secondary_rate_wait,
-        request_interval=settings.github_request_interval,
-    )
 
 
 def archive_report(

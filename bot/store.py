@@ -32,11 +32,13 @@ from sqlalchemy import (
     String,
     Text,
     TypeDecorator,
+    UniqueConstraint,
     create_engine,
     event,
     select,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from bot.report import ActivityItem, CommentRecord
@@ -142,6 +144,67 @@ class ProseRow(Base):
     model: Mapped[str] = mapped_column(String(200))
     value: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DeliveryRow(Base):
+    """The delivery ledger: one row per (repo, window, destination, part); see bot/deliver.py."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (UniqueConstraint("repo", "window", "destination", "part"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    repo: Mapped[str] = mapped_column(String(200))
+    window: Mapped[str] = mapped_column(String(80))
+    destination: Mapped[str] = mapped_column(String(120))
+    part: Mapped[str] = mapped_column(String(80))
+    state: Mapped[str] = mapped_column(String(12))  # claimed, sent, confirmed
+    message_id: Mapped[str | None] = mapped_column(String(80))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DestinationRow(Base):
+    """A destination that failed as gone (deleted, archived, no access) and how often."""
+
+    __tablename__ = "destinations"
+
+    destination: Mapped[str] = mapped_column(String(120), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    reason: Mapped[str | None] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SubscriptionRow(Base):
+    __tablename__ = "subscriptions"
+    __table_args__ = (UniqueConstraint("platform", "target_kind", "target_id", "topic"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    platform: Mapped[str] = mapped_column(String(10))  # slack, discord
+    target_kind: Mapped[str] = mapped_column(String(10))  # channel, dm
+    target_id: Mapped[str] = mapped_column(String(40))
+    topic: Mapped[str] = mapped_column(String(40))
+    created_by: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """What the ledger holds for one part: its state and the platform's message id."""
+
+    state: str
+    message_id: str | None
+    attempts: int
+    new: bool  # True when this call created the claim
+
+
+@dataclass(frozen=True)
+class Subscription:
+    platform: str
+    target_kind: str
+    target_id: str
+    topic: str
+    created_by: str
 
 
 @dataclass(frozen=True)
@@ -334,6 +397,154 @@ class Store:
         with self._session() as session:
             session.merge(ProseRow(key=key, model=model, value=value, created_at=datetime.now(UTC)))
 
+    # -- delivery ledger ---------------------------------------------------------------
+
+    def claim(self, repo: str, window: str, destination: str, part: str, now: datetime) -> Ledger:
+        """Claim a part for sending, or return what an earlier run recorded for it.
+
+        The unique constraint makes two runs race safely: the loser sees the winner's row.
+        """
+        with self._session() as session:
+            row = _ledger_row(session, repo, window, destination, part)
+            if row is not None:
+                row.attempts += 1
+                row.updated_at = now
+                return Ledger(row.state, row.message_id, row.attempts, new=False)
+        try:
+            with self._session() as session:
+                session.add(
+                    DeliveryRow(
+                        repo=repo,
+                        window=window,
+                        destination=destination,
+                        part=part,
+                        state="claimed",
+                        message_id=None,
+                        attempts=1,
+                        updated_at=now,
+                    )
+                )
+            return Ledger("claimed", None, 1, new=True)
+        except IntegrityError:
+            with self._session() as session:
+                row = _ledger_row(session, repo, window, destination, part)
+                assert row is not None  # noqa: S101 - the conflicting row exists
+                return Ledger(row.state, row.message_id, row.attempts, new=False)
+
+    def record(
+        self,
+        repo: str,
+        window: str,
+        destination: str,
+        part: str,
+        state: str,
+        message_id: str | None,
+        now: datetime,
+    ) -> None:
+        with self._session() as session:
+            row = _ledger_row(session, repo, window, destination, part)
+            if row is None:
+                session.add(
+                    DeliveryRow(
+                        repo=repo,
+                        window=window,
+                        destination=destination,
+                        part=part,
+                        state=state,
+                        message_id=message_id,
+                        attempts=1,
+                        updated_at=now,
+                    )
+                )
+            else:
+                row.state, row.updated_at = state, now
+                row.message_id = message_id or row.message_id
+
+    def deliveries(self, repo: str, window: str, destination: str) -> dict[str, Ledger]:
+        with self._session() as session:
+            rows = session.scalars(
+                select(DeliveryRow).where(
+                    DeliveryRow.repo == repo,
+                    DeliveryRow.window == window,
+                    DeliveryRow.destination == destination,
+                )
+            )
+            return {r.part: Ledger(r.state, r.message_id, r.attempts, new=False) for r in rows}
+
+    def destination_failed(self, destination: str, reason: str, limit: int, now: datetime) -> bool:
+        """Count a 'gone' failure; True when the destination is now disabled."""
+        with self._session() as session:
+            row = session.get(DestinationRow, destination)
+            if row is None:
+                row = DestinationRow(
+                    destination=destination, failures=0, disabled=False, updated_at=now
+                )
+                session.add(row)
+            row.failures += 1
+            row.reason, row.updated_at = reason, now
+            row.disabled = row.failures >= limit
+            return row.disabled
+
+    def destination_ok(self, destination: str) -> None:
+        with self._session() as session:
+            row = session.get(DestinationRow, destination)
+            if row is not None and not row.disabled:
+                row.failures = 0
+
+    def disabled_destinations(self) -> dict[str, str]:
+        with self._session() as session:
+            rows = session.scalars(select(DestinationRow).where(DestinationRow.disabled))
+            return {r.destination: r.reason or "" for r in rows}
+
+    # -- subscriptions -----------------------------------------------------------------
+
+    def subscribe(self, sub: Subscription, now: datetime) -> bool:
+        """Add a subscription; False when it already existed."""
+        try:
+            with self._session() as session:
+                session.add(
+                    SubscriptionRow(
+                        platform=sub.platform,
+                        target_kind=sub.target_kind,
+                        target_id=sub.target_id,
+                        topic=sub.topic,
+                        created_by=sub.created_by,
+                        created_at=now,
+                    )
+                )
+            return True
+        except IntegrityError:
+            return False
+
+    def unsubscribe(self, sub: Subscription) -> bool:
+        with self._session() as session:
+            row = session.scalars(
+                select(SubscriptionRow).where(
+                    SubscriptionRow.platform == sub.platform,
+                    SubscriptionRow.target_kind == sub.target_kind,
+                    SubscriptionRow.target_id == sub.target_id,
+                    SubscriptionRow.topic == sub.topic,
+                )
+            ).first()
+            if row is None:
+                return False
+            session.delete(row)
+            return True
+
+    def subscriptions(
+        self, platform: str | None = None, target_ids: Iterable[str] | None = None
+    ) -> list[Subscription]:
+        with self._session() as session:
+            query = select(SubscriptionRow).order_by(SubscriptionRow.id)
+            if platform is not None:
+                query = query.where(SubscriptionRow.platform == platform)
+            if target_ids is not None:
+                query = query.where(SubscriptionRow.target_id.in_(list(target_ids)))
+            return [
+                Subscription(r.platform, r.target_kind, r.target_id, r.topic, r.created_by)
+                for r in session.scalars(query)
+            ]
+
     # -- incremental sync cursor -------------------------------------------------------
 
     def sync_cursor(self, repo: str) -> datetime | None:
@@ -348,6 +559,19 @@ class Store:
                 session.add(SyncCursorRow(repo=repo, cursor=cursor, updated_at=now))
             else:
                 row.cursor, row.updated_at = cursor, now
+
+
+def _ledger_row(
+    session: Session, repo: str, window: str, destination: str, part: str
+) -> DeliveryRow | None:
+    return session.scalars(
+        select(DeliveryRow).where(
+            DeliveryRow.repo == repo,
+            DeliveryRow.window == window,
+            DeliveryRow.destination == destination,
+            DeliveryRow.part == part,
+        )
+    ).first()
 
 
 def merge_spans(spans: Iterable[Span]) -> list[Span]:

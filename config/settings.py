@@ -101,6 +101,61 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(60.0, gt=0, validation_alias=_alias("LLM_TIMEOUT", "llm_timeout"))
     llm_retries: int = Field(2, ge=0, le=10, validation_alias=_alias("LLM_RETRIES", "llm_retries"))
 
+    # -- chat (issue: the live bot) ------------------------------------------------------
+    slack_bot_token: SecretStr | None = Field(
+        None, validation_alias=_alias("SLACK_BOT_TOKEN", "slack_bot_token")
+    )
+    slack_app_token: SecretStr | None = Field(
+        None, validation_alias=_alias("SLACK_APP_TOKEN", "slack_app_token")
+    )
+    slack_signing_secret: SecretStr | None = Field(
+        None, validation_alias=_alias("SLACK_SIGNING_SECRET", "slack_signing_secret")
+    )
+    slack_api_url: str = Field(
+        "https://slack.com/api/", validation_alias=_alias("SLACK_API_URL", "slack_api_url")
+    )
+    slack_channels: str = Field(
+        "",
+        validation_alias=_alias("SLACK_CHANNELS", "slack_channels"),
+        description="comma-separated channel IDs for the daily post",
+    )
+    slack_port: int = Field(3000, validation_alias=_alias("SLACK_PORT", "slack_port"))
+    slack_admins: str = Field(
+        "",
+        validation_alias=_alias("SLACK_ADMINS", "slack_admins"),
+        description="comma-separated user IDs allowed to subscribe channels (besides admins)",
+    )
+    slack_post_interval: float = Field(1.0, ge=0, description="seconds between posts per channel")
+    discord_bot_token: SecretStr | None = Field(
+        None, validation_alias=_alias("DISCORD_BOT_TOKEN", "discord_bot_token")
+    )
+    discord_api_url: str | None = Field(
+        None, validation_alias=_alias("DISCORD_API_URL", "discord_api_url")
+    )
+    discord_channels: str = Field(
+        "", validation_alias=_alias("DISCORD_CHANNELS", "discord_channels")
+    )
+    discord_guild_id: str | None = Field(
+        None,
+        validation_alias=_alias("DISCORD_GUILD_ID", "discord_guild_id"),
+        description="sync slash commands to this server at once (global sync takes up to 1 h)",
+    )
+    post_delay_minutes: int = Field(15, ge=0, le=720, description="post this long after cutoff")
+    catch_up_days: int = Field(3, ge=0, le=31, description="missed days posted at start-up")
+    command_limit_per_minute: int = Field(6, ge=1, le=600, description="per user")
+
+    @property
+    def slack_channel_list(self) -> list[str]:
+        return _csv(self.slack_channels)
+
+    @property
+    def discord_channel_list(self) -> list[str]:
+        return _csv(self.discord_channels)
+
+    @property
+    def slack_admin_list(self) -> list[str]:
+        return _csv(self.slack_admins)
+
     @field_validator("repo")
     @classmethod
     def _check_repo(cls, value: str) -> str:
@@ -205,6 +260,10 @@ def load_settings(**overrides: Any) -> Settings:
             message = str(err["msg"]).removeprefix("Value error, ")
             problems.append(f"{_env_name(name)}: {message}")
         raise SettingsError("invalid setting — " + "; ".join(problems)) from None
+
+
+def _csv(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
 
 
 def _env_name(field: str) -> str:

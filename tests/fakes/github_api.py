@@ -19,9 +19,11 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
+
+from tests.fakes.server import FakeServer
 
 SEARCH_CAP = 1000
 ISO = "%Y-%m-%dT%H:%M:%SZ"
@@ -202,10 +204,12 @@ class RecordedRequest:
     status: int
 
 
-class FakeGitHub:
+class FakeGitHub(FakeServer):
     """The fake's state; `start()` serves it in a thread on a random 127.0.0.1 port."""
 
     def __init__(self, repo: str, items: Iterable[FakeItem] = (), latency: float = 0.0) -> None:
+        super().__init__()
+        self.handler = _Handler
         self.repo = repo
         self.items: dict[int, FakeItem] = {item.number: item for item in items}
         self.latency = latency
@@ -213,35 +217,8 @@ class FakeGitHub:
         self.faults: list[Fault] = []
         self.fault_rule: Callable[[int, str], Fault | None] | None = None
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     # -- control -----------------------------------------------------------------------
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "server not started"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> FakeGitHub:
-        handler = type("Handler", (_Handler,), {"fake": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-
-    def __enter__(self) -> FakeGitHub:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def fail_next(self, *faults: Fault) -> None:
         with self._lock:

@@ -8,12 +8,13 @@ body is recorded, so tests can read the prompt the real `openai` client sent.
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.fakes.server import FakeServer
 
 
 @dataclass
@@ -27,29 +28,16 @@ class Scripted:
 Responder = Callable[[dict[str, Any]], "Scripted | str"]
 
 
-class FakeOpenAI:
+class FakeOpenAI(FakeServer):
     def __init__(self, responder: Responder) -> None:
+        super().__init__()
+        self.handler = _Handler
         self.responder = responder
         self.requests: list[dict[str, Any]] = []
-        self._server: ThreadingHTTPServer | None = None
 
     @property
     def url(self) -> str:
-        assert self._server is not None
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
-
-    def __enter__(self) -> FakeOpenAI:
-        handler = type("Handler", (_Handler,), {"fake": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        assert self._server is not None
-        self._server.shutdown()
-        self._server.server_close()
+        return super().url + "/v1"
 
 
 class _Handler(BaseHTTPRequestHandler):

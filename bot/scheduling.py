@@ -1,0 +1,43 @@
+"""The daily schedule: APScheduler 3.x, one job, in the report's time zone.
+
+`coalesce=True` and `max_instances=1` make missed or overlapping runs one run;
+`misfire_grace_time` of hours keeps a late start (a restart, a busy loop) from silently
+dropping the day, which the 1-second default does. Missed days beyond that are posted by
+the start-up catch-up (bot.posting.Poster.catch_up). Only this module imports apscheduler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.cron import CronTrigger
+
+JOB_ID = "daily-report"
+MISFIRE_GRACE_SECONDS = 6 * 3600
+
+
+def post_time(cutoff: time, delay_minutes: int) -> time:
+    """When the daily post runs: the cutoff plus a delay, so the window's last events settle."""
+    return (datetime.combine(date(2000, 1, 1), cutoff) + timedelta(minutes=delay_minutes)).time()
+
+
+def build_scheduler(
+    tz: ZoneInfo, cutoff: time, delay_minutes: int, job: Callable[[], Awaitable[Any]]
+) -> AsyncIOScheduler:
+    scheduler = AsyncIOScheduler(timezone=tz)
+    at = post_time(cutoff, delay_minutes)
+    scheduler.add_job(
+        job,
+        CronTrigger(hour=at.hour, minute=at.minute, timezone=tz),
+        id=JOB_ID,
+        name="daily vLLM report",
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=MISFIRE_GRACE_SECONDS,
+        replace_existing=True,
+    )
+    return scheduler

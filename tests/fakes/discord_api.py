@@ -1,0 +1,207 @@
+"""A fake Discord REST API on 127.0.0.1, reached through discord.py's `Route.BASE`.
+
+`GET /users/@me`, `POST /channels/{id}/messages` (with `nonce` + `enforce_nonce`
+deduplication, as Discord does for a few minutes), `GET /channels/{id}/messages`,
+`POST /channels/{id}/messages/{mid}/threads`, `POST /users/@me/channels` (DMs). Channels
+can be unknown (10003) or forbidden (50001), posts can answer 429 with `retry_after`, and a
+post can hang after it is stored (to kill the poster mid-send).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+from urllib.parse import urlsplit
+
+from tests.fakes.server import FakeServer
+
+BOT_ID = "900000000000000001"
+
+
+@dataclass
+class Sent:
+    channel: str
+    id: str
+    payload: dict[str, Any]
+
+
+@dataclass
+class FakeDiscord(FakeServer):
+    unknown: set[str] = field(default_factory=set)
+    forbidden: set[str] = field(default_factory=set)
+    rate_limited_posts: int = 0
+    hang_on_post: int | None = None
+    sent: list[Sent] = field(default_factory=list)
+    threads: dict[str, str] = field(default_factory=dict)  # thread id → parent channel
+    requests: list[tuple[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__()
+        self.handler = _Handler
+        self.hung = threading.Event()
+        self._lock = threading.Lock()
+        self._next = 1_100_000_000_000_000_000
+
+    @property
+    def api_url(self) -> str:
+        return self.url + "/api/v10"
+
+    def snowflake(self) -> str:
+        with self._lock:
+            self._next += 1
+            return str(self._next)
+
+    def in_channel(self, channel: str) -> list[Sent]:
+        return [s for s in self.sent if s.channel == channel]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeDiscord
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def _body(self) -> dict[str, Any]:
+        length = int(self.headers.get("Content-Length", "0"))
+        return json.loads(self.rfile.read(length) or b"{}")
+
+    def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+        payload = json.dumps(body).encode() if body is not None else b""
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _channel_error(self, channel: str) -> bool:
+        if channel in self.fake.unknown:
+            self._send(404, {"message": "Unknown Channel", "code": 10003})
+            return True
+        if channel in self.fake.forbidden:
+            self._send(403, {"message": "Missing Access", "code": 50001})
+            return True
+        return False
+
+    def do_GET(self) -> None:
+        path = urlsplit(self.path).path.removeprefix("/api/v10")
+        self.fake.requests.append(("GET", path))
+        if path == "/users/@me":
+            self._send(
+                200,
+                {
+                    "id": BOT_ID,
+                    "username": "vllm-report",
+                    "discriminator": "0",
+                    "avatar": None,
+                    "bot": True,
+                    "global_name": None,
+                },
+            )
+            return
+        match = re.fullmatch(r"/channels/(\d+)/messages", path)
+        if match:
+            channel = match.group(1)
+            if self._channel_error(channel):
+                return
+            messages = [self._message(s) for s in reversed(self.fake.in_channel(channel))]
+            self._send(200, messages[:50])
+            return
+        self._send(404, {"message": "404: Not Found", "code": 0})
+
+    def do_POST(self) -> None:
+        path = urlsplit(self.path).path.removeprefix("/api/v10")
+        self.fake.requests.append(("POST", path))
+        body = self._body()
+        if path == "/users/@me/channels":
+            self._send(200, {"id": "7" + str(body["recipient_id"])[-17:], "type": 1})
+            return
+        match = re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path)
+        if match:
+            channel, message = match.groups()
+            if message in self.fake.threads:
+                self._send(
+                    400,
+                    {
+                        "message": "A thread has already been created for this message",
+                        "code": 160004,
+                    },
+                )
+                return
+            self.fake.threads[message] = channel
+            self._send(
+                201,
+                {
+                    "id": message,
+                    "type": 11,
+                    "parent_id": channel,
+                    "name": body.get("name"),
+                    "guild_id": "1",
+                },
+            )
+            return
+        match = re.fullmatch(r"/channels/(\d+)/messages", path)
+        if match:
+            self._post_message(match.group(1), body)
+            return
+        self._send(404, {"message": "404: Not Found", "code": 0})
+
+    def _post_message(self, channel: str, body: dict[str, Any]) -> None:
+        if self._channel_error(channel):
+            return
+        if self.fake.rate_limited_posts:
+            self.fake.rate_limited_posts -= 1
+            self._send(
+                429,
+                {"message": "You are being rate limited.", "retry_after": 0.2, "global": False},
+                # Discord's real 429s come through its proxy; discord.py checks `Via`.
+                {"Retry-After": "0.2", "X-RateLimit-Scope": "user", "Via": "1.1 google"},
+            )
+            return
+        nonce = body.get("nonce")
+        if nonce and body.get("enforce_nonce"):
+            for existing in self.fake.in_channel(channel):
+                if existing.payload.get("nonce") == nonce:
+                    self._send(200, self._message(existing))
+                    return
+        sent = Sent(channel, self.fake.snowflake(), body)
+        self.fake.sent.append(sent)
+        if self.fake.hang_on_post is not None and len(self.fake.sent) == self.fake.hang_on_post:
+            self.fake.hung.set()
+            time.sleep(60)
+            return
+        self._send(200, self._message(sent))
+
+    def _message(self, sent: Sent) -> dict[str, Any]:
+        return {
+            "id": sent.id,
+            "channel_id": sent.channel,
+            "type": 0,
+            "content": sent.payload.get("content", ""),
+            "embeds": sent.payload.get("embeds", []),
+            "author": {
+                "id": BOT_ID,
+                "username": "vllm-report",
+                "discriminator": "0",
+                "avatar": None,
+                "bot": True,
+            },
+            "timestamp": "2026-03-26T04:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "pinned": False,
+        }

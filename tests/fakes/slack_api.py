@@ -1,0 +1,196 @@
+"""A fake Slack Web API on 127.0.0.1: the methods the bot calls, Slack's JSON, a record.
+
+`auth.test`, `chat.postMessage`, `conversations.history`, `conversations.replies`,
+`users.info`, and `response_url` posts (`/response/<id>`). Channels can be made dead
+(`channel_not_found`, `not_in_channel`, `is_archived`), a method can answer 429 with
+`Retry-After`, and a post can hang after it is stored (to kill the poster mid-send).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from tests.fakes.server import FakeServer
+
+
+@dataclass
+class Posted:
+    channel: str
+    ts: str
+    thread_ts: str | None
+    payload: dict[str, Any]
+
+
+@dataclass
+class FakeSlack(FakeServer):
+    dead: dict[str, str] = field(default_factory=dict)  # channel → error
+    admins: set[str] = field(default_factory=set)
+    rate_limited: dict[str, int] = field(default_factory=dict)  # method → how many 429s
+    hang_on_post: int | None = None  # the Nth post is stored, then the answer never comes
+    posted: list[Posted] = field(default_factory=list)
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    responses: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__()
+        self.handler = _Handler
+        self.hung = threading.Event()
+        self._lock = threading.Lock()
+        self._clock = 1_700_000_000.0
+
+    @property
+    def api_url(self) -> str:
+        return self.url + "/api/"
+
+    def next_ts(self) -> str:
+        with self._lock:
+            self._clock += 1.0
+            return f"{self._clock:.6f}"
+
+    def channel_posts(self, channel: str) -> list[Posted]:
+        return [p for p in self.posted if p.channel == channel]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeSlack
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def do_GET(self) -> None:  # slack_sdk reads history and replies with GET
+        self.do_POST()
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", "0"))
+        raw = self.rfile.read(length).decode()
+        path = urlsplit(self.path).path
+        if self.headers.get("Content-Type", "").startswith("application/json"):
+            args = json.loads(raw or "{}")
+        else:
+            args = {k: v[0] for k, v in parse_qs(raw).items()}
+        args.update({k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()})
+        if path.startswith("/response/"):
+            self.fake.responses.append((path.rsplit("/", 1)[1], args))
+            self._send(200, "ok", content_type="text/plain")
+            return
+        method = path.removeprefix("/api/")
+        self.fake.calls.append((method, args))
+        left = self.fake.rate_limited.get(method, 0)
+        if left:
+            self.fake.rate_limited[method] = left - 1
+            self._send(429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "1"})
+            return
+        handler = getattr(self, "m_" + method.replace(".", "_"), None)
+        if handler is None:
+            self._send(200, {"ok": False, "error": "unknown_method"})
+            return
+        handler(args)
+
+    def _send(
+        self,
+        status: int,
+        body: Any,
+        headers: dict[str, str] | None = None,
+        content_type: str = "application/json; charset=utf-8",
+    ) -> None:
+        payload = (body if isinstance(body, str) else json.dumps(body)).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(payload)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def m_auth_test(self, args: dict[str, Any]) -> None:
+        self._send(
+            200,
+            {
+                "ok": True,
+                "user_id": "UBOT",
+                "team_id": "T1",
+                "bot_id": "B1",
+                "url": "https://example.slack.com/",
+            },
+        )
+
+    def m_users_info(self, args: dict[str, Any]) -> None:
+        user = args.get("user", "")
+        self._send(
+            200,
+            {
+                "ok": True,
+                "user": {"id": user, "is_admin": user in self.fake.admins, "is_owner": False},
+            },
+        )
+
+    def m_conversations_open(self, args: dict[str, Any]) -> None:
+        self._send(200, {"ok": True, "channel": {"id": "D" + str(args.get("users", ""))}})
+
+    def m_chat_postMessage(self, args: dict[str, Any]) -> None:
+        channel = str(args.get("channel", ""))
+        if channel in self.fake.dead:
+            self._send(200, {"ok": False, "error": self.fake.dead[channel]})
+            return
+        if isinstance(args.get("blocks"), str):
+            args["blocks"] = json.loads(args["blocks"])
+        if isinstance(args.get("metadata"), str):
+            args["metadata"] = json.loads(args["metadata"])
+        ts = self.fake.next_ts()
+        posted = Posted(channel, ts, args.get("thread_ts"), args)
+        self.fake.posted.append(posted)
+        if self.fake.hang_on_post is not None and len(self.fake.posted) == self.fake.hang_on_post:
+            self.fake.hung.set()
+            time.sleep(60)  # the poster is killed meanwhile
+            return
+        self._send(
+            200,
+            {
+                "ok": True,
+                "channel": channel,
+                "ts": ts,
+                "message": {"ts": ts, "text": args.get("text", "")},
+            },
+        )
+
+    def _messages(self, posts: list[Posted], with_metadata: bool) -> list[dict[str, Any]]:
+        out = []
+        for p in reversed(posts):  # newest first, as Slack answers
+            message: dict[str, Any] = {
+                "type": "message",
+                "ts": p.ts,
+                "user": "UBOT",
+                "text": p.payload.get("text", ""),
+            }
+            if p.thread_ts:
+                message["thread_ts"] = p.thread_ts
+            if with_metadata and p.payload.get("metadata"):
+                message["metadata"] = p.payload["metadata"]
+            out.append(message)
+        return out
+
+    def m_conversations_history(self, args: dict[str, Any]) -> None:
+        channel = str(args.get("channel", ""))
+        if channel in self.fake.dead:
+            self._send(200, {"ok": False, "error": self.fake.dead[channel]})
+            return
+        tops = [p for p in self.fake.channel_posts(channel) if not p.thread_ts]
+        meta = str(args.get("include_all_metadata", "")).lower() in ("1", "true")
+        self._send(200, {"ok": True, "messages": self._messages(tops, meta), "has_more": False})
+
+    def m_conversations_replies(self, args: dict[str, Any]) -> None:
+        channel, ts = str(args.get("channel", "")), str(args.get("ts", ""))
+        thread = [p for p in self.fake.channel_posts(channel) if p.ts == ts or p.thread_ts == ts]
+        meta = str(args.get("include_all_metadata", "")).lower() in ("1", "true")
+        messages = list(reversed(self._messages(thread, meta)))  # oldest first for replies
+        self._send(200, {"ok": True, "messages": messages, "has_more": False})

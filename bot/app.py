@@ -14,6 +14,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.adapters.discord_transport import DiscordTransport
 from bot.adapters.slack_transport import SlackTransport, slack_client
@@ -103,7 +104,7 @@ async def serve(settings: Settings, rules: TopicRules) -> None:
             settings.timezone,
             ", ".join(d.key for d in poster.destinations()) or "archive only",
         )
-        tasks = [asyncio.create_task(poster.catch_up())]
+        tasks: list[asyncio.Task[Any]] = [asyncio.create_task(poster.catch_up())]
         if settings.slack_bot_token and (settings.slack_app_token or settings.slack_signing_secret):
             tasks.append(asyncio.create_task(start_slack(settings, commands, stop)))
         if settings.discord_bot_token:

@@ -70,7 +70,10 @@ def slack_parts(fake: FakeSlack, channel: str) -> list[str]:
 
 
 def test_one_post_delivers_every_part_once_thread_first(
-    db: str, fake_github: FakeGitHub, slack: FakeSlack, discord_: FakeDiscord,
+    db: str,
+    fake_github: FakeGitHub,
+    slack: FakeSlack,
+    discord_: FakeDiscord,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Slack: headline in the channel, the rest under its ts. Discord: a thread on it."""
@@ -95,7 +98,10 @@ def test_one_post_delivers_every_part_once_thread_first(
 
 
 def test_running_again_and_restarting_posts_nothing_twice(
-    db: str, fake_github: FakeGitHub, slack: FakeSlack, discord_: FakeDiscord,
+    db: str,
+    fake_github: FakeGitHub,
+    slack: FakeSlack,
+    discord_: FakeDiscord,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A second `post` of the same window, in a new process state, sends nothing."""
@@ -109,16 +115,23 @@ def test_running_again_and_restarting_posts_nothing_twice(
 
 @pytest.mark.parametrize("platform", ["slack", "discord"])
 def test_killed_between_send_and_record_then_rerun(
-    platform: str, db: str, fake_github: FakeGitHub, slack: FakeSlack, discord_: FakeDiscord,
-    capsys: pytest.CaptureFixture[str], clean_env: Path,
+    platform: str,
+    db: str,
+    fake_github: FakeGitHub,
+    slack: FakeSlack,
+    discord_: FakeDiscord,
+    capsys: pytest.CaptureFixture[str],
+    clean_env: Path,
 ) -> None:
-    """SIGKILL while the 3rd message is accepted but unanswered; a rerun finds it, posts the rest."""
+    """SIGKILL while the 3rd message is accepted, unanswered; a rerun finds it, sends the rest."""
     fake = slack if platform == "slack" else discord_
     fake.hang_on_post = 3
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "post", DAY.label, "--cutoff", DAY.cutoff],
-        cwd=clean_env, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=clean_env,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     try:
         assert fake.hung.wait(120), "the poster never reached the 3rd message"
@@ -140,8 +153,12 @@ def test_killed_between_send_and_record_then_rerun(
 
 
 def test_dead_destinations_are_disabled_after_two_attempts_and_the_rest_carry_on(
-    db: str, fake_github: FakeGitHub, slack: FakeSlack, discord_: FakeDiscord,
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    db: str,
+    fake_github: FakeGitHub,
+    slack: FakeSlack,
+    discord_: FakeDiscord,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("SLACK_CHANNELS", "CGONE,C1")
     monkeypatch.setenv("DISCORD_CHANNELS", "222,111")
@@ -162,7 +179,10 @@ def test_dead_destinations_are_disabled_after_two_attempts_and_the_rest_carry_on
 
 
 def test_rate_limits_are_waited_out(
-    db: str, fake_github: FakeGitHub, slack: FakeSlack, discord_: FakeDiscord,
+    db: str,
+    fake_github: FakeGitHub,
+    slack: FakeSlack,
+    discord_: FakeDiscord,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """429 with Retry-After on both platforms: retried by the SDKs, delivered once."""
@@ -175,7 +195,10 @@ def test_rate_limits_are_waited_out(
 
 
 def test_subscribers_get_their_topic_digest(
-    db: str, fake_github: FakeGitHub, slack: FakeSlack, discord_: FakeDiscord,
+    db: str,
+    fake_github: FakeGitHub,
+    slack: FakeSlack,
+    discord_: FakeDiscord,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A channel subscribed to amd and a user's DMs subscribed to nvidia get only that."""

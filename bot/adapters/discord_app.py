@@ -1,0 +1,188 @@
+"""Discord slash commands through discord.py's CommandTree: defer at once, then follow up.
+
+Typed options with autocomplete for topics and sections (at most 25 choices, Discord's
+limit). Every answer goes out with no mentions allowed. Subscribing a channel needs the
+Manage Channels permission; in DMs, `here` means the DM itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discord_transport import set_api_base
+from bot.commands import Answer, CommandService
+from config.settings import Settings
+from formatters._text import discord_escape, truncate
+from formatters.discord_embeds import CONTENT_LIMIT, render_discord
+from formatters.i18n import SECTION_ORDER
+
+log = logging.getLogger(__name__)
+
+AUTOCOMPLETE_CHOICES = 25  # Discord's limit per autocomplete answer
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class DiscordCommands:
+    """The command callbacks, apart from discord.py's registration so tests can call them."""
+
+    def __init__(self, service: CommandService) -> None:
+        self.service = service
+
+    async def report(
+        self,
+        interaction: discord.Interaction,
+        when: str | None = None,
+        section: str | None = None,
+        topic: str | None = None,
+        lang: Literal["en", "zh"] | None = None,
+        public: bool = False,
+    ) -> None:
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        words = [w for w in (when, section, topic, lang) if w] + (["public"] if public else [])
+        answer = await self.service.report(f"discord:{interaction.user.id}", " ".join(words))
+        await send_answer(interaction, answer, self.service)
+
+    async def subscribe(
+        self,
+        interaction: discord.Interaction,
+        topic: str,
+        where: str = "here",
+        remove: bool = False,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True)
+        in_dm = interaction.guild is None
+        where = "dm" if in_dm else where
+        allowed = in_dm or bool(
+            interaction.permissions.manage_channels or interaction.permissions.administrator
+        )
+        answer = self.service.subscribe(
+            "discord",
+            str(interaction.user.id),
+            str(interaction.channel_id),
+            f"{topic} {where}",
+            allowed,
+            remove=remove,
+        )
+        await send_answer(interaction, answer, self.service)
+
+    async def subscriptions(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        answer = self.service.subscriptions(
+            "discord", str(interaction.user.id), str(interaction.channel_id)
+        )
+        await send_answer(interaction, answer, self.service)
+
+    async def topics(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        await send_answer(interaction, self.service.topics(), self.service)
+
+    async def topic_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        rules = self.service.rules
+        found = [t for t in rules.topics if current.lower() in f"{t.key} {t.name}".lower()]
+        return [
+            app_commands.Choice(name=f"{t.key} — {t.name}"[:100], value=t.key)
+            for t in found[:AUTOCOMPLETE_CHOICES]
+        ]
+
+    async def section_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        names = [*SECTION_ORDER, *(t.key for t in self.service.rules.topics)]
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][
+            :AUTOCOMPLETE_CHOICES
+        ]
+
+
+def build_tree(client: discord.Client, commands: DiscordCommands) -> app_commands.CommandTree:
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(name="vllm-report", description="A report for any window (default: yesterday)")
+    @app_commands.describe(
+        when="2026-03-26, 2026-03-20..2026-03-26, yesterday, 7d",
+        section="one section",
+        topic="limit to one topic",
+        public="post it in the channel instead of only to you",
+    )
+    @app_commands.autocomplete(section=commands.section_choices, topic=commands.topic_choices)
+    async def vllm_report(
+        interaction: discord.Interaction,
+        when: str | None = None,
+        section: str | None = None,
+        topic: str | None = None,
+        lang: Literal["en", "zh"] | None = None,
+        public: bool = False,
+    ) -> None:
+        await commands.report(interaction, when, section, topic, lang, public)
+
+    @tree.command(name="vllm-subscribe", description="Get a topic's daily digest")
+    @app_commands.autocomplete(topic=commands.topic_choices)
+    async def vllm_subscribe(
+        interaction: discord.Interaction, topic: str, where: Literal["here", "dm"] = "here"
+    ) -> None:
+        await commands.subscribe(interaction, topic, where)
+
+    @tree.command(name="vllm-unsubscribe", description="Stop a topic's daily digest")
+    @app_commands.autocomplete(topic=commands.topic_choices)
+    async def vllm_unsubscribe(
+        interaction: discord.Interaction, topic: str, where: Literal["here", "dm"] = "here"
+    ) -> None:
+        await commands.subscribe(interaction, topic, where, remove=True)
+
+    @tree.command(name="vllm-subscriptions", description="What this channel and you receive")
+    async def vllm_subscriptions(interaction: discord.Interaction) -> None:
+        await commands.subscriptions(interaction)
+
+    @tree.command(name="vllm-topics", description="The topics a report can be limited to")
+    async def vllm_topics(interaction: discord.Interaction) -> None:
+        await commands.topics(interaction)
+
+    return tree
+
+
+async def send_answer(
+    interaction: discord.Interaction, answer: Answer, service: CommandService
+) -> None:
+    if answer.report is None:
+        text = truncate(discord_escape(answer.text or ""), CONTENT_LIMIT)
+        await interaction.followup.send(
+            content=text, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS
+        )
+        return
+    for message in render_discord(
+        answer.report, service.rules, answer.lang, only=answer.only, link=answer.link
+    ):
+        embeds = [discord.Embed.from_dict(raw) for raw in message["embeds"]]
+        await interaction.followup.send(
+            embeds=embeds, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS
+        )
+
+
+async def start_discord(settings: Settings, service: CommandService, stop: asyncio.Event) -> None:
+    set_api_base(settings.discord_api_url)
+    client = discord.Client(intents=discord.Intents.none(), allowed_mentions=NO_MENTIONS)
+    tree = build_tree(client, DiscordCommands(service))
+    guild = discord.Object(int(settings.discord_guild_id)) if settings.discord_guild_id else None
+
+    async def setup_hook() -> None:
+        if guild is not None:
+            tree.copy_global_to(guild=guild)
+        synced = await tree.sync(guild=guild)
+        log.info(
+            "Discord: %d commands synced %s",
+            len(synced),
+            f"to server {guild.id}" if guild else "globally (may take up to an hour)",
+        )
+
+    client.setup_hook = setup_hook  # type: ignore[method-assign]
+    token = settings.discord_bot_token.get_secret_value() if settings.discord_bot_token else ""
+    runner = asyncio.create_task(client.start(token))
+    await stop.wait()
+    await client.close()
+    runner.cancel()

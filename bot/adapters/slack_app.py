@@ -1,0 +1,160 @@
+"""Slack slash commands through slack_bolt: ack at once, answer through the response URL.
+
+Socket Mode when `SLACK_APP_TOKEN` is set (no public URL needed), else HTTP mode on
+`SLACK_PORT` with every request verified by Bolt on its raw body (HMAC v0, 5-minute
+window) and, on top, refused when replayed: a signature already seen in that window gets
+401 and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_bolt.response import BoltResponse
+
+from bot.adapters.slack_transport import slack_client
+from bot.commands import Answer, CommandService
+from config.settings import Settings
+from formatters._text import slack_escape
+from formatters.slack_blocks import render_slack
+
+log = logging.getLogger(__name__)
+
+REPLAY_WINDOW = 300  # seconds; Slack's own timestamp tolerance
+RESPONSE_URL_POSTS = 5  # Slack accepts this many responses per response_url
+Respond = Callable[..., Awaitable[Any]]
+
+
+class ReplayGuard:
+    """Remembers request signatures for the replay window; a second sighting is refused."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self._seen: dict[str, float] = {}
+
+    def fresh(self, signature: str | None) -> bool:
+        if not signature:
+            return True  # Socket Mode: no signature, nothing to replay over HTTP
+        now = self.clock()
+        self._seen = {s: t for s, t in self._seen.items() if now - t < REPLAY_WINDOW}
+        if signature in self._seen:
+            return False
+        self._seen[signature] = now
+        return True
+
+
+def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
+    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
+    secret = (
+        settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None
+    )
+    app = AsyncApp(
+        token=token,
+        signing_secret=secret,
+        client=slack_client(token or "", settings.slack_api_url),
+        request_verification_enabled=secret is not None,
+    )
+    guard = ReplayGuard()
+
+    @app.middleware
+    async def refuse_replays(req: AsyncBoltRequest, resp: BoltResponse, next: Any) -> Any:
+        values = req.headers.get("x-slack-signature") or []
+        signature = values[0] if values else None
+        if not guard.fresh(signature):
+            log.warning("refused a replayed Slack request")
+            return BoltResponse(status=401, body="")
+        return await next()
+
+    @app.command("/vllm-report")
+    async def report(ack: Any, command: dict[str, Any], respond: Respond) -> None:
+        await ack()
+        answer = await service.report(f"slack:{command['user_id']}", command.get("text", ""))
+        await send_answer(respond, answer, service)
+
+    async def can_manage(client: Any, user: str) -> bool:
+        if user in settings.slack_admin_list:
+            return True
+        try:
+            info = await client.users_info(user=user)
+        except Exception:  # a missing users:read scope must not crash the command
+            return False
+        person = info.get("user") or {}
+        return bool(person.get("is_admin") or person.get("is_owner"))
+
+    async def subscription(
+        ack: Any, command: dict[str, Any], respond: Respond, client: Any, remove: bool
+    ) -> None:
+        await ack()
+        user, channel = command["user_id"], command["channel_id"]
+        allowed = await can_manage(client, user)
+        answer = service.subscribe(
+            "slack", user, channel, command.get("text", ""), allowed, remove=remove
+        )
+        await send_answer(respond, answer, service)
+
+    @app.command("/vllm-subscribe")
+    async def subscribe(ack: Any, command: dict[str, Any], respond: Respond, client: Any) -> None:
+        await subscription(ack, command, respond, client, remove=False)
+
+    @app.command("/vllm-unsubscribe")
+    async def unsubscribe(ack: Any, command: dict[str, Any], respond: Respond, client: Any) -> None:
+        await subscription(ack, command, respond, client, remove=True)
+
+    @app.command("/vllm-subscriptions")
+    async def subscriptions(ack: Any, command: dict[str, Any], respond: Respond) -> None:
+        await ack()
+        answer = service.subscriptions("slack", command["user_id"], command["channel_id"])
+        await send_answer(respond, answer, service)
+
+    @app.command("/vllm-topics")
+    async def topics(ack: Any, respond: Respond) -> None:
+        await ack()
+        await send_answer(respond, service.topics(), service)
+
+    return app
+
+
+async def send_answer(respond: Respond, answer: Answer, service: CommandService) -> None:
+    kind = "ephemeral" if answer.ephemeral else "in_channel"
+    if answer.report is None:
+        await respond(text=slack_escape(answer.text or ""), response_type=kind)
+        return
+    messages = render_slack(
+        answer.report, service.rules, answer.lang, only=answer.only, link=answer.link
+    )
+    if len(messages) > RESPONSE_URL_POSTS:
+        kept = messages[: RESPONSE_URL_POSTS - 1]
+        more = len(messages) - len(kept)
+        where = f" <{answer.link}|Full report>" if answer.link else ""
+        tail = {"text": f"…and {more} more messages in this section.{where}"}
+        messages = [*kept, tail]
+    for message in messages:
+        await respond(text=message["text"], blocks=message.get("blocks"), response_type=kind)
+
+
+async def start_slack(settings: Settings, service: CommandService, stop: asyncio.Event) -> None:
+    app = build_slack_app(settings, service)
+    if settings.slack_app_token:
+        from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+
+        handler = AsyncSocketModeHandler(app, settings.slack_app_token.get_secret_value())
+        await handler.connect_async()  # type: ignore[no-untyped-call]
+        log.info("Slack: Socket Mode connected")
+        await stop.wait()
+        await handler.close_async()  # type: ignore[no-untyped-call]
+        return
+    from aiohttp import web
+
+    runner = web.AppRunner(app.web_app(path="/slack/events"))
+    await runner.setup()
+    site = web.TCPSite(runner, "0.0.0.0", settings.slack_port)  # noqa: S104 - a server
+    await site.start()
+    log.info("Slack: HTTP mode on port %d, path /slack/events", settings.slack_port)
+    await stop.wait()
+    await runner.cleanup()

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 from unittest.mock import create_autospec
-from urllib.parse import urlencode
 
 import discord
 import pytest
@@ -24,7 +21,7 @@ from bot.topic_rules import load_rules
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
-from tests.fakes.slack_api import FakeSlack
+from tests.fakes.slack_api import FakeSlack, signed_command
 
 RULES = load_rules()
 DAY = anchor_days()[2]
@@ -109,29 +106,7 @@ def signed(
     age: int = 0,
     secret: str = SECRET,
 ) -> tuple[str, dict[str, str]]:
-    body = urlencode(
-        {
-            "token": "legacy",
-            "team_id": "T1",
-            "team_domain": "t",
-            "channel_id": "C1",
-            "channel_name": "general",
-            "user_id": user,
-            "user_name": "someone",
-            "command": command,
-            "text": text,
-            "api_app_id": "A1",
-            "trigger_id": "1.2.3",
-            "response_url": f"{fake.url}/response/{command.strip('/')}-{time.time_ns()}",
-        }
-    )
-    stamp = str(int(time.time()) - age)
-    digest = hmac.new(secret.encode(), f"v0:{stamp}:{body}".encode(), hashlib.sha256)
-    return body, {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-slack-request-timestamp": stamp,
-        "x-slack-signature": f"v0={digest.hexdigest()}",
-    }
+    return signed_command(fake, command, text, secret, user=user, age=age)
 
 
 async def dispatch(app: Any, body: str, headers: dict[str, str]) -> tuple[int, float]:

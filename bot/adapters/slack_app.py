@@ -55,7 +55,7 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
         settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None
     )
     app = AsyncApp(
-        token=token,
+        # The token travels in the client (which also carries our base URL and retries).
         signing_secret=secret,
         client=slack_client(token or "", settings.slack_api_url),
         request_verification_enabled=secret is not None,

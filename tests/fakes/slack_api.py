@@ -8,13 +8,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from tests.fakes.server import FakeServer
 
@@ -194,3 +196,39 @@ class _Handler(BaseHTTPRequestHandler):
         meta = str(args.get("include_all_metadata", "")).lower() in ("1", "true")
         messages = list(reversed(self._messages(thread, meta)))  # oldest first for replies
         self._send(200, {"ok": True, "messages": messages, "has_more": False})
+
+
+def signed_command(
+    fake: FakeSlack,
+    command: str,
+    text: str,
+    secret: str,
+    *,
+    user: str = "U1",
+    channel: str = "C1",
+    age: int = 0,
+) -> tuple[str, dict[str, str]]:
+    """A slash-command request as Slack sends it: form body, HMAC v0 signature, timestamp."""
+    body = urlencode(
+        {
+            "token": "legacy",
+            "team_id": "T1",
+            "team_domain": "t",
+            "channel_id": channel,
+            "channel_name": "general",
+            "user_id": user,
+            "user_name": "someone",
+            "command": command,
+            "text": text,
+            "api_app_id": "A1",
+            "trigger_id": "1.2.3",
+            "response_url": f"{fake.url}/response/{command.strip('/')}-{time.time_ns()}",
+        }
+    )
+    stamp = str(int(time.time()) - age)
+    digest = hmac.new(secret.encode(), f"v0:{stamp}:{body}".encode(), hashlib.sha256)
+    return body, {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-slack-request-timestamp": stamp,
+        "x-slack-signature": f"v0={digest.hexdigest()}",
+    }

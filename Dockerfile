@@ -1,4 +1,5 @@
-# vllm-report-bot: `docker run --rm -v vllm-report:/data vllm-report-bot show yesterday`
+# vllm-report-bot: `docker run -d --env-file .env -v vllm-report:/data vllm-report-bot`
+# (the bot: daily posts and slash commands); one-off: `... vllm-report-bot show yesterday`
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -16,4 +17,4 @@ RUN pip install --no-cache-dir . && useradd --create-home --uid 10001 bot \
 USER bot
 VOLUME ["/data"]
 ENTRYPOINT ["vllm-report"]
-CMD ["post", "yesterday"]
+CMD ["serve"]

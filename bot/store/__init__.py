@@ -1,8 +1,9 @@
-"""The store: every collected item, what spans of time are fully collected, the sync cursor.
+"""The store: the archive (items, coverage, cursor, threads, prose) and the delivery ledger.
 
 SQLAlchemy 2.x on SQLite by default, PostgreSQL when `DATABASE_URL` says so; the schema is
-versioned with Alembic and brought up to date when the store opens. Only this module
-imports SQLAlchemy.
+versioned with Alembic and brought up to date when the store opens. Only this package
+imports SQLAlchemy: `schema.py` (tables), `engine.py` (opening, upgrading), `spans.py`
+(coverage arithmetic), and here the `Store` with its short transactions.
 
 Coverage is what makes the archive answer without GitHub: a row `[start, end)` says every
 issue and PR created or closed in that span was collected, with the state GitHub showed at
@@ -17,175 +18,42 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    DateTime,
-    Dialect,
-    Integer,
-    String,
-    Text,
-    TypeDecorator,
-    UniqueConstraint,
-    create_engine,
-    event,
-    select,
-)
-from sqlalchemy.engine import Engine
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from bot.report import ActivityItem, CommentRecord
+from bot.store.engine import MIGRATIONS, _first_line, _make_engine, _safe_url, upgrade
+from bot.store.schema import (
+    Base,
+    CommentFetchRow,
+    CommentRow,
+    CoverageRow,
+    DeliveryRow,
+    DestinationRow,
+    ItemRow,
+    ProseRow,
+    SubscriptionRow,
+    SyncCursorRow,
+    UTCDateTime,
+)
+from bot.store.spans import Span, merge_spans, subtract_spans
 
-MIGRATIONS = Path(__file__).with_name("migrations")
-
-
-class UTCDateTime(TypeDecorator[datetime]):
-    """Aware datetimes in, aware UTC datetimes out, on SQLite (which keeps no zone) too."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("naive datetime given to the store")
-        value = value.astimezone(UTC)
-        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
-
-    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class ItemRow(Base):
-    __tablename__ = "items"
-
-    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(10))
-    title: Mapped[str] = mapped_column(Text)
-    author: Mapped[str | None] = mapped_column(String(100))
-    labels: Mapped[list[str]] = mapped_column(JSON)
-    state: Mapped[str] = mapped_column(String(20))
-    state_reason: Mapped[str | None] = mapped_column(String(40))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
-    merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    url: Mapped[str] = mapped_column(Text)
-    comments: Mapped[int] = mapped_column(Integer, default=0)
-    body: Mapped[str | None] = mapped_column(Text)
-    author_association: Mapped[str | None] = mapped_column(String(40))
-    draft: Mapped[bool] = mapped_column(Boolean, default=False)
-    reactions: Mapped[int] = mapped_column(Integer, default=0)
-    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class CoverageRow(Base):
-    __tablename__ = "coverage"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    repo: Mapped[str] = mapped_column(String(200), index=True)
-    start: Mapped[datetime] = mapped_column(UTCDateTime)
-    end: Mapped[datetime] = mapped_column(UTCDateTime)
-    source: Mapped[str] = mapped_column(String(20))
-    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class SyncCursorRow(Base):
-    __tablename__ = "sync_cursors"
-
-    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    cursor: Mapped[datetime] = mapped_column(UTCDateTime)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class CommentRow(Base):
-    __tablename__ = "comments"
-
-    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    comment_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, index=True)
-    author: Mapped[str | None] = mapped_column(String(100))
-    author_association: Mapped[str | None] = mapped_column(String(40))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class CommentFetchRow(Base):
-    """When an item's comment thread was last read, and from when on."""
-
-    __tablename__ = "comment_fetches"
-
-    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    since: Mapped[datetime] = mapped_column(UTCDateTime)
-    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class ProseRow(Base):
-    """Model-written prose, cached by a hash of (prompt version, model, language, facts)."""
-
-    __tablename__ = "prose_cache"
-
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    model: Mapped[str] = mapped_column(String(200))
-    value: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class DeliveryRow(Base):
-    """The delivery ledger: one row per (repo, window, destination, part); see bot/deliver.py."""
-
-    __tablename__ = "deliveries"
-    __table_args__ = (UniqueConstraint("repo", "window", "destination", "part"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    repo: Mapped[str] = mapped_column(String(200))
-    window: Mapped[str] = mapped_column(String(80))
-    destination: Mapped[str] = mapped_column(String(120))
-    part: Mapped[str] = mapped_column(String(80))
-    state: Mapped[str] = mapped_column(String(12))  # claimed, sent, confirmed
-    message_id: Mapped[str | None] = mapped_column(String(80))
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class DestinationRow(Base):
-    """A destination that failed as gone (deleted, archived, no access) and how often."""
-
-    __tablename__ = "destinations"
-
-    destination: Mapped[str] = mapped_column(String(120), primary_key=True)
-    failures: Mapped[int] = mapped_column(Integer, default=0)
-    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
-    reason: Mapped[str | None] = mapped_column(Text)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class SubscriptionRow(Base):
-    __tablename__ = "subscriptions"
-    __table_args__ = (UniqueConstraint("platform", "target_kind", "target_id", "topic"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    platform: Mapped[str] = mapped_column(String(10))  # slack, discord
-    target_kind: Mapped[str] = mapped_column(String(10))  # channel, dm
-    target_id: Mapped[str] = mapped_column(String(40))
-    topic: Mapped[str] = mapped_column(String(40))
-    created_by: Mapped[str] = mapped_column(String(40))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+__all__ = [
+    "MIGRATIONS",
+    "Base",
+    "ItemRow",
+    "Ledger",
+    "Span",
+    "Store",
+    "StoreError",
+    "Subscription",
+    "UTCDateTime",
+    "merge_spans",
+    "subtract_spans",
+]
 
 
 @dataclass(frozen=True)
@@ -205,14 +73,6 @@ class Subscription:
     target_id: str
     topic: str
     created_by: str
-
-
-@dataclass(frozen=True)
-class Span:
-    """A half-open span of time, `[start, end)`."""
-
-    start: datetime
-    end: datetime
 
 
 class StoreError(Exception):
@@ -397,6 +257,21 @@ class Store:
         with self._session() as session:
             session.merge(ProseRow(key=key, model=model, value=value, created_at=datetime.now(UTC)))
 
+    # -- incremental sync cursor -------------------------------------------------------
+
+    def sync_cursor(self, repo: str) -> datetime | None:
+        with self._session() as session:
+            row = session.get(SyncCursorRow, repo)
+            return row.cursor if row else None
+
+    def set_sync_cursor(self, repo: str, cursor: datetime, now: datetime) -> None:
+        with self._session() as session:
+            row = session.get(SyncCursorRow, repo)
+            if row is None:
+                session.add(SyncCursorRow(repo=repo, cursor=cursor, updated_at=now))
+            else:
+                row.cursor, row.updated_at = cursor, now
+
     # -- delivery ledger ---------------------------------------------------------------
 
     def claim(self, repo: str, window: str, destination: str, part: str, now: datetime) -> Ledger:
@@ -545,21 +420,6 @@ class Store:
                 for r in session.scalars(query)
             ]
 
-    # -- incremental sync cursor -------------------------------------------------------
-
-    def sync_cursor(self, repo: str) -> datetime | None:
-        with self._session() as session:
-            row = session.get(SyncCursorRow, repo)
-            return row.cursor if row else None
-
-    def set_sync_cursor(self, repo: str, cursor: datetime, now: datetime) -> None:
-        with self._session() as session:
-            row = session.get(SyncCursorRow, repo)
-            if row is None:
-                session.add(SyncCursorRow(repo=repo, cursor=cursor, updated_at=now))
-            else:
-                row.cursor, row.updated_at = cursor, now
-
 
 def _ledger_row(
     session: Session, repo: str, window: str, destination: str, part: str
@@ -572,77 +432,6 @@ def _ledger_row(
             DeliveryRow.part == part,
         )
     ).first()
-
-
-def merge_spans(spans: Iterable[Span]) -> list[Span]:
-    merged: list[Span] = []
-    for span in sorted(spans, key=lambda s: s.start):
-        if merged and span.start <= merged[-1].end:
-            if span.end > merged[-1].end:
-                merged[-1] = Span(merged[-1].start, span.end)
-        else:
-            merged.append(span)
-    return merged
-
-
-def subtract_spans(wanted: Span, covered: Iterable[Span]) -> list[Span]:
-    gaps: list[Span] = []
-    cursor = wanted.start
-    for span in merge_spans(covered):
-        if span.end <= cursor or span.start >= wanted.end:
-            continue
-        if span.start > cursor:
-            gaps.append(Span(cursor, span.start))
-        cursor = max(cursor, span.end)
-    if cursor < wanted.end:
-        gaps.append(Span(cursor, wanted.end))
-    return gaps
-
-
-def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision (a no-op when it is there)."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
-
-
-def _make_engine(url: str) -> Engine:
-    if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30})
-
-        @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # WAL and a busy timeout: the scheduler and commands may write at once.
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA busy_timeout=30000")
-            cursor.close()
-
-        return engine
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    # pre-ping: a long-lived process outlives server restarts and idle timeouts.
-    return create_engine(url, pool_pre_ping=True)
-
-
-def _safe_url(url: str) -> str:
-    """The URL without its password, for messages."""
-    scheme, sep, rest = url.partition("://")
-    if "@" in rest:
-        creds, _, host = rest.rpartition("@")
-        user = creds.split(":", 1)[0]
-        return f"{scheme}{sep}{user}:***@{host}"
-    return url
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(getattr(exc, "orig", None) or exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 # Item rows mirror ActivityItem field for field (plus fetched_at); labels are a JSON list.

@@ -1,0 +1,162 @@
+"""The tables, as SQLAlchemy 2.x declarative classes; Alembic migrations create them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Dialect,
+    Integer,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware datetimes in, aware UTC datetimes out, on SQLite (which keeps no zone) too."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class ItemRow(Base):
+    __tablename__ = "items"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    title: Mapped[str] = mapped_column(Text)
+    author: Mapped[str | None] = mapped_column(String(100))
+    labels: Mapped[list[str]] = mapped_column(JSON)
+    state: Mapped[str] = mapped_column(String(20))
+    state_reason: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    url: Mapped[str] = mapped_column(Text)
+    comments: Mapped[int] = mapped_column(Integer, default=0)
+    body: Mapped[str | None] = mapped_column(Text)
+    author_association: Mapped[str | None] = mapped_column(String(40))
+    draft: Mapped[bool] = mapped_column(Boolean, default=False)
+    reactions: Mapped[int] = mapped_column(Integer, default=0)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CoverageRow(Base):
+    __tablename__ = "coverage"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    repo: Mapped[str] = mapped_column(String(200), index=True)
+    start: Mapped[datetime] = mapped_column(UTCDateTime)
+    end: Mapped[datetime] = mapped_column(UTCDateTime)
+    source: Mapped[str] = mapped_column(String(20))
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SyncCursorRow(Base):
+    __tablename__ = "sync_cursors"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    cursor: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CommentRow(Base):
+    __tablename__ = "comments"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    comment_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, index=True)
+    author: Mapped[str | None] = mapped_column(String(100))
+    author_association: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CommentFetchRow(Base):
+    """When an item's comment thread was last read, and from when on."""
+
+    __tablename__ = "comment_fetches"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    since: Mapped[datetime] = mapped_column(UTCDateTime)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ProseRow(Base):
+    """Model-written prose, cached by a hash of (prompt version, model, language, facts)."""
+
+    __tablename__ = "prose_cache"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    model: Mapped[str] = mapped_column(String(200))
+    value: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DeliveryRow(Base):
+    """The delivery ledger: one row per (repo, window, destination, part); see bot/deliver.py."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (UniqueConstraint("repo", "window", "destination", "part"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    repo: Mapped[str] = mapped_column(String(200))
+    window: Mapped[str] = mapped_column(String(80))
+    destination: Mapped[str] = mapped_column(String(120))
+    part: Mapped[str] = mapped_column(String(80))
+    state: Mapped[str] = mapped_column(String(12))  # claimed, sent, confirmed
+    message_id: Mapped[str | None] = mapped_column(String(80))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DestinationRow(Base):
+    """A destination that failed as gone (deleted, archived, no access) and how often."""
+
+    __tablename__ = "destinations"
+
+    destination: Mapped[str] = mapped_column(String(120), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    reason: Mapped[str | None] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SubscriptionRow(Base):
+    __tablename__ = "subscriptions"
+    __table_args__ = (UniqueConstraint("platform", "target_kind", "target_id", "topic"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    platform: Mapped[str] = mapped_column(String(10))  # slack, discord
+    target_kind: Mapped[str] = mapped_column(String(10))  # channel, dm
+    target_id: Mapped[str] = mapped_column(String(40))
+    topic: Mapped[str] = mapped_column(String(40))
+    created_by: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -215,3 +215,22 @@ def test_subscribers_get_their_topic_digest(
     assert all(t.startswith("🎯 NVIDIA") for t in titles[1:])
     assert post(capsys)[0] == 0
     assert slack_parts(slack, "C9") == ["headline", "amd"]  # still once
+
+
+def test_chat_tokens_never_reach_output_or_logs(
+    db: str, fake_github: FakeGitHub, slack: FakeSlack, discord_: FakeDiscord,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Canary tokens are sent on the wire but never printed, even at debug level."""
+    import logging
+
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-CANARY-slack-0123456789")
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", "CANARY.discord.0123456789")
+    caplog.set_level(logging.DEBUG)
+    code = main(["-vv", "post", DAY.label, "--cutoff", DAY.cutoff])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert slack.calls  # the token was used
+    for canary in ("xoxb-CANARY-slack-0123456789", "CANARY.discord.0123456789"):
+        assert canary not in out + err + caplog.text

@@ -218,8 +218,12 @@ def test_subscribers_get_their_topic_digest(
 
 
 def test_chat_tokens_never_reach_output_or_logs(
-    db: str, fake_github: FakeGitHub, slack: FakeSlack, discord_: FakeDiscord,
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    db: str,
+    fake_github: FakeGitHub,
+    slack: FakeSlack,
+    discord_: FakeDiscord,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Canary tokens are sent on the wire but never printed, even at debug level."""

@@ -7,8 +7,9 @@ the repository and number). Nothing here knows any platform's syntax.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.report import ActivityItem, ListName, Report, Sections, TopicSection
 from bot.topic_rules import TopicRules
@@ -63,6 +64,7 @@ class Ref:
 
 Part = Our | Theirs | Ref
 Line = tuple[Part, ...]
+Payload = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,25 @@ def sections(
             groups.append(Group(heading, lines or ((Our(text["none"]),),)))
         out.append(ChatSection("appendix", text["appendix"], tuple(groups)))
     return [s for s in out if s.groups]
+
+
+def assemble(
+    report: Report,
+    rules: TopicRules | None,
+    lang: str,
+    only: Sequence[str],
+    link: str | None,
+    with_headline: bool,
+    render_headline: Callable[[Report, TopicRules | None, str, str | None], Payload],
+    render_section: Callable[[Report, ChatSection], list[tuple[str, Payload]]],
+) -> list[tuple[str, Payload]]:
+    """(part name, payload) pairs in posting order, whatever the platform renders."""
+    messages: list[tuple[str, Payload]] = []
+    if with_headline:
+        messages.append(("headline", render_headline(report, rules, lang, link)))
+    for section in sections(report, rules, lang, only):
+        messages += render_section(report, section)
+    return messages
 
 
 # -- sections ----------------------------------------------------------------------------
@@ -379,30 +400,24 @@ def _labels(item: ActivityItem) -> list[str]:
 
 def _item_line(report: Report, number: int, lang: str) -> Line:
     item = report.items[number]
-    parts: list[Part] = [
-        _ref(report, item),
-        Our(" "),
-        Theirs(item.title),
-        Our(" — "),
-        Theirs(item.author or "?", LOGIN_LIMIT),
-        Our(f" · {_state(item, lang)}"),
-    ]
-    labels = _labels(item)
-    if labels:
-        parts += [Our(" · "), Theirs(", ".join(labels), LABEL_LIMIT * 3)]
-    return tuple(parts)
+    return _listing(report, item, _state(item, lang))
 
 
 def _appendix_line(report: Report, item: ActivityItem, name: ListName, lang: str) -> Line:
     when = item.event_time(name)
     stamp = when.astimezone(report.window.start.tzinfo).strftime("%m-%d %H:%M") if when else "?"
+    return _listing(report, item, stamp)
+
+
+def _listing(report: Report, item: ActivityItem, fact: str) -> Line:
+    """`#n title — author · fact · labels`: one item in a list."""
     parts: list[Part] = [
         _ref(report, item),
         Our(" "),
         Theirs(item.title),
         Our(" — "),
         Theirs(item.author or "?", LOGIN_LIMIT),
-        Our(f" · {stamp}"),
+        Our(f" · {fact}"),
     ]
     labels = _labels(item)
     if labels:

@@ -63,12 +63,7 @@ def discord_parts(
     with_headline: bool = True,
 ) -> list[tuple[str, Message]]:
     """(part name, payload) pairs: the name keys the delivery ledger ("headline", "amd-2")."""
-    messages = []
-    if with_headline:
-        messages.append(_headline(report, rules, lang, link))
-    for section in outline.sections(report, rules, lang, only):
-        messages += _section(report, section)
-    return messages
+    return outline.assemble(report, rules, lang, only, link, with_headline, _headline, _section)
 
 
 def markdown(line: outline.Line) -> str:
@@ -83,9 +78,7 @@ def markdown(line: outline.Line) -> str:
     return "".join(out)
 
 
-def _headline(
-    report: Report, rules: TopicRules | None, lang: str, link: str | None
-) -> tuple[str, Message]:
+def _headline(report: Report, rules: TopicRules | None, lang: str, link: str | None) -> Message:
     head = outline.headline(report, rules, lang, link)
     lines = [discord_escape(head.window)]
     lines += [f"⚠️ {discord_escape(note)}" for note in head.notes]
@@ -120,7 +113,7 @@ def _headline(
                 )
     embed["description"] = truncate("\n".join(lines), DESCRIPTION_BUDGET)
     embed["fields"] = embed["fields"][:FIELDS_PER_EMBED]
-    return "headline", _message(report, "headline", [embed])
+    return _message(report, "headline", [embed])
 
 
 def _section(report: Report, section: outline.ChatSection) -> list[tuple[str, Message]]:

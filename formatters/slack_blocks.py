@@ -56,12 +56,7 @@ def slack_parts(
     with_headline: bool = True,
 ) -> list[tuple[str, Message]]:
     """(part name, payload) pairs: the name keys the delivery ledger ("headline", "amd-2")."""
-    messages = []
-    if with_headline:
-        messages.append(("headline", _headline(report, rules, lang, link)))
-    for section in outline.sections(report, rules, lang, only):
-        messages += _section(report, section)
-    return messages
+    return outline.assemble(report, rules, lang, only, link, with_headline, _headline, _section)
 
 
 def mrkdwn(line: outline.Line) -> str:

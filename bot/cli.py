@@ -15,10 +15,10 @@ import logging
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 
 from bot.analyze.topics import explain
 from bot.app import github_source, post_once, serve
+from bot.archive import write_report
 from bot.collect import CollectError, Collector
 from bot.pipeline import ReportPipeline
 from bot.prose import LLMConfig, ProseWriter
@@ -160,6 +160,8 @@ def _run(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> int
         cutoff=parse_cutoff(settings.cutoff),
         max_days=settings.max_range_days,
     )
+    if args.command == "post" and chat_configured(settings) and topic is None and not sections:
+        return _post_to_chat(settings, rules, window)  # the job computes the report itself
     report = produce_report(
         settings,
         window,
@@ -173,9 +175,7 @@ def _run(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> int
     if args.command == "show":
         print(_render(args.format, report, rules, settings, sections, markdown), end="")
         return 0
-    if chat_configured(settings) and topic is None and not sections:
-        return _post_to_chat(settings, rules, window)
-    written = archive_report(settings, report, markdown, topic)
+    written = write_report(settings, report, markdown, topic)
     print(markdown, end="")
     print(f"archived: {', '.join(str(p) for p in written)}", file=sys.stderr)
     return 0
@@ -308,20 +308,3 @@ def prose_writer(settings: Settings, store: Store) -> ProseWriter | None:
         retries=settings.llm_retries,
     )
     return ProseWriter(config, cache=store)
-
-
-def archive_report(
-    settings: Settings, report: Report, markdown: str, topic: str | None = None
-) -> list[Path]:
-    """Write the rendered report to the archive folder; an incomplete one says so in its name."""
-    folder = settings.archive_dir / report.repo.replace("/", "__")
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = report.window.label.replace(" ", "-")
-    stem += f".{topic}" if topic else ""
-    stem += "" if report.complete else ".partial"
-    paths = [folder / f"{stem}.{settings.lang}.md", folder / f"{stem}.json"]
-    for path, content in zip(paths, (markdown, render_json(report, settings.lang)), strict=True):
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(content, encoding="utf-8")
-        tmp.replace(path)  # atomic: a reader never sees half a report
-    return paths

@@ -16,7 +16,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from bot.collect import CollectError, Collector, GitHubSource
@@ -186,7 +186,7 @@ class CommandService:
             cutoff=self.settings.cutoff_time,
             max_days=self.settings.max_range_days,
         )
-        source = GitHubSource(**{**self.source.__dict__, "repo": repo})
+        source = replace(self.source, repo=repo)
         pipeline = ReportPipeline(self.store, repo, lambda: Collector(source), self.rules)
         try:
             report = pipeline.full_report(window, now=now, topic=request.topic, lang=lang)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from bot.archive import markdown_path, report_stem, write_report
 from bot.collect import Collector, GitHubSource
 from bot.deliver import COMPLETE_PART, Deliverer, DeliveryResult, Destination, Payload, Transport
 from bot.pipeline import ReportPipeline
@@ -23,7 +24,6 @@ from bot.topic_rules import TopicRules
 from bot.windows import Window, current_day, day_window
 from config.settings import Settings
 from formatters.discord_embeds import discord_parts
-from formatters.json_report import render_json
 from formatters.markdown import render_markdown
 from formatters.slack_blocks import slack_parts
 
@@ -149,23 +149,8 @@ class Poster:
             pipeline.close()
 
     def _archive_path(self, window: Window) -> Path:
-        folder = self.settings.archive_dir / self.settings.repo.replace("/", "__")
-        return folder / f"{window.label}.{self.settings.lang}.md"
+        return markdown_path(self.settings, self.settings.repo, report_stem(window.label))
 
     def _archive(self, report: Report) -> list[str]:
-        folder = self.settings.archive_dir / report.repo.replace("/", "__")
-        folder.mkdir(parents=True, exist_ok=True)
-        stem = report.window.label + ("" if report.complete else ".partial")
-        written = []
-        for path, content in (
-            (
-                folder / f"{stem}.{self.settings.lang}.md",
-                render_markdown(report, self.settings.lang, self.rules),
-            ),
-            (folder / f"{stem}.json", render_json(report, self.settings.lang)),
-        ):
-            tmp = path.with_suffix(path.suffix + ".tmp")
-            tmp.write_text(content, encoding="utf-8")
-            tmp.replace(path)
-            written.append(str(path))
-        return written
+        markdown = render_markdown(report, self.settings.lang, self.rules)
+        return [str(path) for path in write_report(self.settings, report, markdown)]

@@ -29,12 +29,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from github import Github
 
-from bot.collect import Collector, GitHubSource
-from bot.pipeline import ReportPipeline
-from bot.report import ListName
+from bot.collect.source import GitHubSource
+from bot.collect.sync import Archiver
+from bot.model.report import ListName
+from bot.model.rules import load_rules
+from bot.model.windows import Window, span_window
+from bot.report_files import ReportFiles
+from bot.service.pipeline import Pipeline, ReportQuery
 from bot.store import Store
-from bot.topic_rules import load_rules
-from bot.windows import Window, span_window
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
 
@@ -45,13 +47,12 @@ def ours(
     fake: FakeGitHub, store: Store, window: Window, full: bool = False
 ) -> tuple[int, float, dict[str, int]]:
     source = GitHubSource(repo=REPO, api_url=fake.url, request_interval=0)
-    pipeline = ReportPipeline(store, REPO, lambda: Collector(source), load_rules())
+    files = ReportFiles(Path(tempfile.gettempdir()))
+    pipeline = Pipeline(Archiver(store, source), load_rules(), files, lambda: NOW)
     fake.reset_log()
     began = time.perf_counter()
-    answer = pipeline.full_report if full else pipeline.report
-    report = answer(window, now=NOW)
+    report = pipeline.report(ReportQuery(REPO, window, counts_only=not full))
     elapsed = time.perf_counter() - began
-    pipeline.close()
     return len(fake.requests), elapsed, {k.value: v for k, v in report.stats.items()}
 
 

@@ -24,10 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from slack_bolt.request.async_request import AsyncBoltRequest
 
 from bot.adapters.slack_app import build_slack_app
-from bot.app import github_source, now
-from bot.commands import CommandService
-from bot.store import Store
-from bot.topic_rules import load_rules
+from bot.app import open_bot
+from bot.model.rules import load_rules
+from bot.service.commands import CommandService
 from config.settings import load_settings
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
@@ -47,8 +46,10 @@ async def measure(calls: int, text: str) -> tuple[list[float], list[float]]:
     with FakeSlack() as fake:
         os.environ["SLACK_API_URL"] = fake.api_url
         settings = load_settings()
-        store = Store(settings.store_url())
-        service = CommandService(settings, load_rules(), store, now, github_source(settings))
+        bot = open_bot(settings, load_rules())
+        service = CommandService(
+            settings, bot.rules, bot.pipeline, bot.store.subscriptions, bot.pipeline.clock
+        )
         app = build_slack_app(settings, service)
         for index in range(calls + 1):  # the first call fills the archive
             expected = len(fake.responses) + 2
@@ -62,7 +63,7 @@ async def measure(calls: int, text: str) -> tuple[list[float], list[float]]:
             if index:
                 acks.append((acked - began) * 1000)
                 answers.append((time.perf_counter() - began) * 1000)
-        store.close()
+        bot.close()
     return acks, answers
 
 

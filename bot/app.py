@@ -1,9 +1,9 @@
-"""Composition root: settings → store, rules, transports, poster, scheduler, chat apps.
+"""Composition root: settings → store, rules, archiver, prose, pipeline; transports; serve.
 
-`post_once` is what `vllm-report post` runs; `serve` is the long-running bot (`vllm-report
-serve`, `python -m bot serve`): the scheduler, the Slack app and the Discord client in one
-asyncio process, each started only when configured. With no chat tokens it still runs its
-main job: daily reports go to the archive folder and the log.
+Everything is built once here and handed down: the CLI, the daily job and the slash
+commands share one `Pipeline` (so a configured model writes prose for all three). Heavy
+SDKs are imported only where they are needed: Slack and Discord when configured, PyGithub
+when the archive lacks something, the model client when a model is set.
 """
 
 from __future__ import annotations
@@ -12,19 +12,23 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.adapters.discord_transport import DiscordTransport
-from bot.adapters.slack_transport import SlackTransport, slack_client
-from bot.collect import GitHubSource
-from bot.deliver import Transport
-from bot.posting import Poster, PostResult
+from bot.collect.source import GitHubSource
+from bot.collect.sync import Archiver
+from bot.delivery import Transport
+from bot.model.rules import TopicRules
+from bot.model.windows import Window
+from bot.report_files import ReportFiles
+from bot.service.pipeline import Pipeline, PostResult
 from bot.store import Store
-from bot.topic_rules import TopicRules
-from bot.windows import Window
 from config.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.prose import ProseWriter
 
 log = logging.getLogger(__name__)
 
@@ -47,71 +51,120 @@ def github_source(settings: Settings) -> GitHubSource:
     )
 
 
+def prose_writer(settings: Settings, store: Store) -> ProseWriter | None:
+    """A model writer when LLM_BASE_URL and LLM_MODEL are set, else None (templates only)."""
+    if not (settings.llm_base_url and settings.llm_model):
+        return None
+    from bot.prose import LLMConfig, ProseWriter
+
+    config = LLMConfig(
+        base_url=settings.llm_base_url,
+        model=settings.llm_model,
+        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
+        timeout=settings.llm_timeout,
+        retries=settings.llm_retries,
+    )
+    return ProseWriter(config, cache=store.prose)
+
+
+@dataclass
+class Bot:
+    """The parts every entry point shares, opened once."""
+
+    settings: Settings
+    rules: TopicRules
+    store: Store
+    pipeline: Pipeline
+
+    def close(self) -> None:
+        if self.pipeline.prose is not None:
+            self.pipeline.prose.close()
+        self.store.close()
+
+
+def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime] = now) -> Bot:
+    store = Store(settings.store_url())
+    pipeline = Pipeline(
+        Archiver(store, github_source(settings)),
+        rules,
+        ReportFiles(settings.archive_dir, settings.archive_url),
+        clock,
+        prose=prose_writer(settings, store),
+    )
+    return Bot(settings, rules, store, pipeline)
+
+
 @contextlib.asynccontextmanager
 async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
     """The configured platforms' transports, closed on exit."""
     opened: dict[str, Transport] = {}
-    discord_transport: DiscordTransport | None = None
+    closers = []
     if settings.slack_bot_token:
+        from bot.adapters.slack_transport import SlackTransport, slack_client
+
         client = slack_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_url)
         opened["slack"] = SlackTransport(client, pace=settings.slack_post_interval)
     if settings.discord_bot_token:
+        from bot.adapters.discord_transport import DiscordTransport
+
         discord_transport = await DiscordTransport.login(
             settings.discord_bot_token.get_secret_value(), settings.discord_api_url
         )
         opened["discord"] = discord_transport
+        closers.append(discord_transport.close)
     try:
         yield opened
     finally:
-        if discord_transport is not None:
-            await discord_transport.close()
+        for close in closers:
+            await close()
 
 
-async def post_once(settings: Settings, rules: TopicRules, window: Window) -> PostResult:
+async def post_once(bot: Bot, window: Window) -> PostResult:
     """One window to every configured destination and subscriber, through the ledger."""
-    store = Store(settings.store_url())
-    try:
-        async with transports(settings) as opened:
-            poster = Poster(settings, rules, store, opened, now, github_source(settings))
-            return await poster.post_window(window)
-    finally:
-        store.close()
+    from bot.service.daily import DailyJob
+
+    async with transports(bot.settings) as opened:
+        job = DailyJob(bot.settings, bot.pipeline, bot.store, opened, bot.pipeline.clock)
+        return await job.post(window)
 
 
-async def serve(settings: Settings, rules: TopicRules) -> None:
+async def serve(bot: Bot) -> None:
     """Run until SIGINT/SIGTERM: schedule, catch up, answer commands."""
-    from bot.adapters.discord_app import start_discord
-    from bot.adapters.slack_app import start_slack
-    from bot.commands import CommandService
-    from bot.scheduling import build_scheduler
+    from bot.service.commands import CommandService
+    from bot.service.daily import DailyJob
+    from bot.service.scheduling import build_scheduler
 
-    store = Store(settings.store_url())
+    settings = bot.settings
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     async with transports(settings) as opened:
-        poster = Poster(settings, rules, store, opened, now, github_source(settings))
-        commands = CommandService(settings, rules, store, now, github_source(settings))
+        clock = bot.pipeline.clock
+        job = DailyJob(settings, bot.pipeline, bot.store, opened, clock)
+        commands = CommandService(settings, bot.rules, bot.pipeline, bot.store.subscriptions, clock)
         scheduler = build_scheduler(
-            settings.tz, settings.cutoff_time, settings.post_delay_minutes, poster.daily
+            settings.tz, settings.cutoff_time, settings.post_delay_minutes, job.run
         )
         scheduler.start()
         log.info(
             "daily report scheduled at %s (%s); destinations: %s",
             scheduler.get_job("daily-report").trigger,
             settings.timezone,
-            ", ".join(d.key for d in poster.destinations()) or "archive only",
+            ", ".join(d.key for d in job.destinations()) or "archive only",
         )
-        tasks: list[asyncio.Task[Any]] = [asyncio.create_task(poster.catch_up())]
+        tasks: list[asyncio.Task[Any]] = [asyncio.create_task(job.catch_up())]
         if settings.slack_bot_token and (settings.slack_app_token or settings.slack_signing_secret):
+            from bot.adapters.slack_app import start_slack
+
             tasks.append(asyncio.create_task(start_slack(settings, commands, stop)))
         if settings.discord_bot_token:
+            from bot.adapters.discord_app import start_discord
+
             tasks.append(asyncio.create_task(start_discord(settings, commands, stop)))
         await stop.wait()
         scheduler.shutdown(wait=False)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    store.close()

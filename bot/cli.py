@@ -1,8 +1,11 @@
-"""Command line: `vllm-report show|post|explain|topics`.
+"""Command line: `vllm-report show|post|serve|explain|topics`.
 
 Exit status: 0 done, 1 GitHub or the store failed (the message says why), 2 the command
 or a setting is wrong (the message says what to type instead). No traceback reaches the
 user for any of these.
+
+Only argparse is imported up front: `--help` and usage errors answer at once. Each command
+imports what it needs when it runs (settings, the store, the SDKs).
 """
 
 from __future__ import annotations
@@ -13,28 +16,22 @@ import difflib
 import json
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from bot.analyze.topics import explain
-from bot.app import github_source, post_once, serve
-from bot.archive import write_report
-from bot.collect import CollectError, Collector
-from bot.pipeline import ReportPipeline
-from bot.prose import LLMConfig, ProseWriter
-from bot.report import Report
-from bot.store import Store, StoreError
-from bot.topic_rules import RulesError, TopicRules, load_rules
-from bot.windows import Window, WindowError, parse_window
-from config.settings import Settings, SettingsError, load_settings, parse_cutoff
-from formatters.discord_embeds import render_discord
-from formatters.i18n import SECTION_ORDER
-from formatters.json_report import render_json
-from formatters.markdown import render_markdown
-from formatters.slack_blocks import render_slack
+if TYPE_CHECKING:
+    from bot.app import Bot
+    from bot.model.report import Report
+    from bot.model.rules import TopicRules
+    from bot.model.windows import Window
+    from bot.service.pipeline import ReportQuery
+    from config.settings import Settings
 
 log = logging.getLogger("bot")
 FORMATS = ("markdown", "json", "slack", "discord")
+# The section words of bot.model.report.SECTIONS, repeated so `--help` imports nothing.
+SECTION_WORDS = "summary, vendors, hot, trends, key, activity, notable, appendix"
 
 
 class UsageError(Exception):
@@ -80,31 +77,35 @@ def build_parser() -> argparse.ArgumentParser:
         "--section",
         action="append",
         default=[],
-        help=f"print only this section ({', '.join(SECTION_ORDER)}, or a topic key); repeatable",
+        help=f"print only this section ({SECTION_WORDS}, or a topic key); repeatable",
     )
+    show.set_defaults(func=run_show)
 
     post = commands.add_parser(
         "post", help="the daily job for one window: report to the terminal and the archive folder"
     )
     window_options(post)
+    post.set_defaults(func=run_post)
 
     serve = commands.add_parser(
         "serve", help="run the bot: daily posts, catch-up, Slack and Discord commands"
     )
     common(serve)
+    serve.set_defaults(func=run_serve)
 
     why = commands.add_parser("explain", help="why an issue or PR is (not) in each topic")
     why.add_argument("number", type=int, help="issue or PR number, e.g. 38313")
     common(why)
+    why.set_defaults(func=run_explain)
 
     topics = commands.add_parser("topics", help="list the topics of the rules file")
     common(topics)
+    topics.set_defaults(func=run_topics)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=(logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)],
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -113,10 +114,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.verbose == 0:
         # urllib3 logs each retry as a WARNING; the final sentence is what a person needs.
         logging.getLogger("urllib3").setLevel(logging.ERROR)
+    handler: Callable[[argparse.Namespace], int] = args.func
+    return _guarded(handler, args)
+
+
+def _guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a command; every expected failure ends in one sentence and its exit status."""
+    from bot.collect.source import CollectError
+    from bot.model.rules import RulesError
+    from bot.model.windows import WindowError
+    from bot.store.engine import StoreError
+    from config.settings import SettingsError
+
     try:
-        settings = _settings_for(args)
-        rules = load_rules(settings.topics_file)
-        return _run(args, settings, rules)
+        return handler(args)
     except (UsageError, WindowError, SettingsError, RulesError) as exc:
         print(f"vllm-report: {exc}", file=sys.stderr)
         return 2
@@ -130,55 +141,122 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _settings_for(args: argparse.Namespace) -> Settings:
+# -- commands ------------------------------------------------------------------------------
+
+
+def run_topics(args: argparse.Namespace) -> int:
+    settings, rules = _configured(args)
+    for rule in rules.topics:
+        print(f"{rule.key:14} {rule.display_name(settings.lang)} — {rule.description}")
+    return 0
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from bot.analyze.topics import explain
+
+    settings, rules = _configured(args)
+    with _opened(settings, rules) as bot:
+        item = bot.pipeline.archiver.item(settings.repo, args.number, _now())
+    kind = "PR" if item.kind == "pr" else "issue"
+    print(f"#{item.number} ({kind}) {item.title}")
+    print(f"  author {item.author or '?'}; labels {', '.join(item.labels) or 'none'}")
+    for line in explain(item, rules):
+        print(f"  {line}")
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from bot.app import serve
+
+    settings, rules = _configured(args)
+    with _opened(settings, rules) as bot:
+        asyncio.run(serve(bot))
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    settings, rules = _configured(args)
+    sections = [check_section(name, rules) for name in args.section]
+    query = _query(args, settings, rules)
+    with _opened(settings, rules) as bot:
+        report = bot.pipeline.report(query)
+        print(_render(args.format, report, bot, sections), end="")
+    return 0
+
+
+def run_post(args: argparse.Namespace) -> int:
+    settings, rules = _configured(args)
+    query = _query(args, settings, rules)
+    with _opened(settings, rules) as bot:
+        if chat_configured(settings) and query.topic is None and not query.counts_only:
+            return _post_to_chat(bot, query.window)  # the job makes the report itself
+        report = bot.pipeline.report(query)
+        written = bot.pipeline.write(report, settings.lang)
+    from formatters.markdown import render_markdown
+
+    print(render_markdown(report, settings.lang), end="")
+    print(f"archived: {', '.join(str(p) for p in written)}", file=sys.stderr)
+    return 0
+
+
+# -- pieces --------------------------------------------------------------------------------
+
+
+def _configured(args: argparse.Namespace) -> tuple[Settings, TopicRules]:
+    """Settings (with the command line's overrides) and the topic rules."""
+    from bot.model.rules import load_rules
+    from config.settings import load_settings
+
     overrides: dict[str, str] = {}
     for name in ("repo", "timezone", "cutoff", "lang"):
         value = getattr(args, name, None)
         if value is not None:
             overrides[name] = value
-    return load_settings(**overrides)
+    settings = load_settings(**overrides)
+    return settings, load_rules(settings.topics_file)
 
 
-def _run(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> int:
-    now = datetime.now(UTC)
-    if args.command == "topics":
-        for rule in rules.topics:
-            print(f"{rule.key:14} {rule.display_name(settings.lang)} — {rule.description}")
-        return 0
-    if args.command == "explain":
-        return _explain(args.number, settings, rules, now)
-    if args.command == "serve":
-        asyncio.run(serve(settings, rules))
-        return 0
+class _opened:
+    """The shared parts, opened for one command and closed after."""
+
+    def __init__(self, settings: Settings, rules: TopicRules) -> None:
+        self.settings, self.rules = settings, rules
+
+    def __enter__(self) -> Bot:
+        from bot.app import open_bot
+
+        self.bot = open_bot(self.settings, self.rules)
+        return self.bot
+
+    def __exit__(self, *exc: object) -> None:
+        self.bot.close()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _query(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> ReportQuery:
+    """What the command line asks for, checked before anything is opened."""
+    from bot.model.windows import parse_window
+    from bot.service.pipeline import ReportQuery
 
     topic = check_topic(args.topic, rules) if args.topic else None
-    sections = [check_section(name, rules) for name in getattr(args, "section", [])]
     window = parse_window(
         " ".join(args.when),
-        now=now,
+        now=_now(),
         tz=settings.tz,
-        cutoff=parse_cutoff(settings.cutoff),
+        cutoff=settings.cutoff_time,
         max_days=settings.max_range_days,
     )
-    if args.command == "post" and chat_configured(settings) and topic is None and not sections:
-        return _post_to_chat(settings, rules, window)  # the job computes the report itself
-    report = produce_report(
-        settings,
-        window,
-        rules,
-        now=now,
-        refresh=args.refresh,
+    return ReportQuery(
+        repo=settings.repo,
+        window=window,
+        lang=settings.lang,
         topic=topic,
         counts_only=args.counts_only,
+        refresh=args.refresh,
     )
-    markdown = render_markdown(report, settings.lang, rules, only=sections, topic=topic)
-    if args.command == "show":
-        print(_render(args.format, report, rules, settings, sections, markdown), end="")
-        return 0
-    written = write_report(settings, report, markdown, topic)
-    print(markdown, end="")
-    print(f"archived: {', '.join(str(p) for p in written)}", file=sys.stderr)
-    return 0
 
 
 def chat_configured(settings: Settings) -> bool:
@@ -187,9 +265,11 @@ def chat_configured(settings: Settings) -> bool:
     )
 
 
-def _post_to_chat(settings: Settings, rules: TopicRules, window: Window) -> int:
+def _post_to_chat(bot: Bot, window: Window) -> int:
     """`post` with chat configured: the scheduled job's path, through the ledger."""
-    result = asyncio.run(post_once(settings, rules, window))
+    from bot.app import post_once
+
+    result = asyncio.run(post_once(bot, window))
     delivery = result.delivery
     if not result.complete:
         print(
@@ -208,22 +288,22 @@ def _post_to_chat(settings: Settings, rules: TopicRules, window: Window) -> int:
     return 1 if delivery.failed else 0
 
 
-def _render(
-    form: str,
-    report: Report,
-    rules: TopicRules,
-    settings: Settings,
-    sections: list[str],
-    markdown: str,
-) -> str:
+def _render(form: str, report: Report, bot: Bot, sections: list[str]) -> str:
+    """The report in the one format asked for."""
+    lang = bot.settings.lang
     if form == "json":
-        return render_json(report, settings.lang)
+        from formatters.json_report import render_json
+
+        return render_json(report, lang)
     if form in ("slack", "discord"):
-        render = render_slack if form == "slack" else render_discord
-        link = settings.archive_link(report.repo, report.window.label)
-        messages = render(report, rules, settings.lang, only=sections, link=link)
-        return json.dumps(messages, ensure_ascii=False, indent=2) + "\n"
-    return markdown
+        from formatters.chat import chat_parts
+
+        link = bot.pipeline.files.link(report, lang)
+        parts = chat_parts(form, report, lang, only=sections, link=link)
+        return json.dumps([payload for _, payload in parts], ensure_ascii=False, indent=2) + "\n"
+    from formatters.markdown import render_markdown
+
+    return render_markdown(report, lang, only=sections)
 
 
 def check_topic(name: str, rules: TopicRules) -> str:
@@ -237,8 +317,10 @@ def check_topic(name: str, rules: TopicRules) -> str:
 
 
 def check_section(name: str, rules: TopicRules) -> str:
+    from bot.model.report import SECTIONS
+
     key = name.strip().lower()
-    valid = [*SECTION_ORDER, *(t.key for t in rules.topics)]
+    valid = [*SECTIONS, *(t.key for t in rules.topics)]
     if key not in valid:
         raise UsageError(
             f"unknown section '{name}'{_did_you_mean(key, valid)}; sections: {', '.join(valid)}"
@@ -249,62 +331,3 @@ def check_section(name: str, rules: TopicRules) -> str:
 def _did_you_mean(word: str, choices: Sequence[str]) -> str:
     close = difflib.get_close_matches(word, choices, n=1)
     return f" — did you mean '{close[0]}'?" if close else ""
-
-
-def _explain(number: int, settings: Settings, rules: TopicRules, now: datetime) -> int:
-    store = Store(settings.store_url())
-    pipeline = ReportPipeline(store, settings.repo, lambda: Collector(github_source(settings)))
-    try:
-        item = pipeline.item(number, now)
-    finally:
-        pipeline.close()
-        store.close()
-    kind = "PR" if item.kind == "pr" else "issue"
-    print(f"#{item.number} ({kind}) {item.title}")
-    print(f"  author {item.author or '?'}; labels {', '.join(item.labels) or 'none'}")
-    for line in explain(item, rules):
-        print(f"  {line}")
-    return 0
-
-
-def produce_report(
-    settings: Settings,
-    window: Window,
-    rules: TopicRules,
-    *,
-    now: datetime,
-    refresh: bool,
-    topic: str | None = None,
-    counts_only: bool = False,
-) -> Report:
-    """Open the store, answer the window (fetching only what is missing), close again."""
-    store = Store(settings.store_url())
-    writer = prose_writer(settings, store)
-    pipeline = ReportPipeline(
-        store, settings.repo, lambda: Collector(github_source(settings)), rules, writer
-    )
-    try:
-        if counts_only and topic is None:
-            return pipeline.report(window, now=now, refresh=refresh)
-        return pipeline.full_report(
-            window, now=now, refresh=refresh, topic=topic, lang=settings.lang
-        )
-    finally:
-        pipeline.close()
-        if writer is not None:
-            writer.close()
-        store.close()
-
-
-def prose_writer(settings: Settings, store: Store) -> ProseWriter | None:
-    """A model writer when LLM_BASE_URL and LLM_MODEL are set, else None (templates only)."""
-    if not (settings.llm_base_url and settings.llm_model):
-        return None
-    config = LLMConfig(
-        base_url=settings.llm_base_url,
-        model=settings.llm_model,
-        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
-        timeout=settings.llm_timeout,
-        retries=settings.llm_retries,
-    )
-    return ProseWriter(config, cache=store)

@@ -6,7 +6,8 @@ It never produces a number or a list; `bot.analyze.citations` drops every senten
 cites an item outside the window, writes a number it was not given, or claims without a
 source. Timeouts, HTTP errors and malformed answers fall back to the deterministic text
 with a note. Results are cached per window, language, model and prompt version, so a
-report asked again costs no model call. Only this module imports `openai`.
+report asked again costs no model call. Only this module imports `openai`, and only when a
+model is configured (the SDK costs most of a second to import).
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-import openai
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.analyze.citations import check, numbers_in
-from bot.report import Prose, Report
+from bot.model.report import Prose, Report
+
+if TYPE_CHECKING:
+    import openai
 
 log = logging.getLogger(__name__)
 
@@ -51,16 +53,18 @@ class LLMConfig:
 class ProseCache(Protocol):
     """Where answers are kept between runs (the store implements it)."""
 
-    def get_prose(self, key: str) -> dict[str, Any] | None: ...
+    def get(self, key: str) -> dict[str, Any] | None: ...
 
-    def put_prose(self, key: str, model: str, value: dict[str, Any]) -> None: ...
+    def put(self, key: str, model: str, value: dict[str, Any]) -> None: ...
 
 
 class ProseWriter:
     def __init__(self, config: LLMConfig, cache: ProseCache | None = None) -> None:
+        import openai
+
         self.config = config
         self.cache = cache
-        self._client = openai.OpenAI(
+        self._client: openai.OpenAI = openai.OpenAI(
             base_url=config.base_url,
             api_key=config.api_key or "not-needed",  # local servers often take none
             timeout=config.timeout,
@@ -74,7 +78,7 @@ class ProseWriter:
         """Prose for `report`, or (None, a note saying why the deterministic text stands)."""
         facts = facts_for(report)
         key = cache_key(facts, lang, self.config.model)
-        raw = self.cache.get_prose(key) if self.cache is not None else None
+        raw = self.cache.get(key) if self.cache is not None else None
         if raw is None:
             try:
                 raw = self._ask(facts, lang)
@@ -82,10 +86,12 @@ class ProseWriter:
                 log.warning("model prose skipped: %s", exc)
                 return None, f"model text unavailable ({exc}); deterministic text used"
             if self.cache is not None:
-                self.cache.put_prose(key, self.config.model, raw)
+                self.cache.put(key, self.config.model, raw)
         return checked_prose(raw, facts, report, lang, self.config.model), None
 
     def _ask(self, facts: dict[str, Any], lang: str) -> dict[str, Any]:
+        import openai
+
         try:
             response = self._client.chat.completions.create(
                 model=self.config.model,

@@ -187,12 +187,6 @@ class Settings(BaseSettings):
             raise ValueError(f"'{value}' is not an https:// URL")
         return value.rstrip("/") if value else value
 
-    def archive_link(self, repo: str, label: str) -> str | None:
-        """Where a report's Markdown is served, when VLLM_REPORT_ARCHIVE_URL is set."""
-        if not self.archive_url:
-            return None
-        return f"{self.archive_url}/{repo.replace('/', '__')}/{label}.{self.lang}.md"
-
     @field_validator("github_api_url")
     @classmethod
     def _check_api_url(cls, value: str) -> str:

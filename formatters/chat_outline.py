@@ -11,17 +11,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.report import ActivityItem, ListName, Report, Sections, TopicSection
-from bot.topic_rules import TopicRules
-from bot.windows import format_local
+from bot.model.report import ActivityItem, ListName, Report, Sections, TopicSection
+from bot.model.windows import format_local
 from formatters._text import item_url
-from formatters.i18n import (
+from formatters.wording import (
     APPENDIX_HEADINGS,
     ARROWS,
     SIGNAL_WORDS,
     STATE_WORDS,
     TEXT,
     hot_figures,
+    summary,
 )
 
 TITLE_LIMIT = 100
@@ -92,7 +92,7 @@ class Headline:
     labels: dict[str, str]  # words of the headline itself, in the report's language
 
 
-def headline(report: Report, rules: TopicRules | None, lang: str, link: str | None) -> Headline:
+def headline(report: Report, lang: str, link: str | None) -> Headline:
     text = TEXT[lang]
     word = "vLLM" if report.repo == "vllm-project/vllm" else report.repo
     title = {
@@ -109,17 +109,12 @@ def headline(report: Report, rules: TopicRules | None, lang: str, link: str | No
     vendors: list[Line] = []
     hot: list[Line] = []
     sections = report.sections
-    if sections is not None and rules is not None:
-        for vendor in rules.vendors:
+    if sections is not None:
+        for vendor in sections.catalog.vendors:
             section = sections.topics.get(vendor.key)
             if section is not None:
                 vendors.append(
-                    (
-                        Our(
-                            f"{vendor.display_name(lang)} — "
-                            + _topic_figures(report, section, lang)
-                        ),
-                    )
+                    (Our(f"{vendor.name(lang)} — " + _topic_figures(report, section, lang)),)
                 )
         for entry in sections.hot_discussions[:3]:
             item = report.items[entry.number]
@@ -150,9 +145,7 @@ def headline(report: Report, rules: TopicRules | None, lang: str, link: str | No
     return Headline(title, window, tuple(counts), notes, tuple(vendors), tuple(hot), link, labels)
 
 
-def sections(
-    report: Report, rules: TopicRules | None, lang: str, only: Sequence[str] = ()
-) -> list[ChatSection]:
+def sections(report: Report, lang: str, only: Sequence[str] = ()) -> list[ChatSection]:
     """The thread's sections in the reference's order (or only those named), appendix last."""
     text = TEXT[lang]
     out: list[ChatSection] = []
@@ -162,28 +155,29 @@ def sections(
         return not wanted or key in wanted
 
     info = report.sections
-    if info is not None and rules is not None:
+    if info is not None:
         if want("summary"):
-            summary = info.summary.get(lang, "")
             written = report.prose.summary.get(lang) if report.prose is not None else None
-            line: Line = (Our("✍️ "), Theirs(written, 3000)) if written else (Our(summary),)
+            line: Line = (
+                (Our("✍️ "), Theirs(written, 3000)) if written else (Our(summary(report, lang)),)
+            )
             out.append(ChatSection("summary", text["summary"], (Group(None, (line,)),)))
-        for topic in rules.topics:
+        for topic in info.catalog.topics:
             section = info.topics.get(topic.key)
             named = topic.key in wanted
             daily = topic.kind == "vendor" and want("vendors")
             if section is None or not (named or daily):
                 continue
-            title = text["vendor"].format(name=topic.display_name(lang))
-            out.append(_topic(report, section, rules, lang, title))
+            title = text["vendor"].format(name=topic.name(lang))
+            out.append(_topic(report, section, info, lang, title))
         if want("hot"):
             out.append(_hot(report, info, lang))
         if want("trends"):
-            out.append(_trends(info, rules, lang))
+            out.append(_trends(info, lang))
         if want("key"):
             out.append(_key(report, info, lang))
         if want("activity"):
-            out.append(_activity(info, rules, lang))
+            out.append(_activity(info, lang))
         if want("notable"):
             out.append(_notable(report, info, lang))
     if want("appendix"):
@@ -200,19 +194,18 @@ def sections(
 
 def assemble(
     report: Report,
-    rules: TopicRules | None,
     lang: str,
     only: Sequence[str],
     link: str | None,
     with_headline: bool,
-    render_headline: Callable[[Report, TopicRules | None, str, str | None], Payload],
+    render_headline: Callable[[Report, str, str | None], Payload],
     render_section: Callable[[Report, ChatSection], list[tuple[str, Payload]]],
 ) -> list[tuple[str, Payload]]:
     """(part name, payload) pairs in posting order, whatever the platform renders."""
     messages: list[tuple[str, Payload]] = []
     if with_headline:
-        messages.append(("headline", render_headline(report, rules, lang, link)))
-    for section in sections(report, rules, lang, only):
+        messages.append(("headline", render_headline(report, lang, link)))
+    for section in sections(report, lang, only):
         messages += render_section(report, section)
     return messages
 
@@ -221,7 +214,7 @@ def assemble(
 
 
 def _topic(
-    report: Report, section: TopicSection, rules: TopicRules, lang: str, title: str
+    report: Report, section: TopicSection, info: Sections, lang: str, title: str
 ) -> ChatSection:
     text = TEXT[lang]
     groups = [Group(None, ((Our(_topic_figures(report, section, lang)),),))]
@@ -230,12 +223,12 @@ def _topic(
             Group(text["issues"], tuple(_item_line(report, n, lang) for n in section.issues))
         )
     prs = set(section.prs)
-    for group in rules.groups:
+    for group in info.catalog.groups:
         numbers = [n for n in section.groups.get(group.key, ()) if n in prs]
         if numbers:
             groups.append(
                 Group(
-                    f"{text['prs']} · {group.display_name(lang)}",
+                    f"{text['prs']} · {group.name(lang)}",
                     tuple(_item_line(report, n, lang) for n in numbers),
                 )
             )
@@ -278,12 +271,11 @@ def _hot(report: Report, info: Sections, lang: str) -> ChatSection:
     )
 
 
-def _trends(info: Sections, rules: TopicRules, lang: str) -> ChatSection:
+def _trends(info: Sections, lang: str) -> ChatSection:
     text = TEXT[lang]
     rows: list[Line] = []
     for row in info.trends:
-        rule = rules.topic(row.topic)
-        name = rule.display_name(lang) if rule else row.topic
+        name = info.catalog.topic_name(row.topic, lang)
         template = text["trend_new"] if row.direction == "new" else text["trend_row"]
         rows.append(
             (
@@ -331,7 +323,7 @@ def _key(report: Report, info: Sections, lang: str) -> ChatSection:
     )
 
 
-def _activity(info: Sections, rules: TopicRules, lang: str) -> ChatSection:
+def _activity(info: Sections, lang: str) -> ChatSection:
     text = TEXT[lang]
     act = info.activity
     lines: list[Line] = [
@@ -346,8 +338,7 @@ def _activity(info: Sections, rules: TopicRules, lang: str) -> ChatSection:
             )
         )
     for key, logins in act.vendor_authors.items():
-        rule = rules.topic(key)
-        vendor = rule.display_name(lang) if rule else key
+        vendor = info.catalog.topic_name(key, lang)
         lines.append(
             (
                 Our(text["vendor_authors"].format(vendor=vendor, names="")),

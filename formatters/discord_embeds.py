@@ -1,6 +1,6 @@
 """Discord messages with embeds: a compact headline, then one message per section.
 
-`render_discord(report, rules, lang)` returns `POST /channels/{id}/messages` payloads in
+`render_discord(report, lang)` returns `POST /channels/{id}/messages` payloads in
 posting order: the first starts the thread, the rest go into it. Every payload carries
 `allowed_mentions: {"parse": []}` and a stable `nonce` with `enforce_nonce`, so a retried
 send is not posted twice. Markdown in strangers' text is escaped and mentions are broken;
@@ -13,8 +13,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from bot.report import Report
-from bot.topic_rules import TopicRules
+from bot.model.report import Report
 from formatters import chat_outline as outline
 from formatters._text import clean, discord_escape, truncate
 
@@ -41,7 +40,6 @@ Message = dict[str, Any]
 
 def render_discord(
     report: Report,
-    rules: TopicRules | None,
     lang: str = "en",
     *,
     only: Sequence[str] = (),
@@ -49,13 +47,12 @@ def render_discord(
     with_headline: bool = True,
 ) -> list[Message]:
     """The payloads, in posting order."""
-    parts = discord_parts(report, rules, lang, only=only, link=link, with_headline=with_headline)
+    parts = discord_parts(report, lang, only=only, link=link, with_headline=with_headline)
     return [payload for _, payload in parts]
 
 
 def discord_parts(
     report: Report,
-    rules: TopicRules | None,
     lang: str = "en",
     *,
     only: Sequence[str] = (),
@@ -63,7 +60,7 @@ def discord_parts(
     with_headline: bool = True,
 ) -> list[tuple[str, Message]]:
     """(part name, payload) pairs: the name keys the delivery ledger ("headline", "amd-2")."""
-    return outline.assemble(report, rules, lang, only, link, with_headline, _headline, _section)
+    return outline.assemble(report, lang, only, link, with_headline, _headline, _section)
 
 
 def markdown(line: outline.Line) -> str:
@@ -78,8 +75,8 @@ def markdown(line: outline.Line) -> str:
     return "".join(out)
 
 
-def _headline(report: Report, rules: TopicRules | None, lang: str, link: str | None) -> Message:
-    head = outline.headline(report, rules, lang, link)
+def _headline(report: Report, lang: str, link: str | None) -> Message:
+    head = outline.headline(report, lang, link)
     lines = [discord_escape(head.window)]
     lines += [f"⚠️ {discord_escape(note)}" for note in head.notes]
     embed: dict[str, Any] = {

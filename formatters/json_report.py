@@ -7,7 +7,8 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from bot.report import ActivityItem, Report, Sections
+from bot.model.report import ActivityItem, Report
+from formatters.wording import summary
 
 SCHEMA = "vllm-report/1"
 
@@ -34,7 +35,7 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         "items": {str(number): _item(item, tz) for number, item in report.items.items()},
     }
     if report.sections is not None:
-        data.update(_sections(report.sections, lang))
+        data.update(_sections(report, lang))
     if report.prose is not None:
         prose = asdict(report.prose)
         prose["item_notes"] = {str(k): v for k, v in report.prose.item_notes.items()}
@@ -47,7 +48,9 @@ def render_json(report: Report, lang: str = "en") -> str:
     return json.dumps(report_to_dict(report, lang), ensure_ascii=False, indent=2)
 
 
-def _sections(sections: Sections, lang: str) -> dict[str, Any]:
+def _sections(report: Report, lang: str) -> dict[str, Any]:
+    sections = report.sections
+    assert sections is not None  # noqa: S101 - called for full reports only
     return {
         "topics": {
             key: {
@@ -68,8 +71,8 @@ def _sections(sections: Sections, lang: str) -> dict[str, Any]:
         "trend_baseline_days": sections.baseline_days,
         "clusters": [asdict(cluster) for cluster in sections.clusters],
         "activity": asdict(sections.activity),
-        "summary": sections.summary.get(lang, ""),
-        "summaries": dict(sections.summary),
+        "summary": summary(report, lang),
+        "summaries": {language: summary(report, language) for language in ("en", "zh")},
     }
 
 

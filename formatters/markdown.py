@@ -1,25 +1,26 @@
 """Markdown: every section of the report in the reference's order, in English or Chinese.
 
-`render_markdown(report, lang, rules, only=...)` renders the whole report or the sections
-named in `only` (`summary`, `vendors`, a topic key such as `amd`, `hot`, `trends`, `key`,
-`activity`, `notable`, `appendix`). Strangers' text (titles, logins, labels) is defused.
+`render_markdown(report, lang, only=...)` renders the whole report or the sections named
+in `only` (`summary`, `vendors`, a topic key such as `amd`, `hot`, `trends`, `key`,
+`activity`, `notable`, `appendix`). Strangers' text (titles, logins, labels) is defused;
+links are built from the repository and number, never taken from item data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.report import ActivityItem, ListName, Report, Sections, TopicSection
-from bot.topic_rules import TopicRules
-from bot.windows import format_local
-from formatters.i18n import (
+from bot.model.report import SECTIONS, ActivityItem, ListName, Report, Sections, TopicSection
+from bot.model.windows import format_local
+from formatters._text import item_url
+from formatters.wording import (
     APPENDIX_HEADINGS,
     ARROWS,
-    SECTION_ORDER,
     SIGNAL_WORDS,
     STATE_WORDS,
     TEXT,
     hot_figures,
+    summary,
 )
 
 EVENT_WORD = {
@@ -33,17 +34,11 @@ TITLE_LIMIT = 110
 MODEL_MARK = "✍️"  # marks text a language model wrote (after the citation check)
 
 
-def render_markdown(
-    report: Report,
-    lang: str = "en",
-    rules: TopicRules | None = None,
-    only: Sequence[str] = (),
-    topic: str | None = None,
-) -> str:
-    parts = [render_header(report, lang, rules, topic)]
-    wanted = list(only) or list(SECTION_ORDER)
+def render_markdown(report: Report, lang: str = "en", only: Sequence[str] = ()) -> str:
+    parts = [render_header(report, lang)]
+    wanted = list(only) or list(SECTIONS)
     for name in wanted:
-        block = render_section(report, name, lang, rules)
+        block = render_section(report, name, lang)
         if block:
             parts.append(block)
     if not only:
@@ -56,40 +51,37 @@ def render_markdown(
     return "\n\n".join(parts) + "\n"
 
 
-def render_section(report: Report, name: str, lang: str, rules: TopicRules | None) -> str:
+def render_section(report: Report, name: str, lang: str) -> str:
     """One section as Markdown ('' when the report has nothing for it)."""
     if name == "appendix":
         return "\n".join(render_appendix(report, lang))
     sections = report.sections
-    if sections is None or rules is None:
+    if sections is None:
         return ""
     renderers = {
-        "summary": lambda: _summary(report, sections, lang),
-        "vendors": lambda: _vendors(report, sections, lang, rules),
+        "summary": lambda: _summary(report, lang),
+        "vendors": lambda: _vendors(report, sections, lang),
         "hot": lambda: _hot(report, sections, lang),
-        "trends": lambda: _trends(sections, lang, rules),
+        "trends": lambda: _trends(sections, lang),
         "key": lambda: _key(report, sections, lang),
-        "activity": lambda: _activity(sections, lang, rules),
+        "activity": lambda: _activity(sections, lang),
         "notable": lambda: _notable(report, sections, lang),
     }
     if name in renderers:
         return renderers[name]()
-    section = sections.topics.get(name)
-    if rules.topic(name) is not None:
-        return _topic(report, name, section, lang, rules)
+    if sections.catalog.topic(name) is not None:
+        return _topic(report, name, sections.topics.get(name), lang)
     return ""
 
 
-def render_header(
-    report: Report, lang: str = "en", rules: TopicRules | None = None, topic: str | None = None
-) -> str:
+def render_header(report: Report, lang: str = "en") -> str:
     text = TEXT[lang]
     window = report.window
     template = text["title"] if report.repo == "vllm-project/vllm" else text["title_other"]
     title = template.format(repo=report.repo, label=window.label)
-    rule = rules.topic(topic) if rules and topic else None
-    if rule is not None:
-        title += text["topic_suffix"].format(topic=rule.display_name(lang))
+    if report.topic and report.sections is not None:
+        name = report.sections.catalog.topic_name(report.topic, lang)
+        title += text["topic_suffix"].format(topic=name)
     lines = [
         f"# {title}",
         "",
@@ -119,27 +111,25 @@ def render_appendix(report: Report, lang: str = "en") -> list[str]:
 # -- sections ----------------------------------------------------------------------------
 
 
-def _summary(report: Report, sections: Sections, lang: str) -> str:
+def _summary(report: Report, lang: str) -> str:
     written = report.prose.summary.get(lang) if report.prose is not None else None
-    text = f"{MODEL_MARK} {_escape(written)}" if written else sections.summary.get(lang, "")
+    text = f"{MODEL_MARK} {_escape(written)}" if written else summary(report, lang)
     return f"## {TEXT[lang]['summary']}\n\n{text}"
 
 
-def _vendors(report: Report, sections: Sections, lang: str, rules: TopicRules) -> str:
+def _vendors(report: Report, sections: Sections, lang: str) -> str:
     blocks = [
-        _topic(report, vendor.key, sections.topics[vendor.key], lang, rules)
-        for vendor in rules.vendors
+        _topic(report, vendor.key, sections.topics[vendor.key], lang)
+        for vendor in sections.catalog.vendors
         if vendor.key in sections.topics
     ]
     return "\n\n".join(blocks)
 
 
-def _topic(
-    report: Report, key: str, section: TopicSection | None, lang: str, rules: TopicRules
-) -> str:
+def _topic(report: Report, key: str, section: TopicSection | None, lang: str) -> str:
     text = TEXT[lang]
-    rule = rules.topic(key)
-    name = rule.display_name(lang) if rule is not None else key
+    assert report.sections is not None  # noqa: S101 - only called for full reports
+    name = report.sections.catalog.topic_name(key, lang)
     lines = [f"## {text['vendor'].format(name=name)}", ""]
     if section is None:
         return "\n".join([*lines, text["nothing"]])
@@ -151,12 +141,12 @@ def _topic(
         lines += ["", f"**{text['prs']}**"]
         prs = set(section.prs)
         index = 0
-        for group in rules.groups:
+        for group in report.sections.catalog.groups:
             numbers = [n for n in section.groups.get(group.key, ()) if n in prs]
             if not numbers:
                 continue
             index += 1
-            lines.append(f"{index}. {group.display_name(lang)}")
+            lines.append(f"{index}. {group.name(lang)}")
             lines += ["   " + _item_line(report, n, lang) for n in numbers]
     return "\n".join(lines)
 
@@ -188,12 +178,11 @@ def _hot(report: Report, sections: Sections, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _trends(sections: Sections, lang: str, rules: TopicRules) -> str:
+def _trends(sections: Sections, lang: str) -> str:
     text = TEXT[lang]
     lines = [f"## {text['trends']}", ""]
     for row in sections.trends:
-        rule = rules.topic(row.topic)
-        name = rule.display_name(lang) if rule else row.topic
+        name = sections.catalog.topic_name(row.topic, lang)
         template = text["trend_new"] if row.direction == "new" else text["trend_row"]
         line = template.format(
             name=name, count=row.count, mean=row.mean_7d, arrow=ARROWS[row.direction]
@@ -233,7 +222,7 @@ def _key(report: Report, sections: Sections, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _activity(sections: Sections, lang: str, rules: TopicRules) -> str:
+def _activity(sections: Sections, lang: str) -> str:
     text = TEXT[lang]
     act = sections.activity
     lines = [f"## {text['activity']}", "", f"- {text['authors'].format(n=act.distinct_authors)}"]
@@ -242,8 +231,7 @@ def _activity(sections: Sections, lang: str, rules: TopicRules) -> str:
         names = ", ".join(_escape(n) for n in act.first_time_contributors)
         lines.append(f"- {text['first_timers'].format(names=names)}")
     for key, logins in act.vendor_authors.items():
-        rule = rules.topic(key)
-        vendor = rule.display_name(lang) if rule else key
+        vendor = sections.catalog.topic_name(key, lang)
         names = ", ".join(_escape(n) for n in logins)
         lines.append(f"- {text['vendor_authors'].format(vendor=vendor, names=names)}")
     if act.bot_items:
@@ -282,7 +270,7 @@ def _count(report: Report, name: ListName, lang: str) -> str:
 
 
 def _ref(item: ActivityItem) -> str:
-    return f"[#{item.number}]({item.url})"
+    return f"[#{item.number}]({item_url(item.repo, item.kind, item.number)})"
 
 
 def _title(item: ActivityItem) -> str:
@@ -310,7 +298,7 @@ def _appendix_line(item: ActivityItem, name: ListName, report: Report, lang: str
     author = item.author or text["unknown_author"]
     title = _escape(item.title)
     return (
-        f"- [#{item.number}]({item.url}) {title} — {_escape(labels)} — "
+        f"- {_ref(item)} {title} — {_escape(labels)} — "
         f"{text['by']} {_escape(author)} ({text[EVENT_WORD[name]]}: {stamp})"
     )
 

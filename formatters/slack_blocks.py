@@ -1,6 +1,6 @@
 """Slack Block Kit messages: a compact headline for the channel, then one reply per section.
 
-`render_slack(report, rules, lang)` returns the messages in posting order: the first goes
+`render_slack(report, lang)` returns the messages in posting order: the first goes
 to the channel, the rest into its thread (each is a `chat.postMessage` payload without
 `channel`/`thread_ts`, which delivery adds). Long sections are split across messages;
 nothing is dropped. Untrusted text is escaped (`&`, `<`, `>` only); links are built by us.
@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.report import Report
-from bot.topic_rules import TopicRules
+from bot.model.report import Report
 from formatters import chat_outline as outline
 from formatters._text import clean, slack_escape, truncate
 
@@ -34,7 +33,6 @@ Message = dict[str, Any]
 
 def render_slack(
     report: Report,
-    rules: TopicRules | None,
     lang: str = "en",
     *,
     only: Sequence[str] = (),
@@ -42,13 +40,12 @@ def render_slack(
     with_headline: bool = True,
 ) -> list[Message]:
     """The payloads, in posting order."""
-    parts = slack_parts(report, rules, lang, only=only, link=link, with_headline=with_headline)
+    parts = slack_parts(report, lang, only=only, link=link, with_headline=with_headline)
     return [payload for _, payload in parts]
 
 
 def slack_parts(
     report: Report,
-    rules: TopicRules | None,
     lang: str = "en",
     *,
     only: Sequence[str] = (),
@@ -56,7 +53,7 @@ def slack_parts(
     with_headline: bool = True,
 ) -> list[tuple[str, Message]]:
     """(part name, payload) pairs: the name keys the delivery ledger ("headline", "amd-2")."""
-    return outline.assemble(report, rules, lang, only, link, with_headline, _headline, _section)
+    return outline.assemble(report, lang, only, link, with_headline, _headline, _section)
 
 
 def mrkdwn(line: outline.Line) -> str:
@@ -71,8 +68,8 @@ def mrkdwn(line: outline.Line) -> str:
     return "".join(out)
 
 
-def _headline(report: Report, rules: TopicRules | None, lang: str, link: str | None) -> Message:
-    head = outline.headline(report, rules, lang, link)
+def _headline(report: Report, lang: str, link: str | None) -> Message:
+    head = outline.headline(report, lang, link)
     blocks: list[dict[str, Any]] = [
         {
             "type": "header",

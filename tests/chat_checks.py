@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from slack_sdk.models.blocks import Block
 
-from bot.report import Report
+from bot.model.report import Report
 from formatters import discord_embeds as dc
 from formatters import slack_blocks as sl
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.report import ActivityItem
-from bot.windows import Window
+from bot.model.report import ActivityItem
+from bot.model.windows import Window
 
 REPO = "vllm-project/vllm"
 CST = ZoneInfo("Asia/Shanghai")
@@ -39,3 +39,32 @@ def item(number: int, kind: str = "issue", **fields: Any) -> ActivityItem:
     }
     values.update(fields)
     return ActivityItem(**values)
+
+
+def make_report(
+    settings: Any,
+    window: Window,
+    *,
+    topic: str | None = None,
+    counts_only: bool = False,
+    refresh: bool = False,
+) -> Any:
+    """A report as the CLI makes it: the composition root's pipeline, opened and closed."""
+    from bot.app import open_bot
+    from bot.model.rules import load_rules
+    from bot.service.pipeline import ReportQuery
+
+    bot = open_bot(settings, load_rules(settings.topics_file))
+    try:
+        query = ReportQuery(
+            settings.repo, window, settings.lang, topic, counts_only=counts_only, refresh=refresh
+        )
+        return bot.pipeline.report(query)
+    finally:
+        bot.close()
+
+
+def archive_link(settings: Any, report: Any, lang: str = "en") -> str | None:
+    from bot.report_files import ReportFiles
+
+    return ReportFiles(settings.archive_dir, settings.archive_url).link(report, lang)

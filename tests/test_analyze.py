@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.analyze import build_report
-from bot.report import ListName
+from bot.model.report import ListName
 from tests.factories import REPO, WINDOW_0326, item
 
 WINDOW = WINDOW_0326

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.analyze import analyze
-from bot.cli import main, produce_report
-from bot.report import ActivityItem
-from bot.topic_rules import load_rules
-from bot.windows import parse_window
+from bot.cli import main
+from bot.model.report import ActivityItem
+from bot.model.rules import load_rules
+from bot.model.windows import parse_window
 from config.settings import load_settings
 from formatters.discord_embeds import render_discord
 from formatters.slack_blocks import render_slack
@@ -27,7 +27,7 @@ from tests.chat_checks import (
     numbers_in_discord,
     numbers_in_slack,
 )
-from tests.factories import REPO, WINDOW_0326, item
+from tests.factories import REPO, WINDOW_0326, archive_link, item, make_report
 from tests.fakes.github_api import FakeGitHub
 
 GOLDEN = Path(__file__).with_name("golden")
@@ -66,11 +66,11 @@ def test_real_days_obey_limits_and_lose_nothing(
     config = load_settings(cutoff=day.cutoff)
     now = datetime.now(UTC)
     window = parse_window(day.label, now=now, tz=config.tz, cutoff=config.cutoff_time, max_days=31)
-    report = produce_report(config, window, RULES, now=now, refresh=False)
-    link = config.archive_link(report.repo, report.window.label)
+    report = make_report(config, window)
+    link = archive_link(config, report)
     for lang in ("en", "zh"):
-        slack = render_slack(report, RULES, lang, link=link)
-        discord_ = render_discord(report, RULES, lang, link=link)
+        slack = render_slack(report, lang, link=link)
+        discord_ = render_discord(report, lang, link=link)
         check_slack(slack, report, (LINK,))
         check_discord(discord_, report, (LINK,))
         assert numbers_in_slack(slack) >= listed_numbers(report)
@@ -198,8 +198,8 @@ def test_hostile_reports_never_break_limits_ping_or_lose_items(
 ) -> None:
     """Any size, any text: limits hold, no live mention, no foreign link, every item present."""
     report = analyze(items, WINDOW_0326, repo=REPO, rules=RULES, complete=True)
-    slack = render_slack(report, RULES, lang)
-    discord_ = render_discord(report, RULES, lang)
+    slack = render_slack(report, lang)
+    discord_ = render_discord(report, lang)
     check_slack(slack, report)
     check_discord(discord_, report)
     assert numbers_in_slack(slack) >= listed_numbers(report)
@@ -211,7 +211,7 @@ def test_the_checks_catch_what_they_guard_against() -> None:
     report = analyze(
         [item(1, created_at=WINDOW_0326.start)], WINDOW_0326, repo=REPO, rules=RULES, complete=True
     )
-    good_slack, good_discord = render_slack(report, RULES), render_discord(report, RULES)
+    good_slack, good_discord = render_slack(report), render_discord(report)
     check_slack(good_slack, report)
     check_discord(good_discord, report)
     bad_slack = [

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.collect import CollectError, Collector, GitHubSource
+from bot.collect.client import CollectError, Collector, GitHubSource
 from tests.anchor_data import REPO, anchor_days
 from tests.fakes.github_api import FakeGitHub, FakeItem, Fault
 

@@ -14,16 +14,17 @@ import pytest
 
 from bot.adapters.discord_app import DiscordCommands, build_tree
 from bot.adapters.slack_app import build_slack_app
-from bot.app import github_source
-from bot.commands import CommandError, CommandService, RateLimiter, inbound, parse_report
-from bot.store import Store
-from bot.topic_rules import load_rules
+from bot.adapters.slack_text import inbound, parse_report
+from bot.app import open_bot
+from bot.model.rules import load_rules
+from bot.service.commands import CommandError, CommandService, RateLimiter
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
 from tests.fakes.slack_api import FakeSlack, signed_command
 
 RULES = load_rules()
+TOPICS = [t.key for t in RULES.topics]
 DAY = anchor_days()[2]
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 
@@ -33,7 +34,7 @@ SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 
 def test_report_arguments_in_any_order() -> None:
     """when, section, topic, repo, lang and public, each recognised by its shape."""
-    request = parse_report("public zh amd 2026-03-20..2026-03-26 sgl-project/sglang", RULES)
+    request = parse_report("public zh amd 2026-03-20..2026-03-26 sgl-project/sglang", TOPICS)
     assert (request.when, request.topic, request.repo, request.lang, request.public) == (
         "2026-03-20..2026-03-26",
         "amd",
@@ -41,9 +42,9 @@ def test_report_arguments_in_any_order() -> None:
         "zh",
         True,
     )
-    assert parse_report("", RULES).when == "yesterday"
-    assert parse_report("last 7 days hot", RULES).when == "last 7 days"
-    assert parse_report("7d hot", RULES).section == "hot"
+    assert parse_report("", TOPICS).when == "yesterday"
+    assert parse_report("last 7 days hot", TOPICS).when == "last 7 days"
+    assert parse_report("7d hot", TOPICS).section == "hot"
 
 
 @pytest.mark.parametrize(
@@ -56,7 +57,7 @@ def test_report_arguments_in_any_order() -> None:
 )
 def test_bad_arguments_say_what_to_type(text: str, says: str) -> None:
     with pytest.raises(CommandError, match=says):
-        parse_report(text, RULES)
+        parse_report(text, TOPICS)
 
 
 def test_slack_encoded_input_is_decoded_first() -> None:
@@ -91,9 +92,9 @@ def slack_env(monkeypatch: pytest.MonkeyPatch, fake_github: FakeGitHub) -> Itera
 
 def service() -> CommandService:
     settings = load_settings()
-    store = Store(settings.store_url())
+    bot = open_bot(settings, RULES)
     return CommandService(
-        settings, RULES, store, lambda: datetime.now(UTC), github_source(settings)
+        settings, RULES, bot.pipeline, bot.store.subscriptions, lambda: datetime.now(UTC)
     )
 
 
@@ -174,12 +175,12 @@ def test_slack_forged_stale_and_replayed_requests_get_401_and_change_nothing(
         request = signed(slack_env, "/vllm-subscribe", "amd dm")
         first = (await dispatch(app, *request))[0]
         await settle(slack_env, 1)
-        commands.store.unsubscribe(commands.store.subscriptions()[0])
+        commands.store.remove(commands.store.list()[0])
         return [first, (await dispatch(app, *request))[0]]
 
     statuses = asyncio.run(scenario())
     assert statuses[-1] == 401
-    assert commands.store.subscriptions() == []
+    assert commands.store.list() == []
     assert len(slack_env.responses) == (1 if attack == "replayed" else 0)
 
 
@@ -204,7 +205,7 @@ def test_slack_subscribe_needs_permission_for_a_channel(slack_env: FakeSlack) ->
     assert texts[2] == "this channel will get the NVIDIA digest after each daily report"
     assert texts[3] == "your DMs: amd\nthis channel: nvidia"
     assert texts[4] == "your DMs will no longer get the AMD / ROCm digest"
-    remaining = commands.store.subscriptions()
+    remaining = commands.store.list()
     assert [(s.target_kind, s.target_id, s.topic) for s in remaining] == [
         ("channel", "C1", "nvidia")
     ]

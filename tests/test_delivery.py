@@ -204,8 +204,8 @@ def test_subscribers_get_their_topic_digest(
     """A channel subscribed to amd and a user's DMs subscribed to nvidia get only that."""
     store = Store(db)
     now = datetime.now(UTC)
-    store.subscribe(Subscription("slack", "channel", "C9", "amd", "U1"), now)
-    store.subscribe(Subscription("discord", "dm", "4242", "nvidia", "4242"), now)
+    store.subscriptions.add(Subscription("slack", "channel", "C9", "amd", "U1"), now)
+    store.subscriptions.add(Subscription("discord", "dm", "4242", "nvidia", "4242"), now)
     store.close()
     assert post(capsys)[0] == 0
     assert slack_parts(slack, "C9") == ["headline", "amd"]

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
-from bot.collect import CollectError, Collector, GitHubSource
-from bot.pipeline import ReportPipeline
-from bot.report import ListName
+from bot.collect.source import CollectError, GitHubSource
+from bot.collect.sync import Archiver
+from bot.model.report import ListName, Report
+from bot.model.rules import load_rules
+from bot.model.windows import Window
+from bot.report_files import ReportFiles
+from bot.service.pipeline import Pipeline, ReportQuery
 from bot.store import Span, Store
-from bot.windows import Window
 from tests.anchor_data import REPO, anchor_days
 from tests.fakes.github_api import FakeGitHub, FakeItem, Fault
 
@@ -19,16 +23,20 @@ WINDOW = Window(DAY.start, DAY.end, "UTC", DAY.label)
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
 
-def pipeline(store: Store, fake: FakeGitHub) -> ReportPipeline:
+def counts(
+    store: Store, fake: FakeGitHub, window: Window, now: datetime = NOW, refresh: bool = False
+) -> Report:
+    """The counts-only report of `window` as the pipeline answers it at `now`."""
     source = GitHubSource(repo=REPO, api_url=fake.url, request_interval=0, backoff=0.01, retries=2)
-    return ReportPipeline(store, REPO, lambda: Collector(source))
+    pipeline = Pipeline(Archiver(store, source), load_rules(), ReportFiles(Path(".")), lambda: now)
+    return pipeline.report(ReportQuery(REPO, window, counts_only=True, refresh=refresh))
 
 
 def test_cold_then_warm(store: Store, fake_github: FakeGitHub) -> None:
     """First ask: four searches. Second ask: zero requests, the same report."""
-    cold = pipeline(store, fake_github).report(WINDOW, now=NOW)
+    cold = counts(store, fake_github, WINDOW, NOW)
     cold_requests = len(fake_github.requests)
-    warm = pipeline(store, fake_github).report(WINDOW, now=NOW)
+    warm = counts(store, fake_github, WINDOW, NOW)
     assert cold_requests == 4
     assert len(fake_github.requests) == cold_requests
     assert warm.lists == cold.lists and warm.complete and cold.complete
@@ -37,12 +45,12 @@ def test_cold_then_warm(store: Store, fake_github: FakeGitHub) -> None:
 
 def test_refresh_fetches_again_and_sees_changes(store: Store, fake_github: FakeGitHub) -> None:
     """--refresh re-asks GitHub, and an item closed meanwhile moves to the closed list."""
-    pipeline(store, fake_github).report(WINDOW, now=NOW)
+    counts(store, fake_github, WINDOW, NOW)
     number = DAY.lists["new_issues"][0]
     reopened = fake_github.items[number]
     reopened.closed_at = reopened.updated_at = DAY.start + timedelta(hours=23)
-    stale = pipeline(store, fake_github).report(WINDOW, now=NOW)
-    fresh = pipeline(store, fake_github).report(WINDOW, now=NOW, refresh=True)
+    stale = counts(store, fake_github, WINDOW, NOW)
+    fresh = counts(store, fake_github, WINDOW, NOW, refresh=True)
     assert number not in stale.lists[ListName.CLOSED_ISSUES]
     assert number in fresh.lists[ListName.CLOSED_ISSUES]
 
@@ -51,11 +59,13 @@ def test_a_failed_collection_records_no_coverage(store: Store, fake_github: Fake
     """GitHub fails mid-way: the error surfaces, and the next run fetches the window again."""
     fake_github.fault_rule = lambda index, path: Fault.server_error() if index >= 2 else None
     with pytest.raises(CollectError):
-        pipeline(store, fake_github).report(WINDOW, now=NOW)
-    assert store.gaps(REPO, Span(WINDOW.start, WINDOW.end)) == [Span(WINDOW.start, WINDOW.end)]
+        counts(store, fake_github, WINDOW, NOW)
+    assert store.coverage.gaps(REPO, Span(WINDOW.start, WINDOW.end)) == [
+        Span(WINDOW.start, WINDOW.end)
+    ]
     fake_github.fault_rule = None
     fake_github.reset_log()
-    report = pipeline(store, fake_github).report(WINDOW, now=NOW)
+    report = counts(store, fake_github, WINDOW, NOW)
     assert report.complete and len(fake_github.requests) == 4
 
 
@@ -64,11 +74,11 @@ def test_incomplete_search_gives_an_incomplete_report(
 ) -> None:
     """Incomplete search results: complete is false, a note says why, and nothing is covered."""
     fake_github.fail_next(Fault(incomplete=True))
-    report = pipeline(store, fake_github).report(WINDOW, now=NOW)
+    report = counts(store, fake_github, WINDOW, NOW)
     assert not report.complete
     assert any("timed out" in note for note in report.notes)
     fake_github.reset_log()
-    pipeline(store, fake_github).report(WINDOW, now=NOW)
+    counts(store, fake_github, WINDOW, NOW)
     assert len(fake_github.requests) == 4  # asked again, not served from a partial archive
 
 
@@ -94,7 +104,7 @@ def test_live_window_syncs_incrementally_and_the_cursor_survives_restart(
     live = Window(DAY.start, DAY.end, "UTC", DAY.label)
     with FakeGitHub(REPO, _as_of(list(fake_github.items.values()), now)) as fake:
         first_store = Store(store_url)
-        partial = pipeline(first_store, fake).report(live, now=now)
+        partial = counts(first_store, fake, live, now)
         first_store.close()
         assert not partial.complete
         assert any("in progress" in note for note in partial.notes)
@@ -108,8 +118,8 @@ def test_live_window_syncs_incrementally_and_the_cursor_survives_restart(
         fake.add(FakeItem(99001, "pr", "[Bugfix] arrives later", "dev", [], arrival, arrival))
         fake.reset_log()
         second_store = Store(store_url)
-        cursor = second_store.sync_cursor(REPO)
-        again = pipeline(second_store, fake).report(live, now=now + timedelta(hours=1))
+        cursor = second_store.coverage.cursor(REPO)
+        again = counts(second_store, fake, live, now + timedelta(hours=1))
         second_store.close()
     assert cursor == now - timedelta(minutes=2)
     assert fake.requests[0].query["since"] == [cursor.strftime("%Y-%m-%dT%H:%M:%SZ")]
@@ -130,7 +140,7 @@ def test_window_edges_through_github_search(store: Store) -> None:
         for n, at in moments.items()
     ]
     with FakeGitHub(REPO, items) as fake:
-        report = pipeline(store, fake).report(WINDOW, now=NOW)
+        report = counts(store, fake, WINDOW, NOW)
     assert report.lists[ListName.NEW_ISSUES] == (2, 3)
     assert report.lists[ListName.MERGED_PRS] == (12, 13)
     assert report.lists[ListName.NEW_PRS] == ()

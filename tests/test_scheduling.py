@@ -16,11 +16,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.app import github_source, transports
-from bot.posting import Poster
-from bot.scheduling import JOB_ID, MISFIRE_GRACE_SECONDS, build_scheduler, post_time
-from bot.store import Store
-from bot.topic_rules import load_rules
+from bot.app import open_bot, transports
+from bot.model.rules import load_rules
+from bot.service.daily import DailyJob
+from bot.service.scheduling import JOB_ID, MISFIRE_GRACE_SECONDS, build_scheduler, post_time
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
@@ -79,13 +78,13 @@ def test_a_scheduled_run_delivers_the_last_complete_window(slack: FakeSlack) -> 
     now = DAY.end + timedelta(minutes=20)  # 2026-03-26 12:03 in Shanghai
 
     async def scenario() -> None:
-        store = Store(settings.store_url())
+        bot = open_bot(settings, RULES, clock_at(now))
         async with transports(settings) as opened:
-            poster = Poster(settings, RULES, store, opened, clock_at(now), github_source(settings))
+            poster = DailyJob(settings, bot.pipeline, bot.store, opened, clock_at(now))
             done = asyncio.Event()
 
             async def job() -> None:
-                await poster.daily()
+                await poster.run()
                 done.set()
 
             scheduler = build_scheduler(settings.tz, settings.cutoff_time, 15, job)
@@ -93,8 +92,8 @@ def test_a_scheduled_run_delivers_the_last_complete_window(slack: FakeSlack) -> 
             scheduler.get_job(JOB_ID).modify(next_run_time=datetime.now(UTC))
             await asyncio.wait_for(done.wait(), 60)
             scheduler.shutdown(wait=False)
-            await poster.daily()  # a second run the same day: nothing new
-        store.close()
+            await poster.run()  # a second run the same day: nothing new
+        bot.close()
 
     asyncio.run(scenario())
     posts = slack.channel_posts("C1")
@@ -112,10 +111,10 @@ def test_catch_up_posts_missed_days_oldest_first_and_skips_delivered_ones(
     now = DAY.end + timedelta(hours=2)
 
     async def scenario() -> list[str]:
-        store = Store(settings.store_url())
+        bot = open_bot(settings, RULES, clock_at(now))
         async with transports(settings) as opened:
-            poster = Poster(settings, RULES, store, opened, clock_at(now), github_source(settings))
-            await poster.post_window(poster.last_complete_window(now))  # the newest went out
+            poster = DailyJob(settings, bot.pipeline, bot.store, opened, clock_at(now))
+            await poster.post(poster.last_complete_window(now))  # the newest went out
             before = len(slack.posted)
             results = await poster.catch_up()
             again = await poster.catch_up()
@@ -124,7 +123,7 @@ def test_catch_up_posts_missed_days_oldest_first_and_skips_delivered_ones(
                 p.payload["metadata"]["event_payload"]["window"] != DAY.label
                 for p in slack.posted[before:]
             )
-        store.close()
+        bot.close()
         return [r.window for r in results]
 
     assert asyncio.run(scenario()) == ["2026-03-23", "2026-03-24"]

@@ -7,10 +7,12 @@ from datetime import timedelta
 from bot.analyze import analyze
 from bot.analyze.changes import key_changes, notable_issues
 from bot.analyze.discussions import candidates, hot_discussions
-from bot.analyze.links import fixes, purpose, references
+from bot.analyze.references import fixes, purpose, references
+from bot.analyze.topics import classify_all
 from bot.analyze.trends import activity, clusters, topic_counts, trends
-from bot.report import CommentRecord, ListName
-from bot.topic_rules import load_rules
+from bot.model.report import CommentRecord, ListName
+from bot.model.rules import load_rules
+from formatters.wording import summary
 from tests.factories import REPO, WINDOW_0326, item
 
 RULES = load_rules()
@@ -160,7 +162,14 @@ def test_trends_compare_with_the_mean_of_the_previous_days() -> None:
     ]
     rows = {
         r.topic: r
-        for r in trends(topic_counts(current_items, W, RULES), baseline, W, RULES, covered_days=7)
+        for r in trends(
+            topic_counts(current_items, W, classify_all(current_items, RULES)),
+            baseline,
+            classify_all(baseline, RULES),
+            W,
+            RULES,
+            covered_days=7,
+        )
     }
     assert (rows["tool_calling"].count, rows["tool_calling"].mean_7d) == (6, 1.0)
     assert rows["tool_calling"].direction == "up"
@@ -187,7 +196,7 @@ def test_activity_counts_people_first_timers_and_vendor_authors() -> None:
         item(3, "pr", created_at=BEFORE, closed_at=IN, merged_at=IN, author="vecheruk-amd"),
         item(4, "pr", created_at=IN, author="dependabot[bot]"),
     ]
-    result = activity(items, W, RULES, {})
+    result = activity(items, W, RULES)
     assert result.distinct_authors == 2
     assert result.first_time_contributors == ("newbie",)
     assert result.vendor_authors == {"amd": ("vecheruk-amd",)}
@@ -205,7 +214,7 @@ def test_summary_states_the_computed_figures_in_both_languages() -> None:
     report = analyze(items, W, repo=REPO, rules=RULES, complete=True)
     assert report.sections is not None
     assert report.stats[ListName.MERGED_PRS] == 1
-    en, zh = report.sections.summary["en"], report.sections.summary["zh"]
+    en, zh = summary(report, "en"), summary(report, "zh")
     assert "2 new issues and PRs (1 issues, 1 PRs)" in en
     assert "1 PRs were merged and 1 issues and PRs closed (1 by the stale sweep)" in en
     assert "共新增 2 个 Issue 和 PR（Issue 1 个，PR 1 个），合并 PR 1 个" in zh

@@ -9,16 +9,10 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import inspect
 
-from bot.store import (
-    MIGRATIONS,
-    ItemRow,
-    Span,
-    Store,
-    StoreError,
-    _make_engine,
-    _to_row,
-    subtract_spans,
-)
+from bot.store import Span, Store, StoreError, subtract_spans
+from bot.store.engine import MIGRATIONS, make_engine
+from bot.store.items import _to_row
+from bot.store.schema import ItemRow
 from tests.factories import REPO, item
 
 T0 = datetime(2026, 3, 26, 3, 45, tzinfo=UTC)
@@ -36,8 +30,8 @@ def test_items_round_trip_with_aware_times(store: Store) -> None:
         labels=("bug", "rocm"),
         title="[ROCm] 中文 and emoji 🚀",
     )
-    store.save_items([saved], T0)
-    (loaded,) = store.items_touching(REPO, Span(T0, T0 + 24 * HOUR))
+    store.items.save([saved], T0)
+    (loaded,) = store.items.touching(REPO, Span(T0, T0 + 24 * HOUR))
     assert loaded == saved
     assert loaded.created_at.tzinfo is not None
 
@@ -46,19 +40,19 @@ def test_newer_view_of_an_item_replaces_the_older(store: Store) -> None:
     """Re-collecting an item updates it (closed since); an older view does not win."""
     opened = item(1, created_at=T0 + HOUR)
     closed = item(1, created_at=T0 + HOUR, closed_at=T0 + 3 * HOUR, labels=("stale",))
-    store.save_items([opened], T0)
-    store.save_items([closed], T0)
-    store.save_items([opened], T0)  # a stale copy arriving late
-    (loaded,) = store.items_touching(REPO, Span(T0, T0 + 24 * HOUR))
+    store.items.save([opened], T0)
+    store.items.save([closed], T0)
+    store.items.save([opened], T0)  # a stale copy arriving late
+    (loaded,) = store.items.touching(REPO, Span(T0, T0 + 24 * HOUR))
     assert loaded.closed_at == T0 + 3 * HOUR
     assert loaded.labels == ("stale",)
-    assert store.count_items(REPO) == 1
+    assert len(store.items.touching(REPO, Span(T0, T0 + 24 * HOUR))) == 1
 
 
 def test_items_touching_finds_creations_and_closures_only_inside(store: Store) -> None:
     """An item created long before but closed inside the span is found; others are not."""
     span = Span(T0, T0 + 24 * HOUR)
-    store.save_items(
+    store.items.save(
         [
             item(1, created_at=T0 - 30 * HOUR, closed_at=T0 + HOUR),
             item(2, created_at=T0 - 30 * HOUR),
@@ -67,37 +61,37 @@ def test_items_touching_finds_creations_and_closures_only_inside(store: Store) -
         ],
         T0,
     )
-    found = {it.number for it in store.items_touching(REPO, span)}
+    found = {it.number for it in store.items.touching(REPO, span)}
     assert found == {1, 4}
 
 
 def test_coverage_merges_and_reports_gaps(store: Store) -> None:
     """Adjacent spans merge; what is not covered is returned as gaps."""
-    store.add_coverage(REPO, Span(T0, T0 + 2 * HOUR), "search", T0)
-    store.add_coverage(REPO, Span(T0 + 2 * HOUR, T0 + 4 * HOUR), "sync", T0)
-    store.add_coverage(REPO, Span(T0 + 6 * HOUR, T0 + 8 * HOUR), "search", T0)
-    assert store.coverage(REPO) == [
+    store.coverage.add(REPO, Span(T0, T0 + 2 * HOUR), "search", T0)
+    store.coverage.add(REPO, Span(T0 + 2 * HOUR, T0 + 4 * HOUR), "sync", T0)
+    store.coverage.add(REPO, Span(T0 + 6 * HOUR, T0 + 8 * HOUR), "search", T0)
+    assert store.coverage.spans(REPO) == [
         Span(T0, T0 + 4 * HOUR),
         Span(T0 + 6 * HOUR, T0 + 8 * HOUR),
     ]
-    assert store.gaps(REPO, Span(T0 + HOUR, T0 + 10 * HOUR)) == [
+    assert store.coverage.gaps(REPO, Span(T0 + HOUR, T0 + 10 * HOUR)) == [
         Span(T0 + 4 * HOUR, T0 + 6 * HOUR),
         Span(T0 + 8 * HOUR, T0 + 10 * HOUR),
     ]
-    assert store.gaps("other/repo", Span(T0, T0 + HOUR)) == [Span(T0, T0 + HOUR)]
+    assert store.coverage.gaps("other/repo", Span(T0, T0 + HOUR)) == [Span(T0, T0 + HOUR)]
 
 
 def test_cursor_and_data_survive_a_restart(store_url: str) -> None:
     """A new process opening the same database sees the cursor and the items."""
     first = Store(store_url)
-    first.save_items([item(5, created_at=T0)], T0)
-    first.set_sync_cursor(REPO, T0 + HOUR, T0)
+    first.items.save([item(5, created_at=T0)], T0)
+    first.coverage.set_cursor(REPO, T0 + HOUR, T0)
     first.close()
     second = Store(store_url)  # runs the migrations again: a no-op
-    assert second.sync_cursor(REPO) == T0 + HOUR
-    assert second.count_items(REPO) == 1
-    second.set_sync_cursor(REPO, T0 + 2 * HOUR, T0)
-    assert second.sync_cursor(REPO) == T0 + 2 * HOUR
+    assert second.coverage.cursor(REPO) == T0 + HOUR
+    assert second.items.get(REPO, 5) is not None
+    second.coverage.set_cursor(REPO, T0 + 2 * HOUR, T0)
+    assert second.coverage.cursor(REPO) == T0 + 2 * HOUR
     second.close()
 
 
@@ -121,7 +115,7 @@ def test_unreachable_database_is_one_clear_error() -> None:
 
 def test_an_older_schema_is_upgraded_in_place(store_url: str) -> None:
     """A database left at the first revision gains the new tables and keeps its items."""
-    engine = _make_engine(store_url)
+    engine = make_engine(store_url)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
@@ -131,7 +125,7 @@ def test_an_older_schema_is_upgraded_in_place(store_url: str) -> None:
     engine.dispose()
 
     upgraded = Store(store_url)
-    assert upgraded.count_items(REPO) == 1
+    assert upgraded.items.get(REPO, 7) is not None
     tables = set(inspect(upgraded.engine).get_table_names())
     assert {"comments", "comment_fetches", "prose_cache"} <= tables
     upgraded.close()

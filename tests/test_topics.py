@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.analyze.topics import classify, explain, group_of, label_noise
-from bot.report import ActivityItem
-from bot.topic_rules import RulesError, load_rules, parse_rules
+from bot.model.report import ActivityItem
+from bot.model.rules import RulesError, load_rules, parse_rules
 from tests.anchor_data import REPO, anchor_days
 from tests.factories import item
 

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.windows import WindowError, format_local, parse_window
+from bot.model.windows import WindowError, format_local, parse_window
 
 CST = ZoneInfo("Asia/Shanghai")
 CUTOFF = time(11, 45)

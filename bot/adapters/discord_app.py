@@ -15,11 +15,11 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord_transport import set_api_base
-from bot.commands import Answer, CommandService
+from bot.model.report import SECTIONS
+from bot.service.commands import Answer, CommandService, ReportRequest
 from config.settings import Settings
 from formatters._text import discord_escape, truncate
 from formatters.discord_embeds import CONTENT_LIMIT, render_discord
-from formatters.i18n import SECTION_ORDER
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +43,11 @@ class DiscordCommands:
         public: bool = False,
     ) -> None:
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        words = [w for w in (when, section, topic, lang) if w] + (["public"] if public else [])
-        answer = await self.service.report(f"discord:{interaction.user.id}", " ".join(words))
-        await send_answer(interaction, answer, self.service)
+        request = ReportRequest(
+            when=when or "yesterday", section=section, topic=topic, lang=lang, public=public
+        )
+        answer = await self.service.report(f"discord:{interaction.user.id}", request)
+        await send_answer(interaction, answer)
 
     async def subscribe(
         self,
@@ -64,22 +66,23 @@ class DiscordCommands:
             "discord",
             str(interaction.user.id),
             str(interaction.channel_id),
-            f"{topic} {where}",
+            topic,
+            where,
             allowed,
             remove=remove,
         )
-        await send_answer(interaction, answer, self.service)
+        await send_answer(interaction, answer)
 
     async def subscriptions(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True)
         answer = self.service.subscriptions(
             "discord", str(interaction.user.id), str(interaction.channel_id)
         )
-        await send_answer(interaction, answer, self.service)
+        await send_answer(interaction, answer)
 
     async def topics(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True)
-        await send_answer(interaction, self.service.topics(), self.service)
+        await send_answer(interaction, self.service.topics())
 
     async def topic_choices(
         self, interaction: discord.Interaction, current: str
@@ -94,7 +97,7 @@ class DiscordCommands:
     async def section_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        names = [*SECTION_ORDER, *(t.key for t in self.service.rules.topics)]
+        names = [*SECTIONS, *self.service.topic_keys]
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][
             :AUTOCOMPLETE_CHOICES
         ]
@@ -146,18 +149,14 @@ def build_tree(client: discord.Client, commands: DiscordCommands) -> app_command
     return tree
 
 
-async def send_answer(
-    interaction: discord.Interaction, answer: Answer, service: CommandService
-) -> None:
+async def send_answer(interaction: discord.Interaction, answer: Answer) -> None:
     if answer.report is None:
         text = truncate(discord_escape(answer.text or ""), CONTENT_LIMIT)
         await interaction.followup.send(
             content=text, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS
         )
         return
-    for message in render_discord(
-        answer.report, service.rules, answer.lang, only=answer.only, link=answer.link
-    ):
+    for message in render_discord(answer.report, answer.lang, only=answer.only, link=answer.link):
         embeds = [discord.Embed.from_dict(raw) for raw in message["embeds"]]
         await interaction.followup.send(
             embeds=embeds, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.http import HTTPClient, Route
 
-from bot.deliver import DestinationGone, Payload, TransportError
+from bot.delivery import DestinationGone, Payload, TransportError
 
 GONE_CODES = frozenset({10003, 50001, 50013, 10013, 50007})  # unknown channel, no access, ...
 THREAD_EXISTS = 160004

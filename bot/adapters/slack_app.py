@@ -18,8 +18,9 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 
+from bot.adapters.slack_text import parse_report, parse_subscription
 from bot.adapters.slack_transport import slack_client
-from bot.commands import Answer, CommandService
+from bot.service.commands import Answer, CommandError, CommandService
 from config.settings import Settings
 from formatters._text import slack_escape
 from formatters.slack_blocks import render_slack
@@ -74,8 +75,13 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
     @app.command("/vllm-report")
     async def report(ack: Any, command: dict[str, Any], respond: Respond) -> None:
         await ack()
-        answer = await service.report(f"slack:{command['user_id']}", command.get("text", ""))
-        await send_answer(respond, answer, service)
+        try:
+            request = parse_report(command.get("text", ""), service.topic_keys)
+        except CommandError as exc:
+            await send_answer(respond, Answer(text=str(exc)))
+            return
+        answer = await service.report(f"slack:{command['user_id']}", request)
+        await send_answer(respond, answer)
 
     async def can_manage(client: Any, user: str) -> bool:
         if user in settings.slack_admin_list:
@@ -92,11 +98,14 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
     ) -> None:
         await ack()
         user, channel = command["user_id"], command["channel_id"]
+        try:
+            topic, where = parse_subscription(command.get("text", ""))
+        except CommandError as exc:
+            await send_answer(respond, Answer(text=str(exc)))
+            return
         allowed = await can_manage(client, user)
-        answer = service.subscribe(
-            "slack", user, channel, command.get("text", ""), allowed, remove=remove
-        )
-        await send_answer(respond, answer, service)
+        answer = service.subscribe("slack", user, channel, topic, where, allowed, remove=remove)
+        await send_answer(respond, answer)
 
     @app.command("/vllm-subscribe")
     async def subscribe(ack: Any, command: dict[str, Any], respond: Respond, client: Any) -> None:
@@ -110,24 +119,22 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
     async def subscriptions(ack: Any, command: dict[str, Any], respond: Respond) -> None:
         await ack()
         answer = service.subscriptions("slack", command["user_id"], command["channel_id"])
-        await send_answer(respond, answer, service)
+        await send_answer(respond, answer)
 
     @app.command("/vllm-topics")
     async def topics(ack: Any, respond: Respond) -> None:
         await ack()
-        await send_answer(respond, service.topics(), service)
+        await send_answer(respond, service.topics())
 
     return app
 
 
-async def send_answer(respond: Respond, answer: Answer, service: CommandService) -> None:
+async def send_answer(respond: Respond, answer: Answer) -> None:
     kind = "ephemeral" if answer.ephemeral else "in_channel"
     if answer.report is None:
         await respond(text=slack_escape(answer.text or ""), response_type=kind)
         return
-    messages = render_slack(
-        answer.report, service.rules, answer.lang, only=answer.only, link=answer.link
-    )
+    messages = render_slack(answer.report, answer.lang, only=answer.only, link=answer.link)
     if len(messages) > RESPONSE_URL_POSTS:
         kept = messages[: RESPONSE_URL_POSTS - 1]
         more = len(messages) - len(kept)

@@ -19,7 +19,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.deliver import DestinationGone, Payload, TransportError
+from bot.delivery import DestinationGone, Payload, TransportError
 
 GONE_ERRORS = frozenset(
     {

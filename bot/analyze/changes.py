@@ -12,11 +12,11 @@ import re
 from collections.abc import Sequence
 
 from bot.analyze.counts import is_stale_closure
-from bot.analyze.links import purpose
+from bot.analyze.references import purpose
 from bot.analyze.topics import title_tags
-from bot.report import ActivityItem, KeyChange, NotableIssue
-from bot.topic_rules import TopicRules
-from bot.windows import Window
+from bot.model.report import ActivityItem, KeyChange, NotableIssue
+from bot.model.rules import TopicRules
+from bot.model.windows import Window
 
 SIGNIFICANT_TAGS = frozenset(
     {

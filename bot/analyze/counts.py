@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from bot.report import ActivityItem, ClosureSplit, ListName, Report
-from bot.windows import Window
+from bot.model.report import ActivityItem, ClosureSplit, ListName, Report
+from bot.model.windows import Window
 
 STALE_LABEL = "stale"
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from bot.analyze.links import fixes, references
-from bot.report import ActivityItem, CommentRecord, HotDiscussion
-from bot.topic_rules import TopicRules
-from bot.windows import Window
+from bot.analyze.references import fixes, references
+from bot.model.report import ActivityItem, CommentRecord, HotDiscussion
+from bot.model.rules import TopicRules
+from bot.model.windows import Window
 
 CANDIDATES = 8  # comment threads fetched per window
 PARTICIPANT_WEIGHT = 2.0

@@ -10,11 +10,11 @@ CUDA whether or not they matter).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from bot.report import ActivityItem, TopicSection
-from bot.topic_rules import TopicRule, TopicRules
+from bot.model.report import ActivityItem, TopicSection
+from bot.model.rules import TopicRule, TopicRules
 
 THRESHOLD = 2
 TAG_WEIGHT, KEYWORD_WEIGHT, AUTHOR_WEIGHT, LABEL_WEIGHT = 3, 2, 2, 2
@@ -23,6 +23,7 @@ NOISY_AREA_TOPICS = 3  # labels of this many topics at once look like rebase noi
 NOISY_LABEL_COUNT = 8
 REBASE_LABEL = "needs-rebase"  # with labels of two areas, the labels came with the rebase
 _TAG_RE = re.compile(r"[\[{]([^\[\]{}]{1,40})\]")
+_TAG_PARTS = re.compile(r"[/,]")
 # Title tags are tried group by group in this order: "[Bugfix][Backport]" is a backport.
 _GROUP_TAG_ORDER = ("release", "performance", "bugfix", "platform", "features")
 # Title keywords are tried in this order: a "fix" beats a "kernel".
@@ -36,13 +37,36 @@ class TopicMatch:
     reasons: tuple[str, ...]
 
 
+Matches = Mapping[int, Mapping[str, TopicMatch]]  # item number → topic key → match
+
+
+@dataclass(frozen=True)
+class Features:
+    """What classification reads of an item, worked out once per item (not once per topic)."""
+
+    tags: tuple[str, ...]
+    untagged_title: str
+    labels: frozenset[str]  # lower case
+    noise: str | None  # why the labels cannot be trusted
+
+
+def features(item: ActivityItem, rules: TopicRules) -> Features:
+    labels = frozenset(label.lower() for label in item.labels)
+    return Features(
+        tags=tuple(title_tags(item.title)),
+        untagged_title=_untagged(item.title),
+        labels=labels,
+        noise=_label_noise(labels, rules),
+    )
+
+
 def title_tags(title: str) -> list[str]:
     """`[Bugfix][ROCm] x` → ['bugfix', 'rocm']; `[CI/Build]` also gives 'ci' and 'build'."""
     tags: list[str] = []
     for raw in _TAG_RE.findall(title):
         tag = raw.strip().lower()
         tags.append(tag)
-        parts = [p.strip() for p in re.split(r"[/,]", tag) if p.strip()]
+        parts = [p.strip() for p in _TAG_PARTS.split(tag) if p.strip()]
         if len(parts) > 1:
             tags.extend(parts)
     return tags
@@ -54,7 +78,12 @@ def _untagged(title: str) -> str:
 
 def label_noise(item: ActivityItem, rules: TopicRules) -> str | None:
     """Why this item's labels cannot be trusted, or None when they can."""
-    labels = {label.lower() for label in item.labels}
+    return _label_noise(frozenset(label.lower() for label in item.labels), rules)
+
+
+def _label_noise(labels: frozenset[str], rules: TopicRules) -> str | None:
+    if not labels:
+        return None
     topics_labelled = [t.key for t in rules.topics if t.labels & labels]
     areas = len(topics_labelled)
     rebased = REBASE_LABEL in labels and areas >= 2
@@ -66,30 +95,29 @@ def label_noise(item: ActivityItem, rules: TopicRules) -> str | None:
     return None
 
 
-def match_topic(item: ActivityItem, topic: TopicRule, rules: TopicRules) -> TopicMatch | None:
+def match_topic(item: ActivityItem, topic: TopicRule, seen: Features) -> TopicMatch | None:
     score = 0
     reasons: list[str] = []
-    tags = [t for t in title_tags(item.title) if t in topic.tags]
+    tags = [t for t in seen.tags if t in topic.tags]
     if tags:
         score += TAG_WEIGHT
         reasons.append(f"title tag [{tags[0]}]")
     elif topic.keywords is not None:
-        found = topic.keywords.search(_untagged(item.title))
+        found = topic.keywords.search(seen.untagged_title)
         if found:
             score += KEYWORD_WEIGHT
             reasons.append(f"title says '{found.group(0)}'")
     if item.author and any(p.search(item.author) for p in topic.authors):
         score += AUTHOR_WEIGHT
         reasons.append(f"author {item.author}")
-    labels = sorted(topic.labels & {label.lower() for label in item.labels})
+    labels = sorted(topic.labels & seen.labels)
     if labels:
-        noise = label_noise(item, rules)
-        if noise is None:
+        if seen.noise is None:
             score += LABEL_WEIGHT
             reasons.append(f"label {labels[0]}")
         else:
             score += NOISY_LABEL_WEIGHT
-            reasons.append(f"label {labels[0]} (weak: {noise})")
+            reasons.append(f"label {labels[0]} (weak: {seen.noise})")
     if score < THRESHOLD:
         return None
     if item.body and topic.keywords is not None:
@@ -101,12 +129,20 @@ def match_topic(item: ActivityItem, topic: TopicRule, rules: TopicRules) -> Topi
 
 def classify(item: ActivityItem, rules: TopicRules) -> dict[str, TopicMatch]:
     """Every topic `item` belongs to, with the reasons."""
+    seen = features(item, rules)
     matches = {}
     for topic in rules.topics:
-        found = match_topic(item, topic, rules)
+        found = match_topic(item, topic, seen)
         if found is not None:
             matches[topic.key] = found
     return matches
+
+
+def classify_all(
+    items: Iterable[ActivityItem], rules: TopicRules
+) -> dict[int, dict[str, TopicMatch]]:
+    """Each item's topics, classified once (every later step reads this)."""
+    return {item.number: classify(item, rules) for item in items}
 
 
 def explain(item: ActivityItem, rules: TopicRules) -> list[str]:
@@ -132,7 +168,7 @@ def explain(item: ActivityItem, rules: TopicRules) -> list[str]:
 
 def group_of(item: ActivityItem, rules: TopicRules) -> str:
     """The group inside a vendor section: title tags, then title words, then labels."""
-    by_key = {g.key: g for g in rules.groups}
+    by_key = rules.group_index
     tags = set(title_tags(item.title))
     for key in _GROUP_TAG_ORDER:
         tagged = by_key.get(key)
@@ -154,13 +190,11 @@ def group_of(item: ActivityItem, rules: TopicRules) -> str:
 
 
 def topic_sections(
-    items: Iterable[ActivityItem], rules: TopicRules
-) -> tuple[dict[str, TopicSection], dict[int, dict[str, TopicMatch]]]:
-    """Sections for every topic with at least one item, and each item's matches."""
-    by_item: dict[int, dict[str, TopicMatch]] = {}
+    items: Iterable[ActivityItem], rules: TopicRules, by_item: Matches
+) -> dict[str, TopicSection]:
+    """Sections for every topic with at least one item."""
     ordered = sorted(items, key=lambda it: it.number)
-    for item in ordered:
-        by_item[item.number] = classify(item, rules)
+    groups_of = {it.number: group_of(it, rules) for it in ordered if by_item[it.number]}
     sections = {}
     for topic in rules.topics:
         members = [it for it in ordered if topic.key in by_item[it.number]]
@@ -168,7 +202,7 @@ def topic_sections(
             continue
         groups: dict[str, list[int]] = {g.key: [] for g in rules.groups}
         for it in members:
-            groups.setdefault(group_of(it, rules), []).append(it.number)
+            groups.setdefault(groups_of[it.number], []).append(it.number)
         sections[topic.key] = TopicSection(
             key=topic.key,
             issues=tuple(it.number for it in members if it.kind == "issue"),
@@ -176,4 +210,4 @@ def topic_sections(
             groups={k: tuple(v) for k, v in groups.items() if v},
             reasons={it.number: "; ".join(by_item[it.number][topic.key].reasons) for it in members},
         )
-    return sections, by_item
+    return sections

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from bot.analyze.counts import list_members
-from bot.analyze.topics import TopicMatch, classify, title_tags
-from bot.report import Activity, ActivityItem, Cluster, TrendRow
-from bot.topic_rules import TopicRules
-from bot.windows import Window
+from bot.analyze.topics import Matches, title_tags
+from bot.model.report import Activity, ActivityItem, Cluster, TrendRow
+from bot.model.rules import TopicRules
+from bot.model.windows import Window
 
 BASELINE_DAYS = 7
 UP, DOWN = 1.5, 0.5  # ratio to the 7-day mean that counts as a move
@@ -48,14 +48,14 @@ def baseline_windows(window: Window) -> list[Window]:
 
 
 def topic_counts(
-    items: Sequence[ActivityItem], window: Window, rules: TopicRules
+    items: Sequence[ActivityItem], window: Window, matches: Matches
 ) -> dict[str, list[int]]:
     """For each topic, the numbers of the window's listed items in it."""
     counts: dict[str, list[int]] = {}
     for it in items:
         if not list_members(it, window):
             continue
-        for key in classify(it, rules):
+        for key in matches[it.number]:
             counts.setdefault(key, []).append(it.number)
     return counts
 
@@ -63,6 +63,7 @@ def topic_counts(
 def trends(
     current: Mapping[str, list[int]],
     baseline_items: Sequence[ActivityItem],
+    baseline_matches: Matches,
     window: Window,
     rules: TopicRules,
     covered_days: int,
@@ -71,7 +72,7 @@ def trends(
     days = max(1.0, window.duration.total_seconds() / 86400)
     totals: Counter[str] = Counter()
     for day in baseline_windows(window):
-        for key, numbers in topic_counts(baseline_items, day, rules).items():
+        for key, numbers in topic_counts(baseline_items, day, baseline_matches).items():
             totals[key] += len(numbers)
     rows = []
     for topic in rules.topics:
@@ -132,12 +133,7 @@ def _family(name: str) -> str:
     return re.split(r"[-_ ]", name, maxsplit=1)[0] if not name.upper().startswith("GPT") else name
 
 
-def activity(
-    items: Sequence[ActivityItem],
-    window: Window,
-    rules: TopicRules,
-    matches: Mapping[int, Mapping[str, TopicMatch]],
-) -> Activity:
+def activity(items: Sequence[ActivityItem], window: Window, rules: TopicRules) -> Activity:
     people = {it.author for it in items if it.author and not rules.is_bot(it.author)}
     first = sorted(
         {

@@ -2,7 +2,7 @@
 
 from alembic import context
 
-from bot.store import Base
+from bot.store.schema import Base
 
 connection = context.config.attributes["connection"]
 context.configure(

@@ -2,7 +2,9 @@
 
 No PyGithub object crosses into here (their lazy attributes make hidden API calls), and
 nothing here does I/O. `ActivityItem` is one issue or pull request as GitHub last showed
-it; `Report` is what one window of them amounts to.
+it; `Report` is what one window of them amounts to. A report carries everything drawing
+needs (topic and group names in both languages, vendor order), so formatters read the
+report and nothing else.
 """
 
 from __future__ import annotations
@@ -12,9 +14,14 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Literal
 
-from bot.windows import Window
+from bot.model.windows import Window
 
 Kind = Literal["issue", "pr"]
+
+
+# The report's sections, in the reference's order: the words `--section` and the slash
+# commands take (besides a topic key).
+SECTIONS = ("summary", "vendors", "hot", "trends", "key", "activity", "notable", "appendix")
 
 
 class ListName(StrEnum):
@@ -144,9 +151,52 @@ class Activity:
 
 
 @dataclass(frozen=True)
+class TopicInfo:
+    """How a topic is shown: its names by language, and whether it is a vendor."""
+
+    key: str
+    names: dict[str, str]
+    kind: str  # "vendor" or "topic"
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names["en"]
+
+
+@dataclass(frozen=True)
+class GroupInfo:
+    """A group inside a vendor section (performance, bug fixes, ...), in display order."""
+
+    key: str
+    names: dict[str, str]
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names["en"]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The topics and groups of the rules a report was made with, in the rules' order."""
+
+    topics: tuple[TopicInfo, ...]
+    groups: tuple[GroupInfo, ...]
+
+    def topic(self, key: str) -> TopicInfo | None:
+        return next((t for t in self.topics if t.key == key), None)
+
+    @property
+    def vendors(self) -> tuple[TopicInfo, ...]:
+        return tuple(t for t in self.topics if t.kind == "vendor")
+
+    def topic_name(self, key: str, lang: str) -> str:
+        found = self.topic(key)
+        return found.name(lang) if found is not None else key
+
+
+@dataclass(frozen=True)
 class Sections:
     """Everything beyond the counts; all computed by code from the archive."""
 
+    catalog: Catalog
     topics: dict[str, TopicSection]
     hot_discussions: tuple[HotDiscussion, ...]
     key_changes: tuple[KeyChange, ...]
@@ -154,7 +204,6 @@ class Sections:
     trends: tuple[TrendRow, ...]
     clusters: tuple[Cluster, ...]
     activity: Activity
-    summary: dict[str, str]  # by language
     baseline_days: int  # how many of the 7 previous days the archive covered
 
 
@@ -183,6 +232,7 @@ class Report:
     generated_at: datetime | None = None
     sections: Sections | None = None
     prose: Prose | None = None
+    topic: str | None = None  # the report is limited to this topic's items
 
     @property
     def stats(self) -> dict[ListName, int]:

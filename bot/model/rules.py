@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-DEFAULT_RULES = Path(__file__).resolve().parent.parent / "config" / "topics.toml"
+from bot.model.report import Catalog, GroupInfo, TopicInfo
+
+DEFAULT_RULES = Path(__file__).resolve().parents[2] / "config" / "topics.toml"
 
 
 class RulesError(ValueError):
@@ -69,12 +72,25 @@ class TopicRules:
     def topic(self, key: str) -> TopicRule | None:
         return next((t for t in self.topics if t.key == key), None)
 
+    @cached_property
+    def group_index(self) -> dict[str, GroupRule]:
+        return {g.key: g for g in self.groups}
+
     @property
     def vendors(self) -> tuple[TopicRule, ...]:
         return tuple(t for t in self.topics if t.kind == "vendor")
 
     def is_bot(self, login: str | None) -> bool:
         return login is not None and any(p.search(login) for p in self.bots)
+
+    def catalog(self) -> Catalog:
+        """What a report needs to show these topics and groups (names, order, kinds)."""
+        return Catalog(
+            topics=tuple(
+                TopicInfo(t.key, {"en": t.name, "zh": t.name_zh}, t.kind) for t in self.topics
+            ),
+            groups=tuple(GroupInfo(g.key, {"en": g.name, "zh": g.name_zh}) for g in self.groups),
+        )
 
 
 def load_rules(path: Path | None = None) -> TopicRules:

@@ -1,4 +1,4 @@
-"""Collection: GitHub REST (through PyGithub) → our frozen `ActivityItem`s.
+"""The PyGithub boundary: GitHub REST → our frozen `ActivityItem`s.
 
 Two ways in, both cheap:
 - a past window is fetched with the search API, four queries (issues/PRs × created/closed)
@@ -7,7 +7,8 @@ Two ways in, both cheap:
 - the live window uses `GET /repos/{repo}/issues?since=…&state=all`, which returns every
   issue and PR updated since a cursor.
 
-Only this module imports `github`. PyGithub completes a lazy object with one request per
+Only this module imports `github` (and only when a collection is needed: a window the
+archive answers never imports it). PyGithub completes a lazy object with one request per
 item when an attribute missing from the payload is read (`raw_data` included), so
 `_to_item` reads only fields GitHub sends in list and search payloads.
 """
@@ -15,9 +16,9 @@ item when an attribute missing from the payload is read (`raw_data` included), s
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+import math
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -25,45 +26,19 @@ import requests
 from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
 from github.Issue import Issue
 
-from bot.report import ActivityItem, CommentRecord
+from bot.collect.source import Collected, CollectError, GitHubSource
+from bot.model.report import ActivityItem, CommentRecord
 
 log = logging.getLogger(__name__)
 
 SEARCH_CAP = 1000  # GitHub search returns at most this many results per query
 PER_PAGE = 100  # the API's maximum page size
 RETRY_STATUSES = (429, 500, 502, 503, 504)  # GithubRetry adds 403 (rate limits) itself
+# Past the cap, a range is cut into this many more parts than the total strictly needs, so
+# an uneven day rarely leaves one part over the cap (which would be split again).
+SPLIT_MARGIN = 1.25
 
-
-class CollectError(Exception):
-    """GitHub could not give us the data; the message says why and what to do."""
-
-
-@dataclass
-class Collected:
-    """What one collection returned: the items, and whether nothing was left out."""
-
-    items: dict[int, ActivityItem] = field(default_factory=dict)
-    complete: bool = True
-    notes: list[str] = field(default_factory=list)
-
-    def add(self, items: Iterable[ActivityItem]) -> None:
-        for item in items:
-            self.items[item.number] = item
-
-
-@dataclass(frozen=True)
-class GitHubSource:
-    """Where and how to reach GitHub."""
-
-    repo: str
-    api_url: str = "https://api.github.com"
-    token: str | None = None
-    timeout: float = 15.0
-    retries: int = 5
-    backoff: float = 1.0
-    max_rate_limit_wait: float = 300.0
-    secondary_rate_wait: float = 60.0
-    request_interval: float = 0.25
+__all__ = ["CollectError", "Collected", "Collector", "GitHubSource", "describe_failure"]
 
 
 class Collector:
@@ -108,7 +83,13 @@ class Collector:
     def _search(
         self, kind: str, event: str, first: datetime, last: datetime, result: Collected
     ) -> None:
-        """Search `[first, last]` (GitHub ranges include both ends); split past the cap."""
+        """Search `[first, last]` (GitHub ranges include both ends); split past the cap.
+
+        The first page tells the total. Past the cap, the range is cut at once into enough
+        equal parts for each to fit (with a margin), each searched on its own; a part that
+        still passes the cap is cut again. Halving instead would pay one wasted first page
+        per level of halving.
+        """
         query = f"repo:{self.source.repo} is:{kind} {event}:{_utc(first)}..{_utc(last)}"
         found: list[ActivityItem] = []
         with self._translate_errors():
@@ -121,18 +102,18 @@ class Collector:
             incomplete = bool(pages.incomplete_results)
 
         if total > SEARCH_CAP:
-            if last - first < timedelta(seconds=2):
+            seconds = int((last - first).total_seconds()) + 1
+            parts = min(seconds, math.ceil(total / SEARCH_CAP * SPLIT_MARGIN))
+            if parts < 2:
                 result.complete = False
                 result.notes.append(
                     f"more than {SEARCH_CAP} {event} {kind}s at {_utc(first)}: only part listed"
                 )
                 result.add(found)
                 return
-            middle = first + (last - first) / 2
-            middle = middle.replace(microsecond=0)
-            log.info("search for %s hit the cap (%d); splitting at %s", query, total, middle)
-            self._search(kind, event, first, middle, result)
-            self._search(kind, event, middle + timedelta(seconds=1), last, result)
+            log.info("search for %s hit the cap (%d); %d parts", query, total, parts)
+            for start, end in _cut(first, seconds, parts):
+                self._search(kind, event, start, end, result)
             return
         if incomplete:
             result.complete = False
@@ -284,6 +265,14 @@ def _reset_time(headers: Any) -> datetime | None:
         return datetime.fromtimestamp(int(value), UTC) if value is not None else None
     except (TypeError, ValueError):
         return None
+
+
+def _cut(first: datetime, seconds: int, parts: int) -> Iterator[tuple[datetime, datetime]]:
+    """`parts` consecutive ranges covering the `seconds` whole seconds from `first`."""
+    for index in range(parts):
+        begin = seconds * index // parts
+        end = seconds * (index + 1) // parts - 1
+        yield first + timedelta(seconds=begin), first + timedelta(seconds=end)
 
 
 def _utc(moment: datetime) -> str:

@@ -1,6 +1,7 @@
 """Delivery: post a report's parts to each destination exactly once, thread first.
 
-The ledger (store table `deliveries`, unique on repo, window, destination, part) moves each
+The ledger (the store's `deliveries` table, unique on repo, window, destination, part,
+reached through the small `Ledger` protocol below so delivery is testable without SQL) moves each
 part through claimed → sent (the platform's message id recorded) → confirmed (every part of
 the destination is out). A rerun, a restart or a second `post` of the same window skips
 what was sent. The one gap — a crash after the platform accepted a message and before the
@@ -22,8 +23,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.store import Store
-
 log = logging.getLogger(__name__)
 
 GONE_ATTEMPTS = 2
@@ -37,6 +36,45 @@ class DestinationGone(Exception):
 
 class TransportError(Exception):
     """A send failed for good (after the SDK's retries)."""
+
+
+class Claim(Protocol):
+    @property
+    def message_id(self) -> str | None:
+        """The platform's id of the part, when it is known to have gone out."""
+
+    @property
+    def new(self) -> bool:
+        """True when this claim was just made (no earlier run touched the part)."""
+
+
+class Ledger(Protocol):
+    """What delivery needs of the store (bot.store.ledger implements it)."""
+
+    def claim(
+        self, repo: str, window: str, destination: str, part: str, now: datetime
+    ) -> Claim: ...
+
+    def record(
+        self,
+        repo: str,
+        window: str,
+        destination: str,
+        part: str,
+        state: str,
+        message_id: str | None,
+        now: datetime,
+    ) -> None: ...
+
+    def parts(self, repo: str, window: str, destination: str) -> set[str]: ...
+
+    def destination_failed(
+        self, destination: str, reason: str, limit: int, now: datetime
+    ) -> bool: ...
+
+    def destination_ok(self, destination: str) -> None: ...
+
+    def disabled(self) -> dict[str, str]: ...
 
 
 class Transport(Protocol):
@@ -91,11 +129,11 @@ class DeliveryResult:
 class Deliverer:
     def __init__(
         self,
-        store: Store,
+        ledger: Ledger,
         transports: dict[str, Transport],
         clock: Callable[[], datetime],
     ) -> None:
-        self.store = store
+        self.ledger = ledger
         self.transports = transports
         self.clock = clock
 
@@ -111,15 +149,14 @@ class Deliverer:
         """All parts to one destination, in order, the first as the thread's parent."""
         result = result or DeliveryResult()
         key = destination.key
-        if key in self.store.disabled_destinations():
+        if key in self.ledger.disabled():
             result.failed[key] = "disabled earlier: the destination is gone"
             return result
         transport = self.transports.get(destination.platform)
         if transport is None:
             result.failed[key] = f"{destination.platform} is not configured"
             return result
-        done = self.store.deliveries(repo, window, key)
-        if COMPLETE_PART in done:
+        if COMPLETE_PART in self.ledger.parts(repo, window, key):
             result.skipped += len(parts)
             return result
         delivered: str | None = None
@@ -130,7 +167,9 @@ class Deliverer:
                 )
                 break
             except DestinationGone as exc:
-                disabled = self.store.destination_failed(key, str(exc), GONE_ATTEMPTS, self.clock())
+                disabled = self.ledger.destination_failed(
+                    key, str(exc), GONE_ATTEMPTS, self.clock()
+                )
                 log.warning("destination %s is gone (%s), attempt %d", key, exc, attempt)
                 if disabled:
                     result.failed[key] = f"disabled: {exc}"
@@ -141,8 +180,8 @@ class Deliverer:
                 result.failed[key] = str(exc)
                 return result
         if delivered is not None:
-            self.store.destination_ok(key)
-            self.store.record(repo, window, key, COMPLETE_PART, "confirmed", None, self.clock())
+            self.ledger.destination_ok(key)
+            self.ledger.record(repo, window, key, COMPLETE_PART, "confirmed", None, self.clock())
         return result
 
     async def _parts(
@@ -160,7 +199,7 @@ class Deliverer:
         thread: str | None = None
         for index, (part, payload) in enumerate(parts):
             reply_to = None if index == 0 else thread
-            ledger = self.store.claim(repo, window, key, part, self.clock())
+            ledger = self.ledger.claim(repo, window, key, part, self.clock())
             message_id = ledger.message_id
             if message_id is not None:
                 result.skipped += 1
@@ -172,9 +211,9 @@ class Deliverer:
                 if message_id is None:
                     message_id = await transport.post(target, payload, reply_to)
                     result.sent += 1
-                self.store.record(repo, window, key, part, "sent", message_id, self.clock())
+                self.ledger.record(repo, window, key, part, "sent", message_id, self.clock())
             if index == 0:
                 thread = await transport.open_thread(target, message_id, thread_name)
         for part, _ in parts:
-            self.store.record(repo, window, key, part, "confirmed", None, self.clock())
+            self.ledger.record(repo, window, key, part, "confirmed", None, self.clock())
         return target

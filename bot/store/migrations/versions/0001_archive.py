@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from bot.store import UTCDateTime
+from bot.store.schema import UTCDateTime
 
 revision: str = "0001"
 down_revision: str | None = None

@@ -1,0 +1,41 @@
+"""Where GitHub is, and what a collection returned: no PyGithub here, so the archive's
+answers never import it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from bot.model.report import ActivityItem
+
+
+class CollectError(Exception):
+    """GitHub could not give us the data; the message says why and what to do."""
+
+
+@dataclass
+class Collected:
+    """What one collection returned: the items, and whether nothing was left out."""
+
+    items: dict[int, ActivityItem] = field(default_factory=dict)
+    complete: bool = True
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, items: Iterable[ActivityItem]) -> None:
+        for item in items:
+            self.items[item.number] = item
+
+
+@dataclass(frozen=True)
+class GitHubSource:
+    """Where and how to reach GitHub."""
+
+    repo: str
+    api_url: str = "https://api.github.com"
+    token: str | None = None
+    timeout: float = 15.0
+    retries: int = 5
+    backoff: float = 1.0
+    max_rate_limit_wait: float = 300.0
+    secondary_rate_wait: float = 60.0
+    request_interval: float = 0.25

@@ -1,0 +1,168 @@
+"""What to fetch: make sure a span of time is in the archive, asking GitHub only for gaps.
+
+A span the archive covers costs zero requests. A past gap is fetched with the search API;
+the window in progress (or one that ended minutes ago, before GitHub's search index caught
+up) by incremental sync from the stored cursor. Whatever is fetched is stored before it is
+reported, and only a complete fetch records coverage, so an interrupted run never leaves a
+window that looks whole. Comment threads are read once per window, for the items asked.
+
+PyGithub is imported only when a gap must be fetched (see `default_collector`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from bot.collect.source import Collected, GitHubSource
+from bot.model.report import ActivityItem, CommentRecord
+from bot.model.windows import Window, format_local
+from bot.store import Span, Store
+
+if TYPE_CHECKING:
+    from bot.collect.client import Collector
+
+log = logging.getLogger(__name__)
+
+# GitHub's search index trails events by seconds to minutes: a window that ended this
+# recently is synced from the issues listing instead of searched.
+SEARCH_INDEX_LAG = timedelta(minutes=10)
+# Clocks differ a little; coverage from a sync stops this far before our own "now".
+CLOCK_MARGIN = timedelta(minutes=2)
+CURSOR_REUSE = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Archived:
+    """A window made sure of: whether the archive now holds all of it, and what to tell."""
+
+    complete: bool
+    notes: tuple[str, ...]
+
+
+def default_collector(source: GitHubSource) -> Collector:
+    from bot.collect.client import Collector
+
+    return Collector(source)
+
+
+class Archiver:
+    """Answers "is this span archived?" by fetching only what is missing."""
+
+    def __init__(
+        self,
+        store: Store,
+        source: GitHubSource,
+        collector: Callable[[GitHubSource], Collector] = default_collector,
+    ) -> None:
+        self.store = store
+        self.source = source
+        self._make_collector = collector
+
+    def window(self, repo: str, window: Window, now: datetime, refresh: bool = False) -> Archived:
+        """Collect the window's gaps; complete when it has ended and nothing is missing."""
+        notes = self.span(repo, Span(window.start, window.end), now, refresh)
+        remaining = self.store.coverage.gaps(repo, Span(window.start, min(window.end, now)))
+        if not window.is_past(now):
+            local_now = now.astimezone(window.start.tzinfo)
+            notes.append(f"window in progress: activity up to {format_local(local_now)}")
+        elif remaining:
+            notes.append("some of this window could not be collected: counts may be low")
+        return Archived(window.is_past(now) and not remaining, tuple(notes))
+
+    def span(self, repo: str, span: Span, now: datetime, refresh: bool = False) -> list[str]:
+        """Fetch and store whatever part of `span` the archive does not cover yet."""
+        wanted = Span(span.start, min(span.end, now))
+        if wanted.end <= wanted.start:
+            return []
+        gaps = [wanted] if refresh else self.store.coverage.gaps(repo, wanted)
+        if not gaps:
+            log.info("%s..%s answered from the archive", wanted.start, wanted.end)
+            return []
+        with self._github(repo) as github:
+            if span.end <= now - SEARCH_INDEX_LAG:
+                return self._search(repo, github(), gaps, now)
+            return self._sync(repo, github(), gaps[0].start, now)
+
+    def items(self, repo: str, span: Span) -> list[ActivityItem]:
+        return self.store.items.touching(repo, span)
+
+    def covered_days(self, repo: str, span: Span) -> int:
+        """Whole days of `span` the archive covers."""
+        uncovered = sum(
+            (gap.end - gap.start for gap in self.store.coverage.gaps(repo, span)), timedelta()
+        )
+        return max(0, round(((span.end - span.start) - uncovered) / timedelta(days=1)))
+
+    def threads(
+        self, repo: str, numbers: Iterable[int], window: Window, now: datetime
+    ) -> dict[int, list[CommentRecord]]:
+        """The comment threads of `numbers`, each read once per window (one request each)."""
+        wanted = list(numbers)
+        span = Span(window.start, min(window.end, now))
+        unread = [n for n in wanted if not self.store.threads.known(repo, n, span)]
+        if unread:
+            with self._github(repo) as github:
+                for number in unread:
+                    thread = github().comments_since(number, window.start)
+                    self.store.threads.save(repo, number, thread, window.start, now)
+        return self.store.threads.of(repo, wanted)
+
+    def item(self, repo: str, number: int, now: datetime) -> ActivityItem:
+        """One item from the archive, fetched (one request) when it is not there."""
+        found = self.store.items.get(repo, number)
+        if found is None:
+            with self._github(repo) as github:
+                found = github().fetch_item(number)
+            self.store.items.save([found], now)
+        return found
+
+    # -- fetching ------------------------------------------------------------------------
+
+    @contextmanager
+    def _github(self, repo: str) -> Iterator[Callable[[], Collector]]:
+        """A collector for `repo`, opened on first use and closed after."""
+        opened: list[Collector] = []
+
+        def get() -> Collector:
+            if not opened:
+                opened.append(self._make_collector(replace(self.source, repo=repo)))
+            return opened[0]
+
+        try:
+            yield get
+        finally:
+            for collector in opened:
+                collector.close()
+
+    def _search(self, repo: str, github: Collector, gaps: list[Span], now: datetime) -> list[str]:
+        notes: list[str] = []
+        for gap in gaps:
+            collected = github.search_span(gap.start, gap.end)
+            self._save(collected, now)
+            if collected.complete:
+                self.store.coverage.add(repo, gap, "search", now)
+            notes.extend(collected.notes)
+        return notes
+
+    def _sync(self, repo: str, github: Collector, gap_start: datetime, now: datetime) -> list[str]:
+        # In steady state the archive ends where the cursor is; an older cursor (the bot was
+        # down for days) is not worth replaying in full, the gap's start is enough.
+        cursor = self.store.coverage.cursor(repo)
+        reuse = cursor is not None and gap_start - CURSOR_REUSE <= cursor <= gap_start
+        since = cursor if reuse and cursor is not None else gap_start
+        collected = github.updated_since(since)
+        self._save(collected, now)
+        covered_until = now - CLOCK_MARGIN
+        if collected.complete and covered_until > since:
+            self.store.coverage.add(repo, Span(since, covered_until), "sync", now)
+            self.store.coverage.set_cursor(repo, covered_until, now)
+        return collected.notes
+
+    def _save(self, collected: Collected, now: datetime) -> None:
+        saved = self.store.items.save(collected.items.values(), now)
+        log.info("stored %d items", saved)

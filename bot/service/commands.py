@@ -1,0 +1,216 @@
+"""Slash commands, the same for Slack and Discord: check a typed request, answer it.
+
+Each adapter turns its platform's input into a `ReportRequest` (Slack parses the command
+text, Discord reads its typed options); everything after that is here: the names checked
+(with "did you mean"), the window read, the per-user limit, the report from the shared
+pipeline, subscriptions. Answers are platform-neutral (`Answer`); each adapter renders them
+natively. Bad input gets one sentence saying what to type instead; nothing here raises to
+the adapter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import logging
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.collect.source import CollectError
+from bot.model.report import SECTIONS, Report
+from bot.model.rules import TopicRules
+from bot.model.windows import WindowError, parse_window
+from bot.service.pipeline import Pipeline, ReportQuery
+from bot.store import StoreError, Subscription
+from bot.store.subscriptions import Subscriptions
+from config.settings import Settings
+
+log = logging.getLogger(__name__)
+
+REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+LANGUAGES = ("en", "zh")
+
+
+class CommandError(Exception):
+    """Bad input; the message is the whole answer."""
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """`/vllm-report`, as typed: nothing checked yet."""
+
+    when: str = "yesterday"
+    section: str | None = None
+    topic: str | None = None
+    repo: str | None = None
+    lang: str | None = None
+    public: bool = False
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What to show: a sentence, or a report with the sections to render."""
+
+    text: str | None = None
+    report: Report | None = None
+    only: tuple[str, ...] = ()
+    lang: str = "en"
+    ephemeral: bool = True
+    link: str | None = None
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" — did you mean '{close[0]}'?" if close else ""
+
+
+class RateLimiter:
+    """At most `per_minute` expensive commands per user in any 60 seconds."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = per_minute
+        self.clock = clock
+        self._seen: dict[str, deque[float]] = {}
+
+    def allow(self, user: str) -> float:
+        """0 when allowed, else the seconds to wait."""
+        now = self.clock()
+        seen = self._seen.setdefault(user, deque())
+        while seen and now - seen[0] >= 60:
+            seen.popleft()
+        if len(seen) >= self.per_minute:
+            return 60 - (now - seen[0])
+        seen.append(now)
+        return 0.0
+
+
+class CommandService:
+    def __init__(
+        self,
+        settings: Settings,
+        rules: TopicRules,
+        pipeline: Pipeline,
+        subscriptions: Subscriptions,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.settings = settings
+        self.rules = rules
+        self.pipeline = pipeline
+        self.store = subscriptions
+        self.clock = clock
+        self.limiter = RateLimiter(settings.command_limit_per_minute)
+
+    @property
+    def topic_keys(self) -> list[str]:
+        return [t.key for t in self.rules.topics]
+
+    async def report(self, user: str, request: ReportRequest) -> Answer:
+        try:
+            query, only = self._check(request)
+            wait = self.limiter.allow(user)
+            if wait:
+                raise CommandError(f"easy — one report at a time: try again in {wait:.0f} s")
+            report = await asyncio.to_thread(self.pipeline.report, query)
+        except (CommandError, WindowError) as exc:
+            return Answer(text=str(exc))
+        except (CollectError, StoreError) as exc:
+            log.warning("command failed: %s", exc)
+            return Answer(text=f"could not make that report: {exc}")
+        return Answer(
+            report=report,
+            only=only,
+            lang=query.lang,
+            ephemeral=not request.public,
+            link=self.pipeline.files.link(report, query.lang),
+        )
+
+    def _check(self, request: ReportRequest) -> tuple[ReportQuery, tuple[str, ...]]:
+        """The request's words checked, the window read: a query, and the sections to show."""
+        topic = self.check_topic(request.topic) if request.topic else None
+        section = request.section.lower() if request.section else None
+        if section is not None and section not in (*SECTIONS, *self.topic_keys):
+            valid = [*SECTIONS, *self.topic_keys]
+            raise CommandError(
+                f"unknown section '{request.section}'{did_you_mean(section, valid)} "
+                f"Sections: {', '.join(SECTIONS)}, or a topic."
+            )
+        lang = (request.lang or self.settings.lang).lower()
+        if lang not in LANGUAGES:
+            raise CommandError(f"unknown language '{request.lang}': use en or zh")
+        repo = request.repo or self.settings.repo
+        if not REPO_NAME.match(repo):
+            raise CommandError(f"'{repo}' is not a repository: write owner/name")
+        window = parse_window(
+            request.when,
+            now=self.clock(),
+            tz=self.settings.tz,
+            cutoff=self.settings.cutoff_time,
+            max_days=self.settings.max_range_days,
+        )
+        query = ReportQuery(repo=repo, window=window, lang=lang, topic=topic)
+        return query, (section or topic or "summary",)
+
+    def check_topic(self, name: str) -> str:
+        key = name.strip().lower()
+        if key not in self.topic_keys:
+            hint = did_you_mean(key, self.topic_keys)
+            raise CommandError(f"unknown topic '{name}'{hint} See `/vllm-topics`.")
+        return key
+
+    def subscribe(
+        self,
+        platform: str,
+        user: str,
+        channel: str,
+        topic: str,
+        where: str,
+        can_manage: bool,
+        remove: bool = False,
+    ) -> Answer:
+        try:
+            key = self.check_topic(topic)
+        except CommandError as exc:
+            return Answer(text=str(exc))
+        if where not in ("here", "dm"):
+            return Answer(text="say `here` (this channel) or `dm` (your direct messages)")
+        if where == "here" and not can_manage:
+            return Answer(
+                text="subscribing this channel needs permission to manage it; "
+                f"`/vllm-subscribe {key} dm` sends the digest to you instead"
+            )
+        kind, target = ("dm", user) if where == "dm" else ("channel", channel)
+        sub = Subscription(platform, kind, target, key, user)
+        rule = self.rules.topic(key)
+        name = rule.display_name(self.settings.lang) if rule is not None else key
+        place = "your DMs" if kind == "dm" else "this channel"
+        if remove:
+            done = self.store.remove(sub)
+            return Answer(
+                text=f"{place} will no longer get the {name} digest"
+                if done
+                else f"{place} was not subscribed to {name}"
+            )
+        added = self.store.add(sub, self.clock())
+        return Answer(
+            text=f"{place} will get the {name} digest after each daily report"
+            if added
+            else f"{place} already gets the {name} digest"
+        )
+
+    def subscriptions(self, platform: str, user: str, channel: str) -> Answer:
+        found = self.store.list(platform, [user, channel])
+        lines = [
+            f"{'your DMs' if s.target_kind == 'dm' else 'this channel'}: {s.topic}"
+            for s in found
+            if (s.target_kind == "dm") == (s.target_id == user)
+        ]
+        return Answer(text="\n".join(lines) or "no digests here: try `/vllm-subscribe amd`")
+
+    def topics(self) -> Answer:
+        lang = self.settings.lang
+        lines = [f"{t.key} — {t.display_name(lang)}: {t.description}" for t in self.rules.topics]
+        return Answer(text="\n".join(lines))

@@ -1,0 +1,194 @@
+"""The whole story on one screen: archived → analyzed → (prose) → rendered → written → posted.
+
+`Pipeline.report` answers any window (the CLI's `show`, the slash commands, the daily job):
+make sure the window and its 7-day trend baseline are archived, read the likeliest hot
+threads, analyze, and add model prose when a writer is configured. `Pipeline.post` is the
+daily job for one window: report → files → every channel → every subscriber's digest.
+Only a complete report is posted; an incomplete one is written as `.partial` and retried by
+the next run, so no channel ever gets a half-written report as the day's post.
+
+A report of a past, complete window is kept in memory for a few minutes: a slash command
+asking for the day the bot just posted costs no recomputation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.analyze import analyze, build_report
+from bot.analyze.discussions import candidates
+from bot.analyze.trends import BASELINE_DAYS
+from bot.collect.sync import Archiver
+from bot.delivery import Deliverer, DeliveryResult, Destination
+from bot.model.report import Report
+from bot.model.rules import TopicRules
+from bot.model.windows import Window
+from bot.report_files import ReportFiles
+from bot.store import Span, Subscription
+from formatters.chat import chat_parts
+from formatters.json_report import render_json
+from formatters.markdown import render_markdown
+
+if TYPE_CHECKING:
+    from bot.prose import ProseWriter
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 64
+CACHE_SECONDS = 600.0
+
+
+@dataclass(frozen=True)
+class ReportQuery:
+    """One report asked for: which repository, window, topic, language, how much."""
+
+    repo: str
+    window: Window
+    lang: str = "en"
+    topic: str | None = None
+    counts_only: bool = False
+    refresh: bool = False
+
+
+@dataclass
+class PostResult:
+    window: str
+    complete: bool
+    delivery: DeliveryResult = field(default_factory=DeliveryResult)
+
+
+class Pipeline:
+    def __init__(
+        self,
+        archiver: Archiver,
+        rules: TopicRules,
+        files: ReportFiles,
+        clock: Callable[[], datetime],
+        prose: ProseWriter | None = None,
+    ) -> None:
+        self.archiver = archiver
+        self.rules = rules
+        self.files = files
+        self.clock = clock
+        self.prose = prose
+        self._cache: OrderedDict[ReportQuery, tuple[float, Report]] = OrderedDict()
+
+    def report(self, query: ReportQuery) -> Report:
+        """The report `query` asks for, fetching only what the archive lacks."""
+        cached = self._cached(query)
+        if cached is not None:
+            return cached
+        now, repo, window = self.clock(), query.repo, query.window
+        archived = self.archiver.window(repo, window, now, query.refresh)  # 1. archived
+        items = self.archiver.items(repo, Span(window.start, window.end))
+        notes = list(archived.notes)
+        if query.counts_only and query.topic is None:
+            return build_report(
+                items, window, repo=repo, complete=archived.complete, notes=notes, generated_at=now
+            )
+        baseline = Span(window.start - timedelta(days=BASELINE_DAYS), window.start)
+        notes += self.archiver.span(repo, baseline, now)
+        baseline_days = self.archiver.covered_days(repo, baseline)
+        if baseline_days < BASELINE_DAYS:
+            notes.append(f"trend baseline: {baseline_days} of {BASELINE_DAYS} days archived")
+        hot = candidates(items, window, self.rules)
+        report = analyze(  # 2. analyzed
+            items,
+            window,
+            repo=repo,
+            rules=self.rules,
+            complete=archived.complete,
+            baseline_items=self.archiver.items(repo, baseline),
+            baseline_days=baseline_days,
+            comments=self.archiver.threads(repo, hot, window, now),
+            notes=notes,
+            generated_at=now,
+            topic=query.topic,
+        )
+        if self.prose is not None:  # 3. prose, checked, when a model is configured
+            prose, problem = self.prose.write(report, query.lang)
+            report = replace(report, prose=prose) if prose else report
+            report = replace(report, notes=(*report.notes, problem)) if problem else report
+        self._remember(query, report)
+        return report
+
+    def write(self, report: Report, lang: str) -> list[Path]:
+        """4. rendered and written: the report's Markdown and JSON files."""
+        markdown = render_markdown(report, lang)
+        return self.files.write(report, lang, markdown, render_json(report, lang))
+
+    async def post(
+        self,
+        window: Window,
+        repo: str,
+        lang: str,
+        deliverer: Deliverer,
+        destinations: Sequence[Destination],
+        subscriptions: Sequence[Subscription],
+    ) -> PostResult:
+        """The daily job for one window: report, files, channels, then digests."""
+        query = ReportQuery(repo, window, lang)
+        report = await asyncio.to_thread(self.report, query)
+        result = PostResult(window.label, report.complete)
+        await asyncio.to_thread(self.write, report, lang)
+        if not report.complete:
+            log.warning("report %s is incomplete (%s); not posted", window.label, report.notes)
+            return result
+        for destination in destinations:  # 5. posted
+            await self._send(report, lang, destination, deliverer, result.delivery)
+        for sub in subscriptions:
+            digest = await asyncio.to_thread(self.report, replace(query, topic=sub.topic))
+            target = Destination(
+                sub.platform, sub.target_id, sub.target_kind, f"digest-{sub.topic}"
+            )
+            await self._send(digest, lang, target, deliverer, result.delivery, (sub.topic,))
+        return result
+
+    async def _send(
+        self,
+        report: Report,
+        lang: str,
+        destination: Destination,
+        deliverer: Deliverer,
+        result: DeliveryResult,
+        only: tuple[str, ...] = (),
+    ) -> None:
+        link = self.files.link(report, lang)
+        parts = chat_parts(destination.platform, report, lang, only=only, link=link)
+        name = f"vLLM report {report.window.label}"
+        await deliverer.deliver(
+            report.repo, window_key(report.window), destination, parts, name, result
+        )
+
+    # -- the short-lived memory of finished reports ----------------------------------------
+
+    def _cached(self, query: ReportQuery) -> Report | None:
+        if query.refresh:
+            return None
+        entry = self._cache.get(query)
+        if entry is None or time.monotonic() - entry[0] > CACHE_SECONDS:
+            return None
+        self._cache.move_to_end(query)
+        return entry[1]
+
+    def _remember(self, query: ReportQuery, report: Report) -> None:
+        # Only a whole past window is final enough to reuse; one in progress changes.
+        if not report.complete:
+            return
+        self._cache[replace(query, refresh=False)] = (time.monotonic(), report)
+        self._cache.move_to_end(replace(query, refresh=False))
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+
+def window_key(window: Window) -> str:
+    """The ledger's name for a window: its label and exact start (cutoffs may change)."""
+    return f"{window.label}@{window.start.isoformat()}"

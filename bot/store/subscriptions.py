@@ -1,0 +1,74 @@
+"""Who gets which topic's digest: a channel or a person's DMs, per platform."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from bot.store.engine import Transactions
+from bot.store.schema import SubscriptionRow
+
+
+@dataclass(frozen=True)
+class Subscription:
+    platform: str
+    target_kind: str  # channel, dm
+    target_id: str
+    topic: str
+    created_by: str
+
+
+class Subscriptions:
+    def __init__(self, transactions: Transactions) -> None:
+        self._tx = transactions
+
+    def add(self, sub: Subscription, now: datetime) -> bool:
+        """Add a subscription; False when it already existed."""
+        try:
+            with self._tx.begin() as session:
+                session.add(
+                    SubscriptionRow(
+                        platform=sub.platform,
+                        target_kind=sub.target_kind,
+                        target_id=sub.target_id,
+                        topic=sub.topic,
+                        created_by=sub.created_by,
+                        created_at=now,
+                    )
+                )
+            return True
+        except IntegrityError:
+            return False
+
+    def remove(self, sub: Subscription) -> bool:
+        with self._tx.begin() as session:
+            row = session.scalars(
+                select(SubscriptionRow).where(
+                    SubscriptionRow.platform == sub.platform,
+                    SubscriptionRow.target_kind == sub.target_kind,
+                    SubscriptionRow.target_id == sub.target_id,
+                    SubscriptionRow.topic == sub.topic,
+                )
+            ).first()
+            if row is None:
+                return False
+            session.delete(row)
+            return True
+
+    def list(
+        self, platform: str | None = None, target_ids: Iterable[str] | None = None
+    ) -> list[Subscription]:
+        with self._tx.begin() as session:
+            query = select(SubscriptionRow).order_by(SubscriptionRow.id)
+            if platform is not None:
+                query = query.where(SubscriptionRow.platform == platform)
+            if target_ids is not None:
+                query = query.where(SubscriptionRow.target_id.in_(list(target_ids)))
+            return [
+                Subscription(r.platform, r.target_kind, r.target_id, r.topic, r.created_by)
+                for r in session.scalars(query)
+            ]

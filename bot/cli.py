@@ -11,7 +11,6 @@ imports what it needs when it runs (settings, the store, the SDKs).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import difflib
 import json
 import logging
@@ -20,12 +19,14 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from bot.model.errors import InputError, ServiceError
+
 if TYPE_CHECKING:
     from bot.app import Bot
+    from bot.model.query import ReportQuery
     from bot.model.report import Report
     from bot.model.rules import TopicRules
     from bot.model.windows import Window
-    from bot.service.pipeline import ReportQuery
     from config.settings import Settings
 
 log = logging.getLogger("bot")
@@ -34,7 +35,7 @@ FORMATS = ("markdown", "json", "slack", "discord")
 SECTION_WORDS = "summary, vendors, hot, trends, key, activity, notable, appendix"
 
 
-class UsageError(Exception):
+class UsageError(InputError):
     """The command line is wrong; exit status 2."""
 
 
@@ -120,20 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """Run a command; every expected failure ends in one sentence and its exit status."""
-    from bot.collect.source import CollectError
-    from bot.model.rules import RulesError
-    from bot.model.windows import WindowError
-    from bot.store.engine import StoreError
-    from config.settings import SettingsError
-
     try:
         return handler(args)
-    except (UsageError, WindowError, SettingsError, RulesError) as exc:
+    except (InputError, ServiceError) as exc:
         print(f"vllm-report: {exc}", file=sys.stderr)
-        return 2
-    except (CollectError, StoreError) as exc:
-        print(f"vllm-report: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_status
     except KeyboardInterrupt:
         print(
             "vllm-report: interrupted; nothing half-done was recorded as complete", file=sys.stderr
@@ -169,12 +161,15 @@ def run_serve(args: argparse.Namespace) -> int:
     from bot.app import serve
 
     settings, rules = _configured(args)
+    import asyncio
+
     with _opened(settings, rules) as bot:
         asyncio.run(serve(bot))
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
+    _check_phrase(args)
     settings, rules = _configured(args)
     sections = [check_section(name, rules) for name in args.section]
     query = _query(args, settings, rules)
@@ -185,6 +180,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_post(args: argparse.Namespace) -> int:
+    _check_phrase(args)
     settings, rules = _configured(args)
     query = _query(args, settings, rules)
     with _opened(settings, rules) as bot:
@@ -200,6 +196,13 @@ def run_post(args: argparse.Namespace) -> int:
 
 
 # -- pieces --------------------------------------------------------------------------------
+
+
+def _check_phrase(args: argparse.Namespace) -> None:
+    """A window phrase that cannot mean a window is refused before any setting is read."""
+    from bot.model.windows import read_phrase
+
+    read_phrase(" ".join(args.when))
 
 
 def _configured(args: argparse.Namespace) -> tuple[Settings, TopicRules]:
@@ -238,8 +241,8 @@ def _now() -> datetime:
 
 def _query(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> ReportQuery:
     """What the command line asks for, checked before anything is opened."""
+    from bot.model.query import ReportQuery
     from bot.model.windows import parse_window
-    from bot.service.pipeline import ReportQuery
 
     topic = check_topic(args.topic, rules) if args.topic else None
     window = parse_window(
@@ -267,6 +270,8 @@ def chat_configured(settings: Settings) -> bool:
 
 def _post_to_chat(bot: Bot, window: Window) -> int:
     """`post` with chat configured: the scheduled job's path, through the ledger."""
+    import asyncio
+
     from bot.app import post_once
 
     result = asyncio.run(post_once(bot, window))

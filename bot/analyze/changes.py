@@ -84,10 +84,13 @@ def state_of(item: ActivityItem) -> str:
     return "closed" if item.closed_at is not None else "open"
 
 
+DESCRIBED = 0.5  # a change that says what it does ranks a little higher
+
+
 def key_changes(
     items: Sequence[ActivityItem], window: Window, rules: TopicRules, limit: int = 5
 ) -> tuple[KeyChange, ...]:
-    scored = []
+    scored: list[tuple[float, ActivityItem]] = []
     for it in items:
         if rules.is_bot(it.author):
             continue
@@ -104,11 +107,20 @@ def key_changes(
         score -= 3.0 if tags & ROUTINE_TAGS else 0.0
         score += min(it.comments, 20) / 4 + it.reactions / 2
         score += 1.0 if "ready" in it.labels else 0.0
+        scored.append((score, it))
+    # A description adds at most DESCRIBED to a score, so only items within that of the
+    # limit-th best can make the list: the (costly) description is read for those alone.
+    scored.sort(key=lambda pair: (-pair[0], pair[1].number))
+    floor = scored[limit - 1][0] - DESCRIBED if len(scored) >= limit else float("-inf")
+    ranked = []
+    for score, it in scored:
+        if score < floor:
+            break
         description = purpose(it.body)
-        score += 0.5 if description else 0.0
-        scored.append(KeyChange(it.number, state_of(it), description, round(score, 2)))
-    scored.sort(key=lambda k: (-k.score, k.number))
-    return tuple(scored[:limit])
+        total = score + (DESCRIBED if description else 0.0)
+        ranked.append(KeyChange(it.number, state_of(it), description, round(total, 2)))
+    ranked.sort(key=lambda k: (-k.score, k.number))
+    return tuple(ranked[:limit])
 
 
 def severity(item: ActivityItem) -> list[tuple[str, float]]:

@@ -9,6 +9,7 @@ since every one of its comments was written after it opened.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from bot.analyze.references import fixes, references
 from bot.model.report import ActivityItem, CommentRecord, HotDiscussion
@@ -84,7 +85,6 @@ def hot_discussions(
         )
         if count == 0 and it.reactions == 0:
             continue
-        linked = (references(it.body, repo) | fixers.get(it.number, set())) - {it.number}
         ranked.append(
             HotDiscussion(
                 number=it.number,
@@ -93,9 +93,20 @@ def hot_discussions(
                 participants=tuple(sorted(people, key=str.lower)),
                 maintainers=tuple(sorted(maintainers, key=str.lower)),
                 reactions=it.reactions,
-                linked=tuple(sorted(linked)),
+                linked=(),
                 measured=thread is not None,
             )
         )
     ranked.sort(key=lambda h: (-h.score, h.number))
-    return tuple(ranked[:limit])
+    bodies = {it.number: it.body for it in items}
+    return tuple(
+        replace(hot, linked=_linked(hot.number, bodies[hot.number], repo, fixers))
+        for hot in ranked[:limit]
+    )
+
+
+def _linked(
+    number: int, body: str | None, repo: str, fixers: dict[int, set[int]]
+) -> tuple[int, ...]:
+    """Items this one mentions, and items that say they fix it."""
+    return tuple(sorted((references(body, repo) | fixers.get(number, set())) - {number}))

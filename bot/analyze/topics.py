@@ -107,7 +107,7 @@ def match_topic(item: ActivityItem, topic: TopicRule, seen: Features) -> TopicMa
         if found:
             score += KEYWORD_WEIGHT
             reasons.append(f"title says '{found.group(0)}'")
-    if item.author and any(p.search(item.author) for p in topic.authors):
+    if item.author and topic.authors is not None and topic.authors.search(item.author):
         score += AUTHOR_WEIGHT
         reasons.append(f"author {item.author}")
     labels = sorted(topic.labels & seen.labels)
@@ -120,10 +120,6 @@ def match_topic(item: ActivityItem, topic: TopicRule, seen: Features) -> TopicMa
             reasons.append(f"label {labels[0]} (weak: {seen.noise})")
     if score < THRESHOLD:
         return None
-    if item.body and topic.keywords is not None:
-        mentions = len(topic.keywords.findall(item.body))
-        if mentions:
-            reasons.append(f"body mentions it {mentions}×")
     return TopicMatch(topic.key, score, tuple(reasons))
 
 
@@ -156,8 +152,12 @@ def explain(item: ActivityItem, rules: TopicRules) -> list[str]:
         match = matches.get(topic.key)
         if match:
             group = group_of(item, rules)
+            reasons = list(match.reasons)
+            if topic.keywords is not None and item.body:
+                mentions = len(topic.keywords.findall(item.body))
+                reasons += [f"body mentions it {mentions}×"] if mentions else []
             lines.append(
-                f"{topic.key}: yes (score {match.score}; {'; '.join(match.reasons)}; group {group})"
+                f"{topic.key}: yes (score {match.score}; {'; '.join(reasons)}; group {group})"
             )
         elif topic.keywords is not None and item.body and topic.keywords.search(item.body):
             lines.append(f"{topic.key}: no (named only in the body)")

@@ -114,7 +114,7 @@ def clusters(
         found += [
             f"[{t}]"
             for t in title_tags(it.title)
-            if t not in _GENERIC_TAGS and not any(t in topic.tags for topic in rules.vendors)
+            if t not in _GENERIC_TAGS and t not in rules.vendor_tags
         ]
         for name in found:
             key = name.lower()
@@ -150,7 +150,7 @@ def activity(items: Sequence[ActivityItem], window: Window, rules: TopicRules) -
         logins = {
             it.author
             for it in items
-            if it.author and any(p.search(it.author) for p in vendor.authors)
+            if it.author and vendor.authors is not None and vendor.authors.search(it.author)
         }
         if logins:
             vendor_authors[vendor.key] = tuple(sorted(logins, key=str.lower))

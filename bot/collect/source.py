@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bot.model.errors import ServiceError
 from bot.model.report import ActivityItem
 
 
-class CollectError(Exception):
+class CollectError(ServiceError):
     """GitHub could not give us the data; the message says why and what to do."""
 
 

@@ -14,12 +14,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from bot.model.errors import InputError
 from bot.model.report import Catalog, GroupInfo, TopicInfo
 
 DEFAULT_RULES = Path(__file__).resolve().parents[2] / "config" / "topics.toml"
 
 
-class RulesError(ValueError):
+class RulesError(InputError, ValueError):
     """The topic rules file is wrong; the message names the topic and key."""
 
 
@@ -41,7 +42,7 @@ class TopicRule:
     tags: frozenset[str]  # lower-case title tags
     keywords: re.Pattern[str] | None
     labels: frozenset[str]
-    authors: tuple[re.Pattern[str], ...]
+    authors: re.Pattern[str] | None  # any of the author patterns
 
     def display_name(self, lang: str) -> str:
         return self.name_zh if lang == "zh" else self.name
@@ -76,12 +77,25 @@ class TopicRules:
     def group_index(self) -> dict[str, GroupRule]:
         return {g.key: g for g in self.groups}
 
-    @property
+    @cached_property
     def vendors(self) -> tuple[TopicRule, ...]:
         return tuple(t for t in self.topics if t.kind == "vendor")
 
+    @cached_property
+    def vendor_tags(self) -> frozenset[str]:
+        return frozenset().union(*(t.tags for t in self.vendors))
+
+    @cached_property
+    def _bot_logins(self) -> dict[str, bool]:
+        return {}  # login → is a bot: a report asks about the same few hundred logins often
+
     def is_bot(self, login: str | None) -> bool:
-        return login is not None and any(p.search(login) for p in self.bots)
+        if login is None:
+            return False
+        known = self._bot_logins.get(login)
+        if known is None:
+            known = self._bot_logins[login] = any(p.search(login) for p in self.bots)
+        return known
 
     def catalog(self) -> Catalog:
         """What a report needs to show these topics and groups (names, order, kinds)."""
@@ -111,6 +125,10 @@ def parse_rules(data: dict[str, Any], source: str = "topics.toml") -> TopicRules
         except re.error as exc:
             raise RulesError(f"{source}: {where}: bad pattern ({exc})") from None
 
+    def any_of(where: str, patterns: list[str]) -> re.Pattern[str] | None:
+        compile_all(where, patterns)  # names the bad one
+        return re.compile("|".join(f"(?:{p})" for p in patterns), re.I) if patterns else None
+
     def words(where: str, patterns: list[str]) -> re.Pattern[str] | None:
         compile_all(where, patterns)  # names the bad one
         return word_pattern(patterns)
@@ -132,7 +150,7 @@ def parse_rules(data: dict[str, Any], source: str = "topics.toml") -> TopicRules
                     tags=frozenset(t.lower() for t in raw.get("tags", [])),
                     keywords=words(f"{where}.keywords", raw.get("keywords", [])),
                     labels=frozenset(label.lower() for label in raw.get("labels", [])),
-                    authors=compile_all(f"{where}.authors", raw.get("authors", [])),
+                    authors=any_of(f"{where}.authors", raw.get("authors", [])),
                 )
             )
         except KeyError as exc:

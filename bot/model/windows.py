@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from functools import cached_property
 from zoneinfo import ZoneInfo
+
+from bot.model.errors import InputError
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DAYS_RE = re.compile(r"^(?:last\s+)?(\d{1,3})\s*(?:d|days?)$")
@@ -19,7 +22,7 @@ _RANGE_SEPARATOR = ".."
 HELP = "use YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD, today, yesterday or Nd (e.g. 7d)"
 
 
-class WindowError(ValueError):
+class WindowError(InputError, ValueError):
     """The phrase names no window we can report; the message says what to type instead."""
 
 
@@ -39,7 +42,13 @@ class Window:
             raise ValueError("window end must be after its start")
 
     def contains(self, moment: datetime) -> bool:
-        return self.start <= moment < self.end
+        # Aware datetimes of different zones compare through utcoffset() on every call; the
+        # window's bounds in UTC compare directly with the UTC times items carry.
+        return self._utc[0] <= moment < self._utc[1]
+
+    @cached_property
+    def _utc(self) -> tuple[datetime, datetime]:
+        return self.start.astimezone(UTC), self.end.astimezone(UTC)
 
     def is_past(self, now: datetime) -> bool:
         """True when the window has ended, so its events can no longer change."""
@@ -72,6 +81,48 @@ def current_day(now: datetime, tz: ZoneInfo, cutoff: time) -> date:
     return local.date() if local.time() >= cutoff else local.date() - timedelta(days=1)
 
 
+@dataclass(frozen=True)
+class Phrase:
+    """What a window phrase says, before any clock or zone is consulted.
+
+    `relative` days count back from the report day in progress: `yesterday` is (1, 1),
+    `today` (0, 0), `7d` (7, 1). Otherwise `first` and `last` name report days.
+    """
+
+    text: str
+    first: date | None = None
+    last: date | None = None
+    relative: tuple[int, int] | None = None
+    days_label: int | None = None  # "last N days"
+
+
+def read_phrase(phrase: str, max_days: int = 366) -> Phrase:
+    """The phrase's meaning, or WindowError with a fix to type (no settings needed)."""
+    text = " ".join(phrase.strip().lower().split())
+    if text in ("", "yesterday", "last"):
+        return Phrase(phrase, relative=(1, 1))
+    if text == "today":
+        return Phrase(phrase, relative=(0, 0))
+    if match := _DAYS_RE.match(text):
+        count = int(match.group(1))
+        if count < 1:
+            raise WindowError(f"'{phrase}' names no days: {HELP}")
+        _check_length(phrase, count, max_days, "is")
+        return Phrase(phrase, relative=(count, 1), days_label=count)
+    if _RANGE_SEPARATOR in text:
+        left, _, right = text.partition(_RANGE_SEPARATOR)
+        first, last = _parse_date(left, phrase), _parse_date(right, phrase)
+        if last < first:
+            raise WindowError(
+                f"'{phrase}' ends before it starts: write the earlier day first "
+                f"({last.isoformat()}..{first.isoformat()})"
+            )
+    else:
+        first = last = _parse_date(text, phrase)
+    _check_length(phrase, (last - first).days + 1, max_days, "spans")
+    return Phrase(phrase, first=first, last=last)
+
+
 def parse_window(
     phrase: str, *, now: datetime, tz: ZoneInfo, cutoff: time, max_days: int
 ) -> Window:
@@ -82,49 +133,34 @@ def parse_window(
     """
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
-    text = " ".join(phrase.strip().lower().split())
-    in_progress = current_day(now, tz, cutoff)
-    if text in ("", "yesterday", "last"):
-        first = last = in_progress - timedelta(days=1)
-    elif text == "today":
-        first = last = in_progress
-    elif match := _DAYS_RE.match(text):
-        count = int(match.group(1))
-        if count < 1:
-            raise WindowError(f"'{phrase}' names no days: {HELP}")
-        if count > max_days:
-            raise WindowError(
-                f"'{phrase}' is {count} days, more than the {max_days}-day limit; "
-                "ask for a shorter range"
-            )
-        last = in_progress - timedelta(days=1)
-        first = last - timedelta(days=count - 1)
-        window = span_window(first, last, tz, cutoff)
-        return Window(window.start, window.end, window.timezone, f"last {count} days")
-    elif _RANGE_SEPARATOR in text:
-        left, _, right = text.partition(_RANGE_SEPARATOR)
-        first, last = _parse_date(left, phrase), _parse_date(right, phrase)
-        if last < first:
-            raise WindowError(
-                f"'{phrase}' ends before it starts: write the earlier day first "
-                f"({last.isoformat()}..{first.isoformat()})"
-            )
-    else:
-        first = last = _parse_date(text, phrase)
-
-    days = (last - first).days + 1
-    if days > max_days:
-        raise WindowError(
-            f"'{phrase}' spans {days} days, more than the {max_days}-day limit; "
-            "ask for a shorter range"
+    said = read_phrase(phrase, max_days)
+    if said.relative is not None:
+        in_progress = current_day(now, tz, cutoff)
+        back_first, back_last = said.relative
+        first, last = (
+            in_progress - timedelta(days=back_first),
+            in_progress - timedelta(days=back_last),
         )
+    else:
+        assert said.first is not None and said.last is not None  # noqa: S101 - set together
+        first, last = said.first, said.last
     window = span_window(first, last, tz, cutoff)
+    if said.days_label is not None:
+        return Window(window.start, window.end, window.timezone, f"last {said.days_label} days")
     if window.start > now:
         raise WindowError(
             f"the window for {window.label} starts {format_local(window.start)}, "
             "which has not come yet"
         )
     return window
+
+
+def _check_length(phrase: str, days: int, max_days: int, verb: str) -> None:
+    if days > max_days:
+        raise WindowError(
+            f"'{phrase}' {verb} {days} days, more than the {max_days}-day limit; "
+            "ask for a shorter range"
+        )
 
 
 def _parse_date(text: str, phrase: str) -> date:

@@ -28,6 +28,7 @@ from bot.analyze.discussions import candidates
 from bot.analyze.trends import BASELINE_DAYS
 from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, DeliveryResult, Destination
+from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
@@ -40,22 +41,12 @@ from formatters.markdown import render_markdown
 if TYPE_CHECKING:
     from bot.prose import ProseWriter
 
+__all__ = ["Pipeline", "PostResult", "ReportQuery", "window_key"]
+
 log = logging.getLogger(__name__)
 
 CACHE_SIZE = 64
 CACHE_SECONDS = 600.0
-
-
-@dataclass(frozen=True)
-class ReportQuery:
-    """One report asked for: which repository, window, topic, language, how much."""
-
-    repo: str
-    window: Window
-    lang: str = "en"
-    topic: str | None = None
-    counts_only: bool = False
-    refresh: bool = False
 
 
 @dataclass

@@ -20,13 +20,14 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.model.errors import ServiceError
 from bot.store.schema import HEAD_REVISION, Base
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 VERSION_TABLE = "alembic_version"
 
 
-class StoreError(Exception):
+class StoreError(ServiceError):
     """The database could not be opened or written; the message says which and why."""
 
 

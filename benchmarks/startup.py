@@ -7,7 +7,7 @@ beside the target:
     python benchmarks/startup.py [--runs 7]
 
 - `python -c pass`: the interpreter alone, the floor nothing below can beat;
-- `--help`; a usage error (`show not-a-date`, exit status 2); `topics`;
+- `--help`; usage errors (`show not-a-date`, `show --topic amdd`, exit status 2); `topics`;
 - `python -X importtime -c "import bot.cli"`: the total import time of `bot.cli` and the
   costliest top-level packages (cumulative µs, median over the runs). Cumulative figures
   nest: a package first imported by another one is counted inside it as well.
@@ -105,6 +105,11 @@ def main() -> None:
         ("python -c pass (interpreter floor)", [python, "-c", "pass"], 0),
         ("python -m bot --help", [python, "-m", "bot", "--help"], 0),
         ("python -m bot show not-a-date", [python, "-m", "bot", "show", "not-a-date"], 2),
+        (
+            "python -m bot show --topic amdd",
+            [python, "-m", "bot", "show", "yesterday", "--topic", "amdd"],
+            2,
+        ),
         ("python -m bot topics", [python, "-m", "bot", "topics"], 0),
     ]
     timings: dict[str, list[float]] = defaultdict(list)

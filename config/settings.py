@@ -28,6 +28,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from bot.model.errors import InputError
+
 DEFAULT_TOML = "vllm-report.toml"
 _REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 _CUTOFF_RE = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
@@ -231,7 +233,7 @@ class Settings(BaseSettings):
         return tuple(sources)
 
 
-class SettingsError(Exception):
+class SettingsError(InputError):
     """A setting is wrong; the message names it and says what would be right."""
 
 

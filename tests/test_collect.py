@@ -64,8 +64,12 @@ def test_more_than_1000_results_are_split_until_complete() -> None:
     ]
     with FakeGitHub(REPO, items) as fake:
         result = collector(fake).search_span(start, start + timedelta(days=1))
+        requests = len(fake.requests)
     assert len(result.items) == 2300
     assert result.complete
+    # Cut up front into parts that fit: the pages the items need (8 per part of ~767), one
+    # first page that only told the total, and one request for each of the 3 empty searches.
+    assert requests == 3 * 8 + 1 + 3
 
 
 def test_incomplete_search_marks_the_collection_incomplete(fake_github: FakeGitHub) -> None:

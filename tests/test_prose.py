@@ -155,3 +155,65 @@ def test_check_rules_sentence_by_sentence() -> None:
         "合并了44个PR。合并了45个PR。#9 很重要。", items={1}, figures={"44"}, allowed={"44"}
     )
     assert (chinese.text, chinese.dropped) == ("合并了44个PR。", 2)
+
+
+def test_model_prose_reaches_the_daily_post_and_a_slash_command(
+    fake_github: FakeGitHub,
+    llm_env: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One pipeline for every entry point: the Slack daily post and a /vllm-report answer
+    carry the checked model text, and the model is asked once for both."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    from bot.adapters.slack_app import build_slack_app
+    from bot.app import open_bot
+    from bot.model.rules import load_rules
+    from bot.service.commands import CommandService
+    from config.settings import load_settings
+    from tests.fakes.slack_api import FakeSlack, signed_command
+
+    secret = "8f742231b10e8888abcd99yyyzzz85a5"
+    with FakeOpenAI(honest_and_not) as llm, FakeSlack() as slack:
+        for name, value in {
+            "LLM_BASE_URL": llm.url,
+            "SLACK_BOT_TOKEN": "xoxb-test",
+            "SLACK_API_URL": slack.api_url,
+            "SLACK_CHANNELS": "C1",
+            "SLACK_SIGNING_SECRET": secret,
+            "VLLM_REPORT_SLACK_POST_INTERVAL": "0",
+            "VLLM_REPORT_CUTOFF": DAY.cutoff,
+        }.items():
+            llm_env.setenv(name, value)
+        code, _, err = run(capsys, "post", DAY.label)
+        assert code == 0, err
+        daily = [p.payload for p in slack.channel_posts("C1")]
+
+        settings = load_settings()
+        bot = open_bot(settings, load_rules())
+        service = CommandService(
+            settings, bot.rules, bot.pipeline, bot.store.subscriptions, lambda: datetime.now(UTC)
+        )
+
+        async def ask() -> None:
+            app = build_slack_app(settings, service)
+            body, headers = signed_command(slack, "/vllm-report", DAY.label, secret)
+            from slack_bolt.request.async_request import AsyncBoltRequest
+
+            await app.async_dispatch(AsyncBoltRequest(body=body, headers=headers))
+            for _ in range(600):  # the answer follows the ack: wait for its two messages
+                if len(slack.responses) >= 2:
+                    return
+                await asyncio.sleep(0.05)
+
+        asyncio.run(ask())
+        bot.close()
+        model_calls = len(llm.requests)
+    summary = next(m for m in daily if m["metadata"]["event_payload"]["part"] == "summary")
+    answer = [args for _, args in slack.responses]
+    said = json.dumps(summary["blocks"], ensure_ascii=False)
+    assert f"✍️ {DAY.counts['merged_prs']} PRs were merged" in said
+    assert "✍️" in json.dumps(answer[-1]["blocks"], ensure_ascii=False)
+    assert f"{DAY.counts['merged_prs']} PRs were merged" in json.dumps(answer, ensure_ascii=False)
+    assert model_calls == 1  # the command's answer came from the cache the post filled

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from alembic import command
@@ -129,3 +130,49 @@ def test_an_older_schema_is_upgraded_in_place(store_url: str) -> None:
     tables = set(inspect(upgraded.engine).get_table_names())
     assert {"comments", "comment_fetches", "prose_cache"} <= tables
     upgraded.close()
+
+
+def test_the_recorded_head_is_alembics_head() -> None:
+    """The fast start-up check compares with a constant: it must be the newest revision."""
+    from alembic.script import ScriptDirectory
+
+    from bot.store.schema import HEAD_REVISION
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD_REVISION
+
+
+def test_a_new_store_equals_one_built_by_every_migration(store_url: str) -> None:
+    """A new database is created from the schema and stamped; Alembic finds nothing to add."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from bot.store.schema import Base
+
+    Store(store_url).close()  # created from the declarative schema, stamped
+    engine = make_engine(store_url)
+    with engine.connect() as connection:
+        revision = MigrationContext.configure(connection).get_current_revision()
+        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+        tables = set(inspect(connection).get_table_names())
+    engine.dispose()
+    assert revision == "0004"
+    assert diff == []
+    assert tables == set(Base.metadata.tables) | {"alembic_version"}
+
+
+def test_migrations_build_what_the_schema_declares(tmp_path: Path) -> None:
+    """Running every migration on an empty database gives the declared schema, no more."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from bot.store.engine import upgrade
+    from bot.store.schema import Base
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'migrated.sqlite3'}")
+    upgrade(engine)
+    with engine.connect() as connection:
+        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    engine.dispose()
+    assert diff == []

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from bot.store import Store
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
 
-PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+# A PostgreSQL server the tests may create databases on. They make one of their own per
+# run (`vllm_report_test_<random>`) and drop it at the end: no existing database is touched.
+SERVER_URL = os.environ.get(
+    "TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +47,7 @@ def fake_github(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
 
 
 def _reset_postgres(url: str) -> None:
-    """An empty `public` schema, whatever earlier migrations created."""
+    """An empty `public` schema in the tests' own database, whatever earlier tests created."""
     engine = create_engine(url)
     with engine.begin() as conn:
         conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
@@ -52,7 +57,7 @@ def _reset_postgres(url: str) -> None:
 
 def postgres_available() -> bool:
     try:
-        engine = create_engine(PG_URL, connect_args={"connect_timeout": 3})
+        engine = create_engine(SERVER_URL, connect_args={"connect_timeout": 3})
         with engine.connect():
             pass
         engine.dispose()
@@ -61,17 +66,39 @@ def postgres_available() -> bool:
         return False
 
 
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    """A database of this test run's own on the test server, dropped when the run ends."""
+    if not postgres_available():
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is not reachable at {SERVER_URL} (CI must start it)")
+        pytest.skip(f"PostgreSQL is not reachable at {SERVER_URL}")
+    name = f"vllm_report_test_{secrets.token_hex(4)}"
+    server = create_engine(SERVER_URL, isolation_level="AUTOCOMMIT")
+    with server.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(SERVER_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with server.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        server.dispose()
+
+
+@pytest.fixture
+def pg_url(pg_database: str) -> str:
+    """The tests' own PostgreSQL database, emptied for this test."""
+    _reset_postgres(pg_database)
+    return pg_database
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty store URL on each backend."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    if not postgres_available():
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is not reachable at {PG_URL} (CI must start it)")
-        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
-    _reset_postgres(PG_URL)
-    return PG_URL
+    url: str = request.getfixturevalue("pg_url")
+    return url
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -48,18 +47,15 @@ def test_show_json_reproduces_the_reference_counts_and_lists(
     assert report["items"][some]["url"] == f"https://github.com/{REPO}/issues/{some}"
 
 
+@pytest.mark.postgres
 def test_postgres_store_gives_the_same_report(
-    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    fake_github: FakeGitHub,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    pg_url: str,
 ) -> None:
     """DATABASE_URL switches the archive to PostgreSQL; the report does not change."""
-    from tests.conftest import PG_URL, _reset_postgres, postgres_available
-
-    if not postgres_available():
-        if os.environ.get("CI"):
-            pytest.fail("PostgreSQL must be up in CI")
-        pytest.skip("PostgreSQL not reachable")
-    _reset_postgres(PG_URL)
-    monkeypatch.setenv("DATABASE_URL", PG_URL)
+    monkeypatch.setenv("DATABASE_URL", pg_url)
     day = anchor_days()[0]
     code, out, _ = run(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "json")
     assert code == 0 and json.loads(out)["stats"] == day.counts

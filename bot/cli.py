@@ -149,11 +149,13 @@ def run_explain(args: argparse.Namespace) -> int:
     settings, rules = _configured(args)
     with _opened(settings, rules) as bot:
         item = bot.pipeline.archiver.item(settings.repo, args.number, _now())
+        story = bot.pipeline.story_of(item, settings.tz, settings.cutoff_time)
     kind = "PR" if item.kind == "pr" else "issue"
     print(f"#{item.number} ({kind}) {item.title}")
     print(f"  author {item.author or '?'}; labels {', '.join(item.labels) or 'none'}")
     for line in explain(item, rules):
         print(f"  {line}")
+    print(f"  {story}")
     return 0
 
 

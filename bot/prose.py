@@ -15,28 +15,29 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.analyze.citations import check, numbers_in
-from bot.model.report import Prose, Report
+from bot.model.report import Prose, Report, Story
 
 if TYPE_CHECKING:
     import openai
 
 log = logging.getLogger(__name__)
 
-PROMPT_VERSION = "prose-1"
+PROMPT_VERSION = "prose-2"
 SYSTEM_PROMPT = """You write the prose parts of a daily report on a GitHub repository's activity.
 Rules:
 - Use only the facts in the user's JSON. Every number has already been computed; never
   compute, estimate or round one yourself, and write no number that is not in the facts.
 - Cite the item behind every claim as #<number>, using only numbers present in the facts.
-- Be concrete and brief: the summary at most 4 sentences; one or two sentences per item.
+- Be concrete and brief: the summary at most 4 sentences; for each story one sentence
+  saying what it does and why it matters, from its own words ("what") and members.
 - Write in {language}.
 Answer with one JSON object and nothing else:
-{{"summary": "...", "key_changes": {{"<number>": "what it does and why it matters"}},
-  "discussions": {{"<number>": "what is debated and where it stands"}}}}"""
+{{"summary": "...", "stories": {{"<lead number>": "what it does and why it matters"}}}}"""
+SOURCE_CHARS = 3000  # of each body, given to the check as the source of a story's figures
 LANGUAGES = {"en": "English", "zh": "Simplified Chinese"}
 
 
@@ -128,10 +129,30 @@ class ProseError(Exception):
     pass
 
 
+def top_stories(report: Report) -> list[Story]:
+    """The stories prose is written for: key changes, hot threads, notable issues, and the
+    first story of each vendor with activity (each story once)."""
+    sections = report.sections
+    if sections is None:
+        return []
+    leads = [k.number for k in sections.key_changes]
+    leads += [h.number for h in sections.hot_discussions]
+    leads += [n.number for n in sections.notable_issues]
+    for vendor in sections.catalog.vendors:
+        found = sections.topics.get(vendor.key)
+        if found is not None and found.stories:
+            leads.append(sections.story(found.stories[0]).lead)
+    chosen: dict[str, Story] = {}
+    for number in leads:
+        story = sections.story_of(number) or Story(f"s{number}", number, (number,), (), ())
+        story = story if story.lead == number else replace(story, lead=number)
+        chosen.setdefault(story.id, story)
+    return list(chosen.values())
+
+
 def facts_for(report: Report) -> dict[str, Any]:
     """The computed report, trimmed to what prose needs. Every number comes from here."""
     sections = report.sections
-    items = report.items
     facts: dict[str, Any] = {
         "repo": report.repo,
         "window": {"start": report.window.start.isoformat(), "end": report.window.end.isoformat()},
@@ -143,30 +164,41 @@ def facts_for(report: Report) -> dict[str, Any]:
     facts["topics"] = {
         key: len(section.issues) + len(section.prs) for key, section in sections.topics.items()
     }
-    facts["key_changes"] = [
+    facts["stories"] = [
         {
-            "number": k.number,
-            "title": items[k.number].title,
-            "state": k.state,
-            "purpose": k.description,
+            "lead": story.lead,
+            "title": report.item(story.lead).title,
+            "state": _state(report, story.lead),
+            "what": sections.what.get(story.lead, ""),
+            "members": [
+                {
+                    "number": m.number,
+                    "relation": m.relation,
+                    "title": report.item(m.number).title,
+                    "state": _state(report, m.number),
+                }
+                for m in story.members
+            ],
         }
-        for k in sections.key_changes
+        for story in top_stories(report)
     ]
     facts["hot_discussions"] = [
         {
             "number": h.number,
-            "title": items[h.number].title,
-            "comments_in_window": h.comments_in_window,
-            "participants": list(h.participants),
-            "linked": list(h.linked),
+            "comments_in_window": h.comments_in_window if h.measured else None,
+            "comments_total": h.comments_total,
+            "participants": len(h.participants),
         }
         for h in sections.hot_discussions
     ]
-    facts["notable_issues"] = [
-        {"number": n.number, "title": items[n.number].title, "signals": list(n.signals)}
-        for n in sections.notable_issues
-    ]
     return facts
+
+
+def _state(report: Report, number: int) -> str:
+    item = report.item(number)
+    if item.merged_at is not None:
+        return "merged"
+    return "closed" if item.closed_at is not None else "open"
 
 
 def cache_key(facts: dict[str, Any], lang: str, model: str) -> str:
@@ -177,44 +209,61 @@ def cache_key(facts: dict[str, Any], lang: str, model: str) -> str:
 def checked_prose(
     raw: dict[str, Any], facts: dict[str, Any], report: Report, lang: str, model: str
 ) -> Prose:
-    items = set(report.items)
+    """Keep the sentences that pass the check: a summary sentence may cite any item of the
+    window; a story's note only items of that story, and only figures found in the facts or
+    in the bodies of the story's items."""
     allowed = numbers_in([json.dumps(facts, ensure_ascii=False)])
     figures = {str(v) for v in facts["counts"].values()} | {str(facts["stale_closures"])}
     figures |= {str(v) for v in facts.get("topics", {}).values()}
+    stories = {s.lead: s for s in top_stories(report)}
     dropped = 0
 
-    def clean(text: Any, about: int | None = None) -> str:
+    def clean(text: Any, items: set[int], sources: set[str], about: int | None = None) -> str:
         nonlocal dropped
         if not isinstance(text, str):
             return ""
-        result = check(text, items=items, figures=figures, allowed=allowed, about=about)
+        result = check(text, items=items, figures=figures, allowed=allowed | sources, about=about)
         dropped += result.dropped
         return result.text
 
-    def notes(raw_notes: Any, wanted: set[int]) -> dict[int, str]:
-        """Notes keyed by item; a note about an item we did not ask about is dropped."""
-        nonlocal dropped
-        out: dict[int, str] = {}
-        for number, text in (raw_notes or {}).items() if isinstance(raw_notes, dict) else ():
-            if not str(number).isdigit() or int(number) not in wanted:
-                dropped += 1
-                continue
-            # A note is printed beside its item, which counts as its citation.
-            kept = clean(text, about=int(number))
-            if kept:
-                out[int(number)] = kept
-        return out
-
-    summary = clean(raw.get("summary", ""))
-    key_numbers = {k["number"] for k in facts.get("key_changes", [])}
-    hot_numbers = {h["number"] for h in facts.get("hot_discussions", [])}
+    notes: dict[int, str] = {}
+    for number, text in _raw_notes(raw):
+        story = stories.get(number)
+        if story is None:  # a note about a story we did not ask about
+            dropped += 1
+            continue
+        sources = numbers_in(_bodies(report, story))
+        kept = clean(text, set(story.numbers), sources, about=number)
+        if kept:
+            notes[number] = kept
+    summary = clean(raw.get("summary", ""), set(report.items), set())
     return Prose(
         model=model,
         summary={lang: summary} if summary else {},
-        item_notes=notes(raw.get("key_changes"), key_numbers),
-        discussion_notes=notes(raw.get("discussions"), hot_numbers),
+        notes=notes,
         dropped=dropped,
     )
+
+
+def _raw_notes(raw: dict[str, Any]) -> list[tuple[int, Any]]:
+    """(lead, text) pairs from the answer's `stories` (or the first prompt's key changes and
+    discussions, which some cached answers still hold)."""
+    found: list[tuple[int, Any]] = []
+    for key in ("stories", "key_changes", "discussions"):
+        value = raw.get(key)
+        if not isinstance(value, dict):
+            continue
+        for number, text in value.items():
+            found.append((int(number) if str(number).isdigit() else -1, text))
+    return found
+
+
+def _bodies(report: Report, story: Story) -> list[str]:
+    texts = []
+    for number in story.numbers:
+        item = report.item(number)
+        texts += [item.title, (item.body or "")[:SOURCE_CHARS]]
+    return texts
 
 
 def _strip_fence(content: str) -> str:

@@ -20,6 +20,7 @@ _INVISIBLE = re.compile(
     "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]"
 )
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # what must never survive
 _URL_SCHEME = re.compile(r"(?i)([a-z][a-z0-9+.-]{1,20}):(?=//)")
 _WWW = re.compile(r"(?i)\bwww\.")
 _GITHUB_ITEM = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")

@@ -1,10 +1,11 @@
-"""Discord messages with embeds: a compact headline, then one message per section.
+"""Discord messages with embeds: the headline, then one message per section.
 
-`render_discord(report, lang)` returns `POST /channels/{id}/messages` payloads in
-posting order: the first starts the thread, the rest go into it. Every payload carries
-`allowed_mentions: {"parse": []}` and a stable `nonce` with `enforce_nonce`, so a retried
-send is not posted twice. Markdown in strangers' text is escaped and mentions are broken;
-masked links are only ever ours (`[#123](https://github.com/...)`).
+`render_discord(report, lang)` returns `POST /channels/{id}/messages` payloads in posting
+order: the first starts the thread, the rest go into it. Each section is one message,
+capped to Discord's per-message budget, ending with a link to the full report when there is
+more. Every payload carries `allowed_mentions: {"parse": []}`; delivery adds the nonce
+(unique per destination and part). Markdown in strangers' text is escaped and mentions are
+broken; masked links are only ever ours (`[#123](https://github.com/...)`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.model.report import Report
-from formatters import chat_outline as outline
+from formatters import outline as ol
+from formatters import wording as w
 from formatters._text import clean, discord_escape, truncate
 
 # Discord's limits (../shared/facts/platform-facts.md §2.1), obeyed below.
@@ -26,13 +28,12 @@ FIELDS_PER_EMBED = 25
 FIELD_NAME_LIMIT = 256
 FIELD_VALUE_LIMIT = 1024
 FOOTER_LIMIT = 2048
-AUTHOR_LIMIT = 256
 MESSAGE_EMBED_TOTAL = 6000  # title+description+fields+footer+author across a message's embeds
-NONCE_LIMIT = 25
 # Margins: a description is cut at a line break below its limit, so leave room.
 DESCRIPTION_BUDGET = EMBED_DESCRIPTION_LIMIT - 96
-MESSAGE_BUDGET = MESSAGE_EMBED_TOTAL - 200
+MESSAGE_BUDGET = MESSAGE_EMBED_TOTAL - 300
 COLOUR = 0x30A2FF
+NONCE_LIMIT = 25
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 
 Message = dict[str, Any]
@@ -59,89 +60,127 @@ def discord_parts(
     link: str | None = None,
     with_headline: bool = True,
 ) -> list[tuple[str, Message]]:
-    """(part name, payload) pairs: the name keys the delivery ledger ("headline", "amd-2")."""
-    return outline.assemble(report, lang, only, link, with_headline, _headline, _section)
+    """(part name, payload) pairs: the name keys the delivery ledger ("headline", "key")."""
+    full = ol.outline(report, lang, link)
+    messages = [("headline", _headline(full))] if with_headline else []
+    for part in ol.chat_parts(full, only):
+        messages += _part(full, part)
+    return [(name, _with_nonce(report, name, payload)) for name, payload in messages]
 
 
-def markdown(line: outline.Line) -> str:
+def _with_nonce(report: Report, part: str, payload: Message) -> Message:
+    """A stable nonce with `enforce_nonce`, so a resend of this part returns the message."""
+    digest = hashlib.sha256(f"{report.repo}|{report.window.label}|{part}".encode()).hexdigest()
+    return {**payload, "nonce": ("vr" + digest)[:NONCE_LIMIT], "enforce_nonce": True}
+
+
+def markdown(line: ol.Line) -> str:
     out = []
     for part in line:
-        if isinstance(part, outline.Ref):
+        if isinstance(part, ol.Ref):
             out.append(f"[#{part.number}]({part.url})")
-        elif isinstance(part, outline.Theirs):
+        elif isinstance(part, ol.Theirs):
             out.append(discord_escape(clean(part.text, part.limit)))
         else:
             out.append(discord_escape(part.text))
     return "".join(out)
 
 
-def _headline(report: Report, lang: str, link: str | None) -> Message:
-    head = outline.headline(report, lang, link)
-    lines = [discord_escape(head.window)]
-    lines += [f"⚠️ {discord_escape(note)}" for note in head.notes]
+def _headline(full: ol.Outline) -> Message:
+    lang = full.lang
+    lines = [discord_escape(full.window)]
+    if full.warning:
+        lines.append(f"⚠️ {discord_escape(full.warning)}")
+    lines.append(" · ".join(f"**{discord_escape(n)}** {discord_escape(v)}" for n, v in full.counts))
+    if full.gist:
+        lines += ["", f"**{discord_escape(w.text(lang, 'gist'))}**"]
+        for entry in full.gist:
+            lines.append("• " + markdown(entry.head))
+            lines += ["  › " + markdown(sub) for sub in entry.lines]
+    if full.link:
+        lines += ["", f"[{discord_escape(w.text(lang, 'full_report'))}]({full.link})"]
     embed: dict[str, Any] = {
-        "title": truncate(head.title, EMBED_TITLE_LIMIT),
+        "title": truncate(full.title, EMBED_TITLE_LIMIT),
         "color": COLOUR,
-        "fields": [
-            {
-                "name": truncate(name, FIELD_NAME_LIMIT),
-                "value": truncate(value, FIELD_VALUE_LIMIT),
-                "inline": True,
-            }
-            for name, value in head.counts
-        ],
-        "footer": {"text": truncate(head.labels["thread"], FOOTER_LIMIT)},
+        "description": _fit_one(lines, DESCRIPTION_BUDGET, full),
+        "footer": {"text": truncate(w.text(lang, "thread_hint"), FOOTER_LIMIT)},
     }
-    if link:
-        embed["url"] = link
-    for label, rows in (("vendors", head.vendors), ("hot", head.hot)):
-        if rows:
-            value = _fit(
-                [
-                    ("• " if label == "vendors" else f"{i}. ") + markdown(row)
-                    for i, row in enumerate(rows, 1)
-                ],
-                FIELD_VALUE_LIMIT,
-            )
-            for index, chunk in enumerate(value):
-                name = head.labels[label] + (f" ({index + 1})" if len(value) > 1 else "")
-                embed["fields"].append(
-                    {"name": truncate(name, FIELD_NAME_LIMIT), "value": chunk, "inline": False}
-                )
-    embed["description"] = truncate("\n".join(lines), DESCRIPTION_BUDGET)
-    embed["fields"] = embed["fields"][:FIELDS_PER_EMBED]
-    return _message(report, "headline", [embed])
+    if full.link:
+        embed["url"] = full.link
+    return _message([embed])
 
 
-def _section(report: Report, section: outline.ChatSection) -> list[tuple[str, Message]]:
+def _part(full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:
+    rows = _rows(part.blocks)
+    if part.name == "appendix":
+        return _split(part, rows)
+    more = f"[{discord_escape(w.text(full.lang, 'full_report'))}]({full.link})" if full.link else ""
+    budget = min(MESSAGE_BUDGET - len(part.title) - len(more) - 10, DESCRIPTION_BUDGET * 2)
+    kept: list[str] = []
+    used = 0
+    for row in rows:
+        if used + len(row) + 1 > budget:
+            kept.append(discord_escape(w.text(full.lang, "cut_notice", n=len(rows) - len(kept))))
+            break
+        kept.append(row)
+        used += len(row) + 1
+    if more:
+        kept.append(more)
+    descriptions = _fit(kept, DESCRIPTION_BUDGET)
+    embeds = []
+    for index, description in enumerate(descriptions):
+        embed: dict[str, Any] = {"description": description, "color": COLOUR}
+        if index == 0:
+            embed["title"] = truncate(part.title, EMBED_TITLE_LIMIT)
+        embeds.append(embed)
+    return [(part.name, _message(embeds[:EMBEDS_PER_MESSAGE]))]
+
+
+def _rows(blocks: Sequence[ol.Block]) -> list[str]:
     rows: list[str] = []
-    for group in section.groups:
-        if group.heading:
-            rows.append(f"**{discord_escape(group.heading)}**")
-        for line in group.lines:
-            bullet = "• " if line and isinstance(line[0], outline.Ref) else ""
-            rows.append(bullet + markdown(line))
+    for block in blocks:
+        if block.heading:
+            rows.append(f"**{discord_escape(block.heading)}**")
+        for index, entry in enumerate(block.entries, 1):
+            marker = {"numbered": f"{index}. ", "list": "• "}.get(block.style, "")
+            rows.append(marker + markdown(entry.head))
+            rows += ["  › " + markdown(sub) for sub in entry.lines]
+        if block.rest:
+            rows.append("*" + markdown(block.rest) + "*")
+    return rows
+
+
+def _split(part: ol.ChatPart, rows: list[str]) -> list[tuple[str, Message]]:
+    """A long list (the appendix, asked for) across messages; nothing dropped."""
     descriptions = _fit(rows, DESCRIPTION_BUDGET)
-    embeds: list[dict[str, Any]] = []
-    for index, description in enumerate(descriptions, 1):
-        counter = f" ({index}/{len(descriptions)})" if len(descriptions) > 1 else ""
-        title = truncate(section.title, EMBED_TITLE_LIMIT - len(counter)) + counter
-        embeds.append({"title": title, "description": description, "color": COLOUR})
     messages: list[list[dict[str, Any]]] = [[]]
     used = 0
-    for embed in embeds:
-        size = len(embed["title"]) + len(embed["description"])
+    for index, description in enumerate(descriptions, 1):
+        counter = f" ({index}/{len(descriptions)})" if len(descriptions) > 1 else ""
+        title = truncate(part.title, EMBED_TITLE_LIMIT - len(counter)) + counter
+        size = len(title) + len(description)
         if messages[-1] and (
             len(messages[-1]) == EMBEDS_PER_MESSAGE or used + size > MESSAGE_BUDGET
         ):
             messages.append([])
             used = 0
-        messages[-1].append(embed)
+        messages[-1].append({"title": title, "description": description, "color": COLOUR})
         used += size
-    names = [section.key if i == 1 else f"{section.key}-{i}" for i in range(1, len(messages) + 1)]
-    return [
-        (name, _message(report, name, chunk)) for name, chunk in zip(names, messages, strict=True)
-    ]
+    names = [part.name if i == 1 else f"{part.name}-{i}" for i in range(1, len(messages) + 1)]
+    return [(name, _message(chunk)) for name, chunk in zip(names, messages, strict=True)]
+
+
+def _fit_one(rows: list[str], limit: int, full: ol.Outline) -> str:
+    """Rows that fit one text; the rest said to be in the full report."""
+    kept: list[str] = []
+    used = 0
+    for index, row in enumerate(rows):
+        if used + len(row) + 1 > limit - 80:
+            kept.append(discord_escape(w.text(full.lang, "cut_notice", n=len(rows) - index)))
+            break
+        kept.append(row)
+        used += len(row) + 1
+    return "\n".join(kept)
 
 
 def _fit(rows: list[str], limit: int) -> list[str]:
@@ -167,11 +206,5 @@ def _fit(rows: list[str], limit: int) -> list[str]:
     return texts
 
 
-def _message(report: Report, part: str, embeds: list[dict[str, Any]]) -> Message:
-    digest = hashlib.sha256(f"{report.repo}|{report.window.label}|{part}".encode()).hexdigest()
-    return {
-        "embeds": embeds,
-        "allowed_mentions": NO_MENTIONS,
-        "nonce": ("vr" + digest)[:NONCE_LIMIT],
-        "enforce_nonce": True,
-    }
+def _message(embeds: list[dict[str, Any]]) -> Message:
+    return {"embeds": embeds, "allowed_mentions": NO_MENTIONS}

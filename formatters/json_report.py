@@ -15,7 +15,8 @@ SCHEMA = "vllm-report/1"
 
 def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
     tz = report.window.start.tzinfo
-    data = {
+    items = {str(number): _item(item, tz) for number, item in report.items.items()}
+    data: dict[str, Any] = {
         "schema": SCHEMA,
         "repo": report.repo,
         "window": {
@@ -32,15 +33,29 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             for name, split in report.closures.items()
         },
         "lists": {name.value: list(numbers) for name, numbers in report.lists.items()},
-        "items": {str(number): _item(item, tz) for number, item in report.items.items()},
+        "items": items,
     }
     if report.sections is not None:
+        what = report.sections.what
+        for number, entry in items.items():
+            entry["what"] = what.get(int(number), "")
+        data["context_items"] = {
+            str(n): {**_item(it, tz), "what": what.get(n, "")} for n, it in report.context.items()
+        }
         data.update(_sections(report, lang))
     if report.prose is not None:
-        prose = asdict(report.prose)
-        prose["item_notes"] = {str(k): v for k, v in report.prose.item_notes.items()}
-        prose["discussion_notes"] = {str(k): v for k, v in report.prose.discussion_notes.items()}
-        data["prose"] = prose
+        notes = {str(k): v for k, v in report.prose.notes.items()}
+        key = {str(k.number) for k in report.sections.key_changes} if report.sections else set()
+        hot = {str(h.number) for h in report.sections.hot_discussions} if report.sections else set()
+        data["prose"] = {
+            "model": report.prose.model,
+            "summary": dict(report.prose.summary),
+            "notes": notes,
+            # The first contract's names, kept: notes of key changes and of hot threads.
+            "item_notes": {k: v for k, v in notes.items() if k in key},
+            "discussion_notes": {k: v for k, v in notes.items() if k in hot},
+            "dropped": report.prose.dropped,
+        }
     return data
 
 
@@ -58,13 +73,19 @@ def _sections(report: Report, lang: str) -> dict[str, Any]:
                 "prs": list(section.prs),
                 "groups": {group: list(numbers) for group, numbers in section.groups.items()},
                 "reasons": {str(n): reason for n, reason in section.reasons.items()},
+                "stories": list(section.stories),
+                "stale": list(section.stale),
             }
             for key, section in sections.topics.items()
         },
+        "stories": [asdict(story) for story in sections.stories if len(story.numbers) > 1],
         "hot_discussions": [hot.number for hot in sections.hot_discussions],
         "hot_discussion_details": [asdict(hot) for hot in sections.hot_discussions],
         "key_changes": [change.number for change in sections.key_changes],
-        "key_change_details": [asdict(change) for change in sections.key_changes],
+        "key_change_details": [
+            {**asdict(change), "description": sections.what.get(change.number, "")}
+            for change in sections.key_changes
+        ],
         "notable_issues": [issue.number for issue in sections.notable_issues],
         "notable_issue_details": [asdict(issue) for issue in sections.notable_issues],
         "trends": [asdict(row) for row in sections.trends],

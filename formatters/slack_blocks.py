@@ -1,9 +1,11 @@
-"""Slack Block Kit messages: a compact headline for the channel, then one reply per section.
+"""Slack Block Kit messages: the headline in the channel, then one reply per section.
 
-`render_slack(report, lang)` returns the messages in posting order: the first goes
-to the channel, the rest into its thread (each is a `chat.postMessage` payload without
-`channel`/`thread_ts`, which delivery adds). Long sections are split across messages;
-nothing is dropped. Untrusted text is escaped (`&`, `<`, `>` only); links are built by us.
+`render_slack(report, lang)` returns the messages in posting order: the first goes to the
+channel, the rest into its thread (each is a `chat.postMessage` payload without
+`channel`/`thread_ts`, which delivery adds). The headline carries the gist (the counts and
+what happened); each reply is one section, capped to one message, ending with a link to the
+full report when there is more. Untrusted text is escaped (`&`, `<`, `>` only); links are
+built by us.
 """
 
 from __future__ import annotations
@@ -12,15 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.model.report import Report
-from formatters import chat_outline as outline
+from formatters import outline as ol
+from formatters import wording as w
 from formatters._text import clean, slack_escape, truncate
 
 # Slack's limits (../shared/facts/platform-facts.md §1.1), obeyed below.
 MAX_BLOCKS = 50
 SECTION_TEXT_LIMIT = 3000
 HEADER_TEXT_LIMIT = 150
-FIELDS_PER_SECTION = 10
-FIELD_TEXT_LIMIT = 2000
 CONTEXT_ELEMENTS = 10
 # Undocumented: about 12,000 characters of block text per message fail with
 # msg_blocks_too_long even when every block is within its own limit. Stay well under.
@@ -52,69 +53,103 @@ def slack_parts(
     link: str | None = None,
     with_headline: bool = True,
 ) -> list[tuple[str, Message]]:
-    """(part name, payload) pairs: the name keys the delivery ledger ("headline", "amd-2")."""
-    return outline.assemble(report, lang, only, link, with_headline, _headline, _section)
+    """(part name, payload) pairs: the name keys the delivery ledger ("headline", "key")."""
+    full = ol.outline(report, lang, link)
+    messages = [("headline", _headline(report, full))] if with_headline else []
+    for part in ol.chat_parts(full, only):
+        messages += _part(report, full, part)
+    return messages
 
 
-def mrkdwn(line: outline.Line) -> str:
+def mrkdwn(line: ol.Line) -> str:
     out = []
     for part in line:
-        if isinstance(part, outline.Ref):
+        if isinstance(part, ol.Ref):
             out.append(f"<{part.url}|#{part.number}>")
-        elif isinstance(part, outline.Theirs):
+        elif isinstance(part, ol.Theirs):
             out.append(slack_escape(clean(part.text, part.limit)))
         else:
             out.append(slack_escape(part.text))
     return "".join(out)
 
 
-def _headline(report: Report, lang: str, link: str | None) -> Message:
-    head = outline.headline(report, lang, link)
+def _headline(report: Report, full: ol.Outline) -> Message:
+    counts = " · ".join(
+        f"*{slack_escape(name)}* {slack_escape(value)}" for name, value in full.counts
+    )
     blocks: list[dict[str, Any]] = [
         {
             "type": "header",
-            "text": {"type": "plain_text", "text": truncate(head.title, HEADER_TEXT_LIMIT)},
+            "text": {"type": "plain_text", "text": truncate(full.title, HEADER_TEXT_LIMIT)},
         },
-        {"type": "context", "elements": [{"type": "mrkdwn", "text": slack_escape(head.window)}]},
-        {
-            "type": "section",
-            "fields": [
-                {
-                    "type": "mrkdwn",
-                    "text": truncate(f"*{slack_escape(name)}*\n{value}", FIELD_TEXT_LIMIT),
-                }
-                for name, value in head.counts[:FIELDS_PER_SECTION]
-            ],
-        },
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": slack_escape(full.window)}]},
+        _section(counts),
     ]
-    if head.notes:
-        blocks += _text_blocks([":warning: " + slack_escape(n) for n in head.notes])
-    if head.vendors:
-        rows = [f"*{slack_escape(head.labels['vendors'])}*"]
-        rows += ["• " + mrkdwn(line) for line in head.vendors]
+    if full.warning:
+        blocks.append(_section(":warning: " + slack_escape(full.warning)))
+    if full.gist:
+        rows = [f"*{slack_escape(w.text(full.lang, 'gist'))}*"]
+        for entry in full.gist:
+            rows.append("• " + mrkdwn(entry.head))
+            rows += ["      › " + mrkdwn(sub) for sub in entry.lines]
         blocks += _text_blocks(rows)
-    if head.hot:
-        rows = [f"*{slack_escape(head.labels['hot'])}*"]
-        rows += [f"{i}. " + mrkdwn(line) for i, line in enumerate(head.hot, 1)]
-        blocks += _text_blocks(rows)
-    footer = [{"type": "mrkdwn", "text": slack_escape(head.labels["thread"])}]
-    if link:
-        footer.append({"type": "mrkdwn", "text": f"<{link}|{slack_escape(head.labels['full'])}>"})
+    footer = [{"type": "mrkdwn", "text": slack_escape(w.text(full.lang, "thread_hint"))}]
+    if full.link:
+        label = slack_escape(w.text(full.lang, "full_report"))
+        footer.append({"type": "mrkdwn", "text": f"<{full.link}|{label}>"})
     blocks.append({"type": "context", "elements": footer[:CONTEXT_ELEMENTS]})
-    fallback = f"{head.title} — " + " | ".join(f"{n} {v}" for n, v in head.counts)
+    fallback = f"{full.title} — " + " | ".join(f"{n} {v}" for n, v in full.counts)
     return _message(report, "headline", fallback, blocks)
 
 
-def _section(report: Report, section: outline.ChatSection) -> list[tuple[str, Message]]:
+def _part(report: Report, full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:
+    """One section as messages: one, unless it is the appendix asked for on demand."""
+    rows = _rows(part.blocks)
+    if part.name == "appendix":
+        return _split(report, part, rows)
+    more = _more_line(full)
+    budget = MESSAGE_TEXT_BUDGET - len(part.title) - len(more) - 200
+    kept: list[str] = []
+    used = 0
+    for row in rows:
+        if used + len(row) + 1 > budget or len(kept) >= (MAX_BLOCKS - 3) * 8:
+            kept.append(_cut_notice(full, len(rows) - len(kept)))
+            break
+        kept.append(row)
+        used += len(row) + 1
+    blocks = [_section(f"*{slack_escape(part.title)}*"), *_text_blocks(kept)]
+    if more:
+        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": more}]})
+    return [(part.name, _message(report, part.name, part.title, blocks[:MAX_BLOCKS]))]
+
+
+def _rows(blocks: Sequence[ol.Block]) -> list[str]:
     rows: list[str] = []
-    for group in section.groups:
-        if group.heading:
-            rows.append(f"*{slack_escape(group.heading)}*")
-        for line in group.lines:
-            bullet = "• " if line and isinstance(line[0], outline.Ref) else ""
-            rows.append(bullet + mrkdwn(line))
+    for block in blocks:
+        if block.heading:
+            rows.append(f"*{slack_escape(block.heading)}*")
+        for index, entry in enumerate(block.entries, 1):
+            marker = {"numbered": f"{index}. ", "list": "• "}.get(block.style, "")
+            rows.append(marker + mrkdwn(entry.head))
+            rows += ["      › " + mrkdwn(sub) for sub in entry.lines]
+        if block.rest:
+            rows.append("_" + mrkdwn(block.rest) + "_")
+    return rows
+
+
+def _more_line(full: ol.Outline) -> str:
+    if not full.link:
+        return ""
+    return f"<{full.link}|{slack_escape(w.text(full.lang, 'full_report'))}>"
+
+
+def _cut_notice(full: ol.Outline, hidden: int) -> str:
+    return "_" + slack_escape(w.text(full.lang, "cut_notice", n=hidden)) + "_"
+
+
+def _split(report: Report, part: ol.ChatPart, rows: list[str]) -> list[tuple[str, Message]]:
+    """A long list (the appendix, asked for) across messages; nothing dropped."""
     blocks = _text_blocks(rows)
-    title = slack_escape(section.title)
     chunks: list[list[dict[str, Any]]] = [[]]
     used = 0
     for block in blocks:
@@ -127,10 +162,14 @@ def _section(report: Report, section: outline.ChatSection) -> list[tuple[str, Me
     messages = []
     for index, chunk in enumerate(chunks, 1):
         counter = f" ({index}/{len(chunks)})" if len(chunks) > 1 else ""
-        heading = {"type": "section", "text": {"type": "mrkdwn", "text": f"*{title}*{counter}"}}
-        part = section.key if index == 1 else f"{section.key}-{index}"
-        messages.append((part, _message(report, part, section.title + counter, [heading, *chunk])))
+        name = part.name if index == 1 else f"{part.name}-{index}"
+        heading = _section(f"*{slack_escape(part.title)}*{counter}")
+        messages.append((name, _message(report, name, part.title + counter, [heading, *chunk])))
     return messages
+
+
+def _section(text: str) -> dict[str, Any]:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text}}
 
 
 def _text_blocks(rows: list[str]) -> list[dict[str, Any]]:
@@ -138,7 +177,7 @@ def _text_blocks(rows: list[str]) -> list[dict[str, Any]]:
     blocks: list[str] = []
     current = ""
     for row in rows:
-        for piece in _split(row, SECTION_TEXT_LIMIT):
+        for piece in _cut_row(row, SECTION_TEXT_LIMIT):
             candidate = f"{current}\n{piece}" if current else piece
             if len(candidate) > SECTION_TEXT_LIMIT:
                 blocks.append(current)
@@ -146,10 +185,10 @@ def _text_blocks(rows: list[str]) -> list[dict[str, Any]]:
             current = candidate
     if current:
         blocks.append(current)
-    return [{"type": "section", "text": {"type": "mrkdwn", "text": text}} for text in blocks]
+    return [_section(text) for text in blocks]
 
 
-def _split(row: str, limit: int) -> list[str]:
+def _cut_row(row: str, limit: int) -> list[str]:
     """A row longer than a block, cut at spaces (never inside a <link|label>)."""
     if len(row) <= limit:
         return [row]

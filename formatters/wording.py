@@ -1,138 +1,143 @@
 """Every word of the rendered report, in English and Chinese, in one place.
 
-Analysis returns facts; this module turns them into words (headings, labels, plurals, the
-summary paragraph) for every renderer. Chinese follows the reference reports' vocabulary.
+Analysis returns facts; this module turns them into words for every renderer: headings,
+states, plurals, the counts line, story relations, the "why" of a key change, the summary
+paragraph. Chinese follows the developer vocabulary of the reports we replace (已合并,
+审阅中, 过期关闭 …) with full-width punctuation （），、：.
 """
 
 from __future__ import annotations
 
-from bot.model.report import ListName, Report, Sections
+from bot.model.report import ListName, Report, Sections, Why
 from bot.model.windows import format_local
+
+LANGS = ("en", "zh")
 
 TEXT: dict[str, dict[str, str]] = {
     "en": {
-        "title": "vLLM development report - {label}",
-        "title_other": "{repo} development report - {label}",
+        "title": "vLLM daily report · {label}",
+        "title_other": "{repo} daily report · {label}",
         "topic_suffix": " · {topic}",
         "window": "Window",
-        "stats": "Counts",
-        "new_issues": "New issues",
-        "closed_issues": "Closed issues",
-        "new_prs": "New PRs",
-        "merged_prs": "Merged PRs",
-        "closed_unmerged_prs": "Closed unmerged PRs",
-        "split": "{resolved} resolved, {stale} stale",
+        "counts": "Counts",
+        "incomplete": "⚠️ Incomplete data: some of this window could not be collected",
         "summary": "📊 Summary",
+        "gist": "What happened",
         "vendor": "🎯 {name}",
-        "vendor_lead": "{issues} issues and {prs} PRs this window.",
-        "issues": "Issues",
-        "prs": "PRs",
+        "vendors": "🎯 Vendors",
         "hot": "💬 Hot discussions",
-        "why_hot": "why hot",
-        "hot_figures": "{comments} from {people} in the window",
-        "hot_totals": "{comments} in all (threads not read)",
-        "reactions": "{n} reactions",
-        "maintainers": "maintainers: {names}",
-        "participants": "participants",
-        "linked": "linked",
         "trends": "🔥 Trends",
-        "trend_row": "{name}: {count} items (7-day mean {mean}){arrow}",
-        "trend_new": "{name}: {count} items",
-        "clusters": "Clusters",
-        "cluster_row": "{name}: {count} items",
-        "baseline": "Baseline: {days} of 7 previous days archived.",
         "key": "🛠️ Key technical changes",
         "activity": "📈 Activity",
-        "authors": "Distinct authors: {n}",
-        "first_timers": "First-time contributors: {names}",
-        "vendor_authors": "Vendor-affiliated authors ({vendor}): {names}",
-        "merged_count": "PRs merged: {n}",
-        "bot_items": "Items opened by bots: {n}",
         "notable": "💡 Notable issues",
-        "signals": "signals",
-        "comments_n": "{n} comments",
-        "comments_1": "1 comment",
         "appendix": "📋 Appendix: every item",
-        "no_labels": "no labels",
-        "none": "_none_",
-        "nothing": "_nothing this window_",
-        "by": "by",
-        "created": "created",
-        "closed": "closed",
-        "merged": "merged",
-        "open": "open",
-        "incomplete": "⚠️ Incomplete data",
+        "notes": "Notes",
+        "nothing": "Nothing this window.",
+        "none": "none",
+        "more_stories": "+{n} more: {refs}",
+        "more_in_report": "+{n} more in the full report",
+        "cut_notice": "…{n} more lines in the full report",
+        "full_report": "Full report",
+        "thread_hint": "🧵 Details in the thread",
+        "stale_folded": "+{n} closed by the stale bot: {refs}",
+        "by": "by {author}",
         "unknown_author": "unknown",
+        "trend_legend": "▲ well above, ▼ well below the mean of the {days} days before.",
+        "trend_row": "{name}: {count} ({mean} a day before){arrow}",
+        "trend_row_range": "{name}: {per_day} a day ({mean} a day before){arrow}",
+        "trend_new": "{name}: {count}",
+        "clusters": "Clusters",
+        "cluster_row": ": {n} items — ",
+        "authors": "{n} opened or landed work",
+        "first_timers": "First-time contributors: ",
+        "vendor_people": "{vendor}: ",
+        "merged_count": "{n} merged",
+        "bot_items": "{n} opened by bots",
+        "reactions": "{n} reactions",
+        "maintainers": "maintainers: ",
+        "linked": "linked: ",
+        "participants_more": " and {n} more",
         "footer": "Every figure above is computed from GitHub data by vllm-report-bot.",
-        "prose_footer": "Text marked ✍️ was written by {model} from those figures; "
-        "{dropped} sentences failed the citation check and were removed.",
+        "prose_footer": "Text marked ✍️ was written by {model} from those figures and checked: "
+        "{dropped} failed the check and were left out.",
+        "baseline_note": "Trends compare with {days} of the 7 days before "
+        "(the rest is not archived).",
+        "unread_note": 'Comment figures marked "in all" are totals: those threads were not read.',
     },
     "zh": {
-        "title": "vLLM 开发动态报告 - {label}",
-        "title_other": "{repo} 开发动态报告 - {label}",
+        "title": "vLLM 开发动态日报 · {label}",
+        "title_other": "{repo} 开发动态日报 · {label}",
         "topic_suffix": " · {topic}",
         "window": "时间窗口",
-        "stats": "数据统计",
-        "new_issues": "新 Issue",
-        "closed_issues": "关闭 Issue",
-        "new_prs": "新 PR",
-        "merged_prs": "合并 PR",
-        "closed_unmerged_prs": "关闭未合并 PR",
-        "split": "其中 {resolved} 个已解决，{stale} 个因过期关闭",
+        "counts": "数据统计",
+        "incomplete": "⚠️ 数据不完整：本窗口有部分数据未能获取",
         "summary": "📊 每日开发状态摘要",
+        "gist": "今日要点",
         "vendor": "🎯 {name}相关动态",
-        "vendor_lead": "本周期共 {issues} 个 Issue、{prs} 个 PR。",
-        "issues": "Issues",
-        "prs": "PRs",
-        "hot": "💬 高热度讨论分析",
-        "why_hot": "热度",
-        "hot_figures": "窗口内 {comments}，{people}参与",
-        "hot_totals": "共 {comments}（未读取评论详情）",
-        "reactions": "{n} 个表情回应",
-        "maintainers": "维护者：{names}",
-        "participants": "参与者",
-        "linked": "关联",
-        "trends": "🔥 热门话题与趋势分析",
-        "trend_row": "{name}：{count} 项（7 日均值 {mean}）{arrow}",
+        "vendors": "🎯 厂商动态",
+        "hot": "💬 高热度讨论",
+        "trends": "🔥 热门话题与趋势",
+        "key": "🛠️ 重点技术变更",
+        "activity": "📈 开发活跃度",
+        "notable": "💡 值得关注的问题",
+        "appendix": "📋 附录：详细数据列表",
+        "notes": "说明",
+        "nothing": "本周期无。",
+        "none": "无",
+        "more_stories": "另有 {n} 项：{refs}",
+        "more_in_report": "另有 {n} 项，见完整报告",
+        "cut_notice": "……另有 {n} 行，见完整报告",
+        "full_report": "完整报告",
+        "thread_hint": "🧵 详情见讨论串",
+        "stale_folded": "另有 {n} 项过期关闭：{refs}",
+        "by": "作者 {author}",
+        "unknown_author": "未知",
+        "trend_legend": "▲ 明显高于、▼ 明显低于此前 {days} 天的均值。",
+        "trend_row": "{name}：{count} 项（此前日均 {mean}）{arrow}",
+        "trend_row_range": "{name}：日均 {per_day} 项（此前日均 {mean}）{arrow}",
         "trend_new": "{name}：{count} 项",
         "clusters": "热点聚类",
-        "cluster_row": "{name}：{count} 项",
-        "baseline": "基线：前 7 天中已归档 {days} 天。",
-        "key": "🛠️ 重点技术变更",
-        "activity": "📈 开发活跃度观察",
-        "authors": "参与作者：{n} 人",
-        "first_timers": "首次贡献者：{names}",
-        "vendor_authors": "厂商相关作者（{vendor}）：{names}",
-        "merged_count": "合并 PR：{n} 个",
-        "bot_items": "机器人创建的条目：{n} 个",
-        "notable": "💡 值得关注的问题",
-        "signals": "信号",
-        "comments_n": "{n} 条评论",
-        "comments_1": "1 条评论",
-        "appendix": "📋 附录：详细数据列表",
-        "no_labels": "无标签",
-        "none": "_无_",
-        "nothing": "_本周期无_",
-        "by": "by",
-        "created": "创建于",
-        "closed": "关闭于",
-        "merged": "合并于",
-        "open": "进行中",
-        "incomplete": "⚠️ 数据不完整",
-        "unknown_author": "未知",
+        "cluster_row": "：{n} 项 — ",
+        "authors": "{n} 人提交或合入了工作",
+        "first_timers": "首次贡献者：",
+        "vendor_people": "{vendor}：",
+        "merged_count": "合并 {n} 个 PR",
+        "bot_items": "机器人创建 {n} 项",
+        "reactions": "{n} 个表情回应",
+        "maintainers": "维护者：",
+        "linked": "关联：",
+        "participants_more": " 等 {n} 人",
         "footer": "以上所有数字均由 vllm-report-bot 根据 GitHub 数据计算。",
-        "prose_footer": "标有 ✍️ 的文字由 {model} 根据这些数字撰写；"
-        "{dropped} 句未通过引用检查，已删除。",
+        "prose_footer": "标有 ✍️ 的文字由 {model} 根据这些数字撰写并经过核对，"
+        "{dropped} 句未通过核对，未予采用。",
+        "baseline_note": "趋势对比的是此前 7 天中已归档的 {days} 天。",
+        "unread_note": "标为“共”的评论数为总数：这些讨论未读取详情。",
     },
 }
 
+COUNT_NAMES: dict[str, dict[ListName, str]] = {
+    "en": {
+        ListName.NEW_ISSUES: "New issues",
+        ListName.CLOSED_ISSUES: "Closed issues",
+        ListName.NEW_PRS: "New PRs",
+        ListName.MERGED_PRS: "Merged PRs",
+        ListName.CLOSED_UNMERGED_PRS: "Closed without merging",
+    },
+    "zh": {
+        ListName.NEW_ISSUES: "新 Issue",
+        ListName.CLOSED_ISSUES: "关闭 Issue",
+        ListName.NEW_PRS: "新 PR",
+        ListName.MERGED_PRS: "合并 PR",
+        ListName.CLOSED_UNMERGED_PRS: "关闭未合并 PR",
+    },
+}
 APPENDIX_HEADINGS: dict[str, dict[ListName, str]] = {
     "en": {
         ListName.NEW_ISSUES: "New issues",
         ListName.CLOSED_ISSUES: "Closed issues",
         ListName.NEW_PRS: "New PRs",
         ListName.MERGED_PRS: "Merged PRs",
-        ListName.CLOSED_UNMERGED_PRS: "Closed but not merged PRs",
+        ListName.CLOSED_UNMERGED_PRS: "PRs closed without merging",
     },
     "zh": {
         ListName.NEW_ISSUES: "新增 Issue",
@@ -142,8 +147,77 @@ APPENDIX_HEADINGS: dict[str, dict[ListName, str]] = {
         ListName.CLOSED_UNMERGED_PRS: "关闭但未合并的 PR",
     },
 }
-
-SIGNAL_WORDS = {
+EVENT_WORDS = {
+    "en": {"created": "opened", "closed": "closed", "merged": "merged"},
+    "zh": {"created": "创建于", "closed": "关闭于", "merged": "合并于"},
+}
+# An item's state as a reader says it.
+STATES = {
+    "en": {
+        "merged": "merged",
+        "review": "in review",
+        "draft": "draft",
+        "open_issue": "open",
+        "closed_pr": "closed without merging",
+        "closed_issue": "closed",
+        "stale": "closed as stale",
+        "rfc": "RFC",
+    },
+    "zh": {
+        "merged": "已合并",
+        "review": "审阅中",
+        "draft": "草稿",
+        "open_issue": "待处理",
+        "closed_pr": "未合并关闭",
+        "closed_issue": "已关闭",
+        "stale": "过期关闭",
+        "rfc": "RFC",
+    },
+}
+# How a story's member relates to its lead (bot.analyze.stories), said of the member.
+RELATIONS = {
+    "en": {
+        "fixes_lead": "fix",
+        "fixed_by_lead": "answers",
+        "backport": "backport",
+        "backported": "original",
+        "revert": "reverted by",
+        "reverted": "reverts",
+        "replacement": "replaced by",
+        "replaced": "replaces",
+        "follow_up": "follow-up",
+        "followed": "builds on",
+        "duplicate": "duplicate",
+        "similar": "related",
+        "series": "same series",
+        "related": "related",
+    },
+    "zh": {
+        "fixes_lead": "修复",
+        "fixed_by_lead": "回应",
+        "backport": "回移",
+        "backported": "原始 PR",
+        "revert": "被回退于",
+        "reverted": "回退",
+        "replacement": "被替代于",
+        "replaced": "替代",
+        "follow_up": "后续",
+        "followed": "基于",
+        "duplicate": "重复",
+        "similar": "相关",
+        "series": "同系列",
+        "related": "相关",
+    },
+}
+SIGNALS = {
+    "en": {
+        "security": "security",
+        "crash": "crash",
+        "hang": "hang",
+        "regression": "regression",
+        "wrong output": "wrong output",
+        "OOM": "out of memory",
+    },
     "zh": {
         "security": "安全",
         "crash": "崩溃",
@@ -153,126 +227,171 @@ SIGNAL_WORDS = {
         "OOM": "显存不足",
     },
 }
-STATE_WORDS = {
-    "en": {"merged": "merged", "open": "open", "closed": "closed"},
-    "zh": {"merged": "已合并", "open": "进行中", "closed": "已关闭"},
+WHY_TAGS = {
+    "zh": {
+        "performance": "性能",
+        "quantization": "量化",
+        "new model": "新模型",
+        "model": "模型",
+        "feature": "新功能",
+        "RFC": "RFC",
+        "release": "发布",
+    },
 }
 ARROWS = {"up": " ▲", "down": " ▼", "flat": "", "new": ""}
-SUMMARY_ARROWS = {"up": "▲", "down": "▼", "flat": "", "new": ""}
+SEP = {"en": " · ", "zh": " · "}
+LIST_SEP = {"en": ", ", "zh": "、"}
 
 
-def hot_figures(comments: int, people: int, measured: bool, lang: str) -> str:
-    """ "5 comments from 3 people in the window", with the plurals right."""
+def text(lang: str, key: str, **values: object) -> str:
+    return TEXT[lang][key].format(**values)
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def parens(lang: str, inner: str) -> str:
+    return f"（{inner}）" if lang == "zh" else f" ({inner})"
+
+
+def window_text(report: Report, lang: str) -> str:
+    """`2026-03-25 11:43 ~ 2026-03-26 11:43 (UTC+8)`: both ends, the zone once."""
+    start, end = format_local(report.window.start), format_local(report.window.end)
+    start_day, _, zone = start.rpartition(" ")
+    end_day, _, end_zone = end.rpartition(" ")
+    if zone != end_zone:  # a DST change inside the window: each end says its own
+        return f"{start} ~ {end}"
+    return f"{start_day} ~ {end_day}" + parens(lang, zone.strip("()"))
+
+
+def count_value(report: Report, name: ListName, lang: str) -> str:
+    """A count, with how its closures split when the stale bot closed some."""
+    value = str(report.stats[name])
+    split = report.closures.get(name)
+    if split is None or not split.stale:
+        return value
     if lang == "zh":
-        said, who = f"{comments} 条评论", f"{people} 人"
-    else:
-        said = f"{comments} comment" + ("" if comments == 1 else "s")
-        who = f"{people} " + ("person" if people == 1 else "people")
-    key = "hot_figures" if measured else "hot_totals"
-    return TEXT[lang][key].format(comments=said, people=who)
+        people = "作者或维护者关闭" if name is ListName.CLOSED_UNMERGED_PRS else "人工关闭"
+        return f"{value}（{people} {split.resolved} 个，过期关闭 {split.stale} 个）"
+    people = "by authors or maintainers" if name is ListName.CLOSED_UNMERGED_PRS else "by people"
+    return f"{value} ({split.resolved} {people}, {split.stale} by the stale bot)"
 
 
-# -- the summary paragraph ---------------------------------------------------------------
+def comments_figure(lang: str, in_window: int | None, total: int) -> str:
+    """One comment figure for an item everywhere: "5 in the window · 10 in all"."""
+    if lang == "zh":
+        if in_window is None:
+            return f"共 {total} 条评论"
+        return f"窗口内 {in_window} 条评论 · 共 {total} 条"
+    if in_window is None:
+        return plural(total, "comment", "comments") + " in all"
+    return f"{plural(in_window, 'comment', 'comments')} in the window · {total} in all"
 
 
-def plural(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"
+def people_figure(lang: str, people: int, author_replied: bool) -> str:
+    if lang == "zh":
+        return f"{people} 人参与" + ("，作者有回复" if author_replied else "")
+    said = plural(people, "person", "people")
+    return said + (" and the author" if author_replied else "")
+
+
+def why_words(why: Why, lang: str) -> list[str]:
+    """The facts behind a key change: `+812 −40 in 14 files`, figures, reviewers, talk."""
+    words = []
+    if why.additions is not None and why.deletions is not None:
+        size = f"+{why.additions} −{why.deletions}"
+        if why.files is not None:
+            size += (
+                f" 共 {why.files} 个文件"
+                if lang == "zh"
+                else f" in {plural(why.files, 'file', 'files')}"
+            )
+        words.append(size)
+    for figure in why.figures:
+        words.append(("基准：" if lang == "zh" else "benchmark ") + figure)
+    if why.reviewers:
+        words.append(
+            f"{why.reviewers} 位审阅者"
+            if lang == "zh"
+            else plural(why.reviewers, "reviewer", "reviewers")
+        )
+    if why.comments_in_window:
+        words.append(
+            f"窗口内 {why.comments_in_window} 条评论"
+            if lang == "zh"
+            else plural(why.comments_in_window, "comment", "comments") + " in the window"
+        )
+    if why.reactions >= 3:
+        words.append(text(lang, "reactions", n=why.reactions))
+    tags = [WHY_TAGS.get(lang, {}).get(t, t) for t in why.tags]
+    if tags:
+        words.append(LIST_SEP[lang].join(tags))
+    return words
+
+
+# -- the summary paragraph ------------------------------------------------------------------
 
 
 def summary(report: Report, lang: str) -> str:
     """The summary paragraph of a full report, from its figures ('' for counts only)."""
     if report.sections is None:
         return ""
-    write = _chinese if lang == "zh" else _english
-    return write(report, report.sections)
+    return _chinese(report, report.sections) if lang == "zh" else _english(report, report.sections)
 
 
 def _figures(report: Report) -> dict[str, int]:
     stats = report.stats
-    stale = sum(split.stale for split in report.closures.values())
     return {
         "issues": stats[ListName.NEW_ISSUES],
         "prs": stats[ListName.NEW_PRS],
-        "new": stats[ListName.NEW_ISSUES] + stats[ListName.NEW_PRS],
         "merged": stats[ListName.MERGED_PRS],
         "closed": stats[ListName.CLOSED_ISSUES] + stats[ListName.CLOSED_UNMERGED_PRS],
-        "stale": stale,
+        "stale": sum(split.stale for split in report.closures.values()),
     }
 
 
-def _top_topics(sections: Sections, lang: str, limit: int = 3) -> list[str]:
+def _busiest(sections: Sections, lang: str, limit: int = 3) -> list[str]:
     parts = []
     for row in sections.trends[:limit]:
-        topic = sections.catalog.topic(row.topic)
-        if topic is None or row.count == 0:
-            continue
-        parts.append(f"{topic.name(lang)} {row.count}{SUMMARY_ARROWS[row.direction]}")
+        if row.count:
+            name = sections.catalog.topic_name(row.topic, lang)
+            parts.append(f"{name} {row.count}{ARROWS[row.direction]}")
     return parts
-
-
-def _vendor_counts(sections: Sections, lang: str) -> list[tuple[str, int]]:
-    """Vendors with activity, in the rules' order (AMD first), with their item counts."""
-    return [
-        (vendor.name(lang), len(section.issues) + len(section.prs))
-        for vendor in sections.catalog.vendors
-        if (section := sections.topics.get(vendor.key)) is not None
-    ]
 
 
 def _english(report: Report, sections: Sections) -> str:
     f = _figures(report)
-    window = f"{format_local(report.window.start)} – {format_local(report.window.end)}"
-    text = (
-        f"{report.repo} had {f['new']} new issues and PRs ({f['issues']} issues, {f['prs']} PRs) "
-        f"in {window}; {f['merged']} PRs were merged and {f['closed']} issues and PRs closed"
+    text_ = (
+        f"{plural(f['issues'], 'issue', 'issues')} and {plural(f['prs'], 'PR', 'PRs')} were "
+        f"opened; {plural(f['merged'], 'PR was', 'PRs were')} merged and "
+        f"{f['closed']} closed"
     )
-    text += f" ({f['stale']} by the stale sweep)." if f["stale"] else "."
-    topics = _top_topics(sections, "en")
-    if topics:
-        text += " Busiest topics: " + ", ".join(topics) + "."
-    vendors = [f"{name} {count}" for name, count in _vendor_counts(sections, "en")]
-    if vendors:
-        text += " Vendor activity: " + ", ".join(vendors) + "."
-    if sections.hot_discussions:
-        hot = sections.hot_discussions[0]
-        text += (
-            f" The liveliest thread was #{hot.number} ({plural(hot.comments_in_window, 'comment')}"
-            f", {plural(len(hot.participants), 'person', 'people')})."
-        )
-    if sections.activity.distinct_authors:
-        text += f" {sections.activity.distinct_authors} people opened or landed work"
+    text_ += f" ({f['stale']} of them by the stale bot)." if f["stale"] else "."
+    busiest = _busiest(sections, "en")
+    if busiest:
+        text_ += " Busiest topics: " + ", ".join(busiest) + "."
+    people = sections.activity.distinct_authors
+    if people:
         first = len(sections.activity.first_time_contributors)
-        text += f", {first} of them for the first time." if first else "."
-    if not report.complete:
-        text += " The data is incomplete (see the notes)."
-    return text
+        text_ += f" {plural(people, 'person', 'people')} opened or landed work"
+        text_ += f", {first} of them for the first time." if first else "."
+    return text_
 
 
 def _chinese(report: Report, sections: Sections) -> str:
     f = _figures(report)
-    window = f"{format_local(report.window.start)} 至 {format_local(report.window.end)}"
-    text = (
-        f"本周期（{window}）{report.repo} 共新增 {f['new']} 个 Issue 和 PR"
-        f"（Issue {f['issues']} 个，PR {f['prs']} 个），合并 PR {f['merged']} 个，"
-        f"关闭 Issue 和 PR 共 {f['closed']} 个"
+    text_ = (
+        f"本周期新增 Issue {f['issues']} 个、PR {f['prs']} 个，合并 PR {f['merged']} 个，"
+        f"关闭 {f['closed']} 个"
     )
-    text += f"（其中 {f['stale']} 个因过期自动关闭）。" if f["stale"] else "。"
-    topics = _top_topics(sections, "zh")
-    if topics:
-        text += "最活跃的话题：" + "、".join(topics) + "。"
-    vendors = [f"{name} {count} 项" for name, count in _vendor_counts(sections, "zh")]
-    if vendors:
-        text += "厂商相关：" + "、".join(vendors) + "。"
-    if sections.hot_discussions:
-        hot = sections.hot_discussions[0]
-        text += (
-            f"讨论最热烈的是 #{hot.number}（{hot.comments_in_window} 条评论，"
-            f"{len(hot.participants)} 人参与）。"
-        )
-    if sections.activity.distinct_authors:
-        text += f"共有 {sections.activity.distinct_authors} 位贡献者参与"
+    text_ += f"（其中 {f['stale']} 个过期关闭）。" if f["stale"] else "。"
+    busiest = _busiest(sections, "zh")
+    if busiest:
+        text_ += "最活跃的话题：" + "、".join(busiest) + "。"
+    people = sections.activity.distinct_authors
+    if people:
         first = len(sections.activity.first_time_contributors)
-        text += f"，其中 {first} 位首次贡献。" if first else "。"
-    if not report.complete:
-        text += "数据不完整（见说明）。"
-    return text
+        text_ += f"共 {people} 人提交或合入了工作"
+        text_ += f"，其中 {first} 人首次贡献。" if first else "。"
+    return text_

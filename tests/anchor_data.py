@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -68,27 +69,55 @@ def anchor_days() -> list[AnchorDay]:
     return days
 
 
+THREAD_FILES = ("vllm-2026-03-24-items.json", "vllm-2026-03-25-threads.json")
+# The fixtures' own remarks inside a body ("[excerpt starts mid-description: …]") are the
+# collector's words, not the author's: a body starting with one is cut to what follows it.
+_REMARK = re.compile(r"^\s*\[excerpt[^\]]*\]\s*", re.I)
+
+
 def thread_facts() -> dict[int, dict[str, Any]]:
-    """Bodies and comment turns of 75 real items around 2026-03-24 (../shared/fixtures)."""
-    raw = json.loads((DATA / "vllm-2026-03-24-items.json").read_text(encoding="utf-8"))
-    return {entry["number"]: entry for entry in raw["items"]}
+    """Bodies and comment turns of real items: 75 around 2026-03-24 (../shared/fixtures) and
+    180 of 2026-03-25 (stored public threads; see the file's `source`)."""
+    facts: dict[int, dict[str, Any]] = {}
+    for name in THREAD_FILES:
+        raw = json.loads((DATA / name).read_text(encoding="utf-8"))
+        for entry in raw["items"]:
+            facts.setdefault(entry["number"], entry)
+    return facts
 
 
-def _comments(entry: dict[str, Any]) -> list[dict[str, Any]]:
-    """The fixture's comment turns; it gives dates only, so each is placed at 12:00 UTC."""
+def body_of(entry: dict[str, Any] | None) -> str | None:
+    body = (entry or {}).get("body")
+    if not body:
+        return None
+    return _REMARK.sub("", body) or None
+
+
+def _turns(entry: dict[str, Any], reviews: bool) -> list[dict[str, Any]]:
+    """The fixture's comment turns (or review turns); dates only, so each is placed at 12:00 UTC."""
     turns = []
     for index, turn in enumerate(entry.get("comment_list") or []):
         if not turn.get("created_at") or not turn.get("user"):
             continue
+        is_review = str(turn.get("kind", "comment")).startswith("review")
+        if is_review != reviews:
+            continue
+        at = datetime.fromisoformat(turn["created_at"] + "T12:00:00+00:00")
         turns.append(
             {
                 "id": entry["number"] * 100 + index,
                 "user": turn["user"],
-                "created_at": datetime.fromisoformat(turn["created_at"] + "T12:00:00+00:00"),
+                "created_at": at,
+                "submitted_at": at,
+                "state": "COMMENTED",
                 "body": turn.get("body", ""),
             }
         )
     return turns
+
+
+def _comments(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    return _turns(entry, reviews=False)
 
 
 def anchor_items() -> list[FakeItem]:
@@ -131,8 +160,9 @@ def anchor_items() -> list[FakeItem]:
                 if closed
                 else None,
                 comments=_comment_total(threads.get(number)),
-                body=(threads.get(number) or {}).get("body"),
+                body=body_of(threads.get(number)),
                 comment_list=_comments(threads[number]) if number in threads else [],
+                reviews=_turns(threads[number], reviews=True) if number in threads else [],
             )
         )
     return items
@@ -141,7 +171,8 @@ def anchor_items() -> list[FakeItem]:
 def _comment_total(entry: dict[str, Any] | None) -> int:
     if not entry:
         return 0
-    return int(entry.get("reported_comment_count") or entry.get("comments") or 0)
+    shown = len(_comments(entry))
+    return int(entry.get("reported_comment_count") or entry.get("comments") or shown)
 
 
 def background_items(count: int, *, before: datetime, seed: int = 7) -> list[FakeItem]:

@@ -8,11 +8,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import create_engine, make_url, text
 
 from bot.store import Store
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
+
+# Property tests draw fresh examples on a developer's machine and a fixed, repeatable set in
+# CI, so a CI run never fails on an example nobody can reproduce.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 # A PostgreSQL server the tests may create databases on. They make one of their own per
 # run (`vllm_report_test_<random>`) and drop it at the end: no existing database is touched.

@@ -71,18 +71,17 @@ def test_markdown_in_chinese_has_the_reference_header(
     day = anchor_days()[2]
     code, out, _ = run(capsys, "show", day.label, "--cutoff", day.cutoff, "--lang", "zh")
     assert code == 0
-    assert out.startswith("# vLLM 开发动态报告 - 2026-03-25\n")
-    assert "> 时间窗口: 2026-03-25 11:43 (UTC+8) ~ 2026-03-26 11:43 (UTC+8)" in out
+    assert out.startswith("# vLLM 开发动态日报 · 2026-03-25\n")
+    assert "> 时间窗口：2026-03-25 11:43 ~ 2026-03-26 11:43（UTC+8）" in out
     assert (
-        "新 Issue 29 | 关闭 Issue 10 (其中 8 个已解决，2 个因过期关闭) | 新 PR 92 | 合并 PR 44"
-        in out
+        "新 Issue 29 | 关闭 Issue 10（人工关闭 8 个，过期关闭 2 个） | 新 PR 92 | 合并 PR 44" in out
     )
     for heading in (
-        "新增 Issue (29)",
-        "已关闭 Issue (10)",
-        "新增 PR (92)",
-        "已合并 PR (44)",
-        "关闭但未合并的 PR (74)",
+        "新增 Issue（29）",
+        "已关闭 Issue（10）",
+        "新增 PR（92）",
+        "已合并 PR（44）",
+        "关闭但未合并的 PR（74）",
     ):
         assert f"### {heading}" in out
     assert appendix(out).count("\n- [#") == sum(day.counts.values())
@@ -99,7 +98,7 @@ def test_markdown_in_english_lists_every_item(
     day = anchor_days()[0]
     code, out, _ = run(capsys, "show", day.label, "--cutoff", day.cutoff)
     assert code == 0
-    assert "Closed issues 25 (12 resolved, 13 stale)" in out
+    assert "Closed issues 25 (12 by people, 13 by the stale bot)" in out
     assert appendix(out).count("\n- [#") == sum(day.counts.values())
 
 

@@ -137,7 +137,10 @@ def test_slack_report_command_acks_then_answers_ephemerally(slack_env: FakeSlack
 
     assert asyncio.run(scenario()) == 200
     answers = [args for _, args in slack_env.responses]
-    assert answers[0]["blocks"][0]["text"]["text"] == f"vLLM daily report · {DAY.label}"
+    # The answer is the AMD report: its headline says so, its reply is AMD's section.
+    assert (
+        answers[0]["blocks"][0]["text"]["text"] == f"vLLM daily report · {DAY.label} · AMD / ROCm"
+    )
     assert answers[1]["blocks"][0]["text"]["text"].startswith("*🎯 AMD / ROCm*")
     assert {a["response_type"] for a in answers} == {"ephemeral"}
 

@@ -211,7 +211,7 @@ def test_subscribers_get_their_topic_digest(
     assert slack_parts(slack, "C9") == ["headline", "amd"]
     dm = discord_.in_channel("74242")
     titles = [m.payload["embeds"][0]["title"] for m in dm]
-    assert titles[0] == "vLLM daily report · 2026-03-25"
+    assert titles[0] == "vLLM daily report · 2026-03-25 · NVIDIA"
     assert all(t.startswith("🎯 NVIDIA") for t in titles[1:])
     assert post(capsys)[0] == 0
     assert slack_parts(slack, "C9") == ["headline", "amd"]  # still once

@@ -21,6 +21,7 @@ def test_hostile_title_cannot_make_a_link_or_break_lines() -> None:
     assert "](https://evil.example)" not in line
     assert "\n# owned" not in text
     assert line.startswith(f"- [#1](https://github.com/{REPO}/issues/1) [Bug] click [here]\\(")
+    assert "https://" not in line.split(")", 1)[1]  # the stranger's URL is defused
 
 
 def test_incomplete_report_is_marked_in_markdown_and_json() -> None:
@@ -59,4 +60,4 @@ def test_json_contract_keys_and_times_in_report_zone() -> None:
 def test_other_repository_gets_its_own_title() -> None:
     """--repo sgl-project/sglang is not titled as a vLLM report."""
     report = build_report([], WINDOW, repo="sgl-project/sglang", complete=True)
-    assert render_markdown(report).startswith("# sgl-project/sglang development report")
+    assert render_markdown(report).startswith("# sgl-project/sglang daily report · ")

@@ -21,25 +21,25 @@ def facts_of(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def honest_and_not(request: dict[str, Any]) -> str:
-    """A model that tells the truth twice, then invents an item, a figure and a claim."""
+    """A model that tells the truth twice, then invents an item, a figure and a claim; its
+    story notes cite another story's item, a figure of no body, and an unknown story."""
     facts = facts_of(request)
     merged = facts["counts"]["merged_prs"]
-    key = facts["key_changes"][0]["number"]
-    hot = facts["hot_discussions"][0]["number"]
+    key, other = facts["stories"][0]["lead"], facts["stories"][1]["lead"]
     return json.dumps(
         {
             "summary": (
                 f"{merged} PRs were merged, led by #{key}. "
-                f"The busiest thread was #{hot}. "
+                f"Another story was #{other}. "
                 "A crash in #99999 took everything down. "
                 f"In all {merged + 1} PRs landed (#{key}). "
                 "The community is thriving."
             ),
-            "key_changes": {
+            "stories": {
                 str(key): "It speeds up decoding on MI355. It makes decoding 7.4x faster.",
+                str(other): f"It builds on #{key}.",
                 "12345": "An item nobody asked about.",
             },
-            "discussions": {str(hot): "People disagree on the approach."},
         }
     )
 
@@ -69,16 +69,14 @@ def test_model_prose_is_checked_and_cited(
         sent = llm.requests[0]
     data = json.loads(out)
     prose = data["prose"]
-    key, hot = data["key_changes"][0], data["hot_discussions"][0]
+    key, other = (facts_of(sent)["stories"][i]["lead"] for i in (0, 1))
     assert prose["model"] == "fake-model"
     assert prose["summary"]["en"] == (
-        f"{data['stats']['merged_prs']} PRs were merged, led by #{key}. "
-        f"The busiest thread was #{hot}."
+        f"{data['stats']['merged_prs']} PRs were merged, led by #{key}. Another story was #{other}."
     )
-    # "MI355" is a name, "7.4x" a figure nobody computed.
-    assert prose["item_notes"] == {str(key): "It speeds up decoding on MI355."}
-    assert prose["discussion_notes"] == {str(hot): "People disagree on the approach."}
-    assert prose["dropped"] == 5
+    # "MI355" is a name; "7.4x" is in no body of the story; #key is not in #other's story.
+    assert prose["notes"] == {str(key): "It speeds up decoding on MI355."}
+    assert prose["dropped"] == 6
     assert data["stats"]["merged_prs"] == DAY.counts["merged_prs"]  # figures are never the model's
     assert sent["model"] == "fake-model"
     assert "#<number>" in sent["messages"][0]["content"]
@@ -96,7 +94,8 @@ def test_model_text_is_marked_in_markdown(
     summary = out.split("## 📊 Summary\n\n", 1)[1].split("\n", 1)[0]
     assert summary.startswith(f"✍️ {DAY.counts['merged_prs']} PRs were merged")
     assert "#99999" not in out
-    assert "written by fake-model" in out and "5 sentences failed the citation check" in out
+    assert "written by fake-model" in out and "6 failed the check" in out
+    assert "✍️ It speeds up decoding on MI355." in out  # the note replaces the extract
 
 
 def test_answers_are_cached_per_window(
@@ -136,7 +135,7 @@ def test_model_failures_fall_back_to_the_deterministic_text(
     assert code == 0, err
     data = json.loads(out)
     assert "prose" not in data
-    assert data["summary"].startswith("vllm-project/vllm had 121 new issues and PRs")
+    assert data["summary"].startswith("29 issues and 92 PRs were opened; 44 PRs were merged")
     assert any(says in note for note in data["notes"])
     assert "Traceback" not in err
 
@@ -210,10 +209,8 @@ def test_model_prose_reaches_the_daily_post_and_a_slash_command(
         asyncio.run(ask())
         bot.close()
         model_calls = len(llm.requests)
-    summary = next(m for m in daily if m["metadata"]["event_payload"]["part"] == "summary")
-    answer = [args for _, args in slack.responses]
-    said = json.dumps(summary["blocks"], ensure_ascii=False)
-    assert f"✍️ {DAY.counts['merged_prs']} PRs were merged" in said
-    assert "✍️" in json.dumps(answer[-1]["blocks"], ensure_ascii=False)
-    assert f"{DAY.counts['merged_prs']} PRs were merged" in json.dumps(answer, ensure_ascii=False)
+    headline = json.dumps(daily[0]["blocks"], ensure_ascii=False)
+    assert "✍️ It speeds up decoding on MI355." in headline  # the top story's checked note
+    answer = json.dumps([args for _, args in slack.responses], ensure_ascii=False)
+    assert f"✍️ {DAY.counts['merged_prs']} PRs were merged" in answer  # the summary, asked for
     assert model_calls == 1  # the command's answer came from the cache the post filled

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -12,8 +11,8 @@ import pytest
 from bot.cli import main
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
+from tests.golden import check_golden
 
-GOLDEN = Path(__file__).with_name("golden")
 DAY = anchor_days()[2]  # 2026-03-25, the busiest AMD day
 
 
@@ -30,10 +29,7 @@ def test_golden_markdown(
     """The whole report for a real day, byte for byte (UPDATE_GOLDEN=1 rewrites the files)."""
     code, out, err = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--lang", lang)
     assert code == 0, err
-    path = GOLDEN / f"report-{DAY.label}.{lang}.md"
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.write_text(out, encoding="utf-8")
-    assert out == path.read_text(encoding="utf-8")
+    check_golden(f"report-{DAY.label}.{lang}.md", out)
 
 
 def test_sections_come_in_the_reference_order(
@@ -46,10 +42,10 @@ def test_sections_come_in_the_reference_order(
         "📊 每日开发状态摘要",
         "🎯 AMD/ROCm 生态相关动态",
         "🎯 NVIDIA 生态相关动态",
-        "💬 高热度讨论分析",
-        "🔥 热门话题与趋势分析",
+        "💬 高热度讨论",
+        "🔥 热门话题与趋势",
         "🛠️ 重点技术变更",
-        "📈 开发活跃度观察",
+        "📈 开发活跃度",
         "💡 值得关注的问题",
         "📋 附录：详细数据列表",
     ]
@@ -80,8 +76,21 @@ def test_json_carries_topics_with_reasons_and_ranked_sections(
     listed = {int(n) for n in data["items"]}
     for key in ("hot_discussions", "key_changes", "notable_issues"):
         assert set(data[key]) <= listed, key
-    assert data["summary"].startswith("vllm-project/vllm had 121 new issues and PRs")
+    assert data["summary"].startswith("29 issues and 92 PRs were opened; 44 PRs were merged")
     assert data["trend_baseline_days"] == 7
+    assert data["items"]["38181"]["what"].startswith("use the actual key/value")
+    story = next(s for s in data["stories"] if s["lead"] == 38066)
+    assert story["numbers"] == [38066, 38063, 38064]
+
+    # AMD's stories by what matters: merged, then in review, then closed without merging.
+    def rank(story_id: str) -> int:
+        item = data["items"][story_id.removeprefix("s")]
+        if item["merged_at"]:
+            return 0
+        return 2 if item["closed_at"] else 1
+
+    ranks = [rank(s) for s in amd["stories"]]
+    assert ranks == sorted(ranks) and ranks[0] == 0 and 2 in ranks
 
 
 def test_one_section_and_one_topic(
@@ -125,13 +134,17 @@ def test_explain_says_why_from_the_archive(
     assert code == 0
     assert len(fake_github.requests) == 1
     assert re.search(
-        r"amd: yes \(score 5; title tag \[rocm\]; label rocm; .*group performance", out
+        r"amd: yes \(score 7; title tag \[rocm\]; author vllmellm; label rocm;.*group performance",
+        out,
     )
+    assert "story: 2026-03-25 is not archived" in out
     run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--counts-only")
     fake_github.reset_log()
     code, out, _ = run(capsys, "explain", "38122")
     assert code == 0 and fake_github.requests == []
     assert "amd" not in out.split("\n", 2)[2]
+    code, out, _ = run(capsys, "explain", "38063", "--cutoff", DAY.cutoff)
+    assert "story on 2026-03-25: led by #38066, with #38064 (#38066 says it fixes #38063" in out
 
 
 def test_topics_lists_every_topic(capsys: pytest.CaptureFixture[str]) -> None:

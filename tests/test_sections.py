@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from bot.analyze import analyze
 from bot.analyze.changes import key_changes, notable_issues
 from bot.analyze.discussions import candidates, hot_discussions
-from bot.analyze.references import fixes, purpose, references
+from bot.analyze.references import fixes, links, references
 from bot.analyze.topics import classify_all
 from bot.analyze.trends import activity, clusters, topic_counts, trends
 from bot.model.report import CommentRecord, ListName
@@ -54,16 +56,50 @@ def test_hot_discussions_count_only_comments_inside_the_window_and_skip_bots() -
             comment(38280, 7, "late", AFTER),
         ],
     }
-    ranked = hot_discussions([rfc, turbo], threads, W, RULES, REPO)
+    ranked = hot_discussions([rfc, turbo], threads, W, RULES, linked([rfc, turbo]))
     first, second = ranked
     assert first.number == 38280
     assert (first.comments_in_window, first.participants) == (3, ("xinyu-intel", "youkaichao"))
+    assert (first.comments_total, first.author_replied) == (30, False)
     assert first.maintainers == ("youkaichao",)
     assert first.linked == (38171, 38216)
     assert second.number == 38256
     assert second.comments_in_window == 1  # the bot's comment is left out
-    assert second.participants == ("a", "e1n00r")  # the author opened it in the window
+    assert second.participants == ("a",)  # people besides the author
     assert first.measured and second.measured
+
+
+def test_a_thread_whose_comments_all_came_later_is_not_hot() -> None:
+    """Read, and every comment after the window: it is not ranked on its total."""
+    late = item(
+        38212, title="[Bug]: MiniMaxM2ReasoningParser broken for M2.5", created_at=IN, comments=5
+    )
+    threads = {38212: [comment(38212, i, f"p{i}", AFTER) for i in range(5)]}
+    assert hot_discussions([late], threads, W, RULES, linked([late])) == ()
+
+
+def test_an_unread_thread_never_outranks_a_read_one() -> None:
+    """A read thread with 1 comment comes before an unread one with 40 in all."""
+    read = item(1, title="[Bug]: a", created_at=IN, comments=1)
+    unread = item(2, title="[Bug]: b", created_at=IN, comments=40)
+    threads = {1: [comment(1, 1, "someone", IN)]}
+    ranked = hot_discussions([unread, read], threads, W, RULES, linked([read, unread]))
+    assert [(h.number, h.measured) for h in ranked] == [(1, True), (2, False)]
+
+
+def test_the_author_replying_is_counted_apart() -> None:
+    rfc = item(7, title="[RFC]: x", created_at=IN, author="e1n00r", comments=2)
+    threads = {7: [comment(7, 1, "e1n00r", IN), comment(7, 2, "reviewer", IN)]}
+    (hot,) = hot_discussions([rfc], threads, W, RULES, linked([rfc]))
+    assert (hot.participants, hot.author_replied, hot.comments_in_window) == (
+        ("reviewer",),
+        True,
+        2,
+    )
+
+
+def linked(items: list) -> dict:  # type: ignore[type-arg]
+    return {it.number: links(it.title, it.body, REPO, it.number) for it in items}
 
 
 def test_unread_threads_fall_back_to_totals_only_for_items_opened_in_the_window() -> None:
@@ -72,9 +108,10 @@ def test_unread_threads_fall_back_to_totals_only_for_items_opened_in_the_window(
         1, title="[Bug]: MiniMaxM2ReasoningParser broken for M2.5", created_at=IN, comments=4
     )
     old = item(2, title="[Bug]: old thread", created_at=BEFORE, closed_at=IN, comments=40)
-    ranked = hot_discussions([new, old], {}, W, RULES, REPO)
+    ranked = hot_discussions([new, old], {}, W, RULES, linked([new, old]))
     assert [h.number for h in ranked] == [1]
     assert ranked[0].measured is False
+    assert ranked[0].comments_total == 4
 
 
 def test_candidates_prefer_threads_opened_in_the_window() -> None:
@@ -85,8 +122,8 @@ def test_candidates_prefer_threads_opened_in_the_window() -> None:
     assert candidates([old, new, quiet], W, RULES) == [1, 2]
 
 
-def test_key_changes_favour_merged_substantial_work_and_quote_the_purpose() -> None:
-    """A merged [Perf] PR beats a merged [CI] one; its description is its Purpose section."""
+def test_key_changes_favour_merged_substantial_work() -> None:
+    """A merged [Perf] PR beats a merged [CI] one; a stale closure is no key change."""
     perf = item(
         38216,
         "pr",
@@ -109,10 +146,10 @@ def test_key_changes_favour_merged_substantial_work_and_quote_the_purpose() -> N
     stale = item(
         30000, "pr", title="[Feature] old", created_at=BEFORE, closed_at=IN, labels=("stale",)
     )
-    ranked = key_changes([ci, perf, stale], W, RULES)
+    ranked = key_changes([ci, perf, stale], W, RULES, {}, {}, {})
     assert [k.number for k in ranked] == [38216, 38238]
     assert ranked[0].state == "merged"
-    assert ranked[0].description.startswith("Batch the many small cudaMemcpyAsync")
+    assert ranked[0].why.tags == ("performance",)
 
 
 def test_notable_issues_need_a_severity_signal_and_name_hardware_and_model() -> None:
@@ -215,20 +252,42 @@ def test_summary_states_the_computed_figures_in_both_languages() -> None:
     assert report.sections is not None
     assert report.stats[ListName.MERGED_PRS] == 1
     en, zh = summary(report, "en"), summary(report, "zh")
-    assert "2 new issues and PRs (1 issues, 1 PRs)" in en
-    assert "1 PRs were merged and 1 issues and PRs closed (1 by the stale sweep)" in en
-    assert "共新增 2 个 Issue 和 PR（Issue 1 个，PR 1 个），合并 PR 1 个" in zh
+    assert en.startswith("1 issue and 1 PR were opened; 1 PR was merged and 1 closed")
+    assert "(1 of them by the stale bot)" in en
+    assert "1 issues" not in en and "1 PRs" not in en
+    assert zh.startswith(
+        "本周期新增 Issue 1 个、PR 1 个，合并 PR 1 个，关闭 1 个（其中 1 个过期关闭）"
+    )
 
 
-def test_links_and_purpose_extraction() -> None:
-    """`Fixes #n`, bare `#n` and full URLs; Purpose text without markup or comments."""
+def test_links_read_fixes_mentions_and_urls() -> None:
+    """`Fixes #n`, bare `#n` and this repository's URLs; not `abc#12`, not HTML entities."""
     body = (
         "Fixes #38212 and closes https://github.com/vllm-project/vllm/issues/38213\n"
-        "Related: #37128, not a ref: abc#12 or &#39;"
+        "Related: #37128, not a ref: abc#12 or &#39;, nor "
+        "https://github.com/other/repo/issues/5"
     )
-    assert fixes(body) == {38212, 38213}
+    assert fixes(body, REPO) == {38212, 38213}
     assert references(body, REPO) == {38212, 38213, 37128}
-    assert purpose("## Purpose\n- Add **TurboQuant** ([paper](https://x))\n\n## Test") == (
-        "Add TurboQuant (paper)"
-    )
-    assert purpose(None) == ""
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "kind", "target"),
+    [
+        (
+            'Revert "[MoE Kernel] Flashinfer nvfp4 cutedsl moe kernel integration" (#38050)',
+            "",
+            "reverts",
+            38050,
+        ),
+        ("[Bugfix][Backport][ROCm] Backport PR #31380 to v0.13.0", "", "backports", 31380),
+        ("[Tool Parser][2/3] Pass tools on", "Builds on top of #38029.", "follows", 38029),
+        ("[ROCm] fix", "Follow-up to #35601; after further testing", "follows", 35601),
+        ("[Models] Reduce syncs", "Extracted changes from #37239 which", "follows", 37239),
+        ("Fix issue #35743", "", "fixes", 35743),
+        ("[Misc] x", "Supersedes #36970", "supersedes", 36970),
+    ],
+)
+def test_each_kind_of_link_is_read(title: str, body: str, kind: str, target: int) -> None:
+    found = {link.target: link.kind for link in links(title, body, REPO, own=1)}
+    assert found[target] == kind

@@ -148,7 +148,7 @@ def test_a_new_store_equals_one_built_by_every_migration(store_url: str) -> None
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from bot.store.schema import Base
+    from bot.store.schema import HEAD_REVISION, Base
 
     Store(store_url).close()  # created from the declarative schema, stamped
     engine = make_engine(store_url)
@@ -157,7 +157,7 @@ def test_a_new_store_equals_one_built_by_every_migration(store_url: str) -> None
         diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
         tables = set(inspect(connection).get_table_names())
     engine.dispose()
-    assert revision == "0004"
+    assert revision == HEAD_REVISION
     assert diff == []
     assert tables == set(Base.metadata.tables) | {"alembic_version"}
 

@@ -1,10 +1,11 @@
 """Analysis: `(items, window, rules, ...) -> Report`. Pure: no I/O, no clock reads.
 
-Every number a report shows is computed here: the five counts (counts.py), vendor and
-topic sections (topics.py), hot discussions (discussions.py), key changes and notable
-issues (changes.py), trends, clusters and activity (trends.py). Analysis returns facts;
-the words that present them live in formatters/wording.py. Each item is classified once
-per report, and every step reads that one classification.
+Every number a report shows is computed here: the five counts (counts.py), each item's own
+one-line statement (what.py), stories of related items (stories.py, from the links in
+references.py), vendor and topic sections (topics.py), hot discussions (discussions.py),
+key changes and notable issues (changes.py), trends, clusters and activity (trends.py).
+Analysis returns facts; the words that present them live in formatters/wording.py. Each
+item is classified once, and its links read once, per report.
 """
 
 from __future__ import annotations
@@ -13,16 +14,26 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from bot.analyze.changes import key_changes, notable_issues
+from bot.analyze.changes import key_change_candidates, key_changes, notable_issues
 from bot.analyze.counts import build_report, is_stale_closure, list_members
-from bot.analyze.discussions import hot_discussions
+from bot.analyze.discussions import candidates, hot_discussions, in_window_comments
+from bot.analyze.references import links
+from bot.analyze.stories import build_stories, story_index
 from bot.analyze.topics import classify_all, topic_sections
 from bot.analyze.trends import activity, clusters, topic_counts, trends
-from bot.model.report import ActivityItem, CommentRecord, Report, Sections
+from bot.analyze.what import what_line
+from bot.model.report import ActivityItem, CommentRecord, PullDetails, Report, Sections, Story
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 
-__all__ = ["analyze", "build_report", "is_stale_closure", "list_members"]
+__all__ = [
+    "analyze",
+    "build_report",
+    "candidates",
+    "is_stale_closure",
+    "key_change_candidates",
+    "list_members",
+]
 
 
 def analyze(
@@ -35,11 +46,17 @@ def analyze(
     baseline_items: Sequence[ActivityItem] = (),
     baseline_days: int = 0,
     comments: Mapping[int, Sequence[CommentRecord]] | None = None,
+    details: Mapping[int, PullDetails] | None = None,
+    context: Sequence[ActivityItem] = (),
     notes: Iterable[str] = (),
     generated_at: datetime | None = None,
     topic: str | None = None,
 ) -> Report:
-    """The whole report (with `topic`, of that topic's items only): counts, lists, sections."""
+    """The whole report (with `topic`, of that topic's items only): counts, lists, sections.
+
+    `comments`: the read threads, by number; `details`: pulls-API facts of the key-change
+    candidates; `context`: items outside the window that the window's items name.
+    """
     items = list(items)
     matches = classify_all(items, rules)
     baseline_matches = classify_all(baseline_items, rules)
@@ -50,16 +67,42 @@ def analyze(
         items, window, repo=repo, complete=complete, notes=notes, generated_at=generated_at
     )
     listed = list(report.items.values())
-    current = topic_counts(listed, window, matches)
+    threads = comments or {}
+    item_links = {it.number: links(it.title, it.body, repo, it.number) for it in listed}
+    stories = build_stories(listed, context, window, item_links)
+    by_story = story_index(stories)
+    discussed = {
+        n: len(in_window_comments(report.items[n], thread, window, rules))
+        for n, thread in threads.items()
+        if n in report.items
+    }
     sections = Sections(
         catalog=rules.catalog(),
-        topics=topic_sections(listed, rules, matches),
-        hot_discussions=hot_discussions(listed, comments or {}, window, rules, repo),
-        key_changes=key_changes(listed, window, rules),
+        topics=topic_sections(listed, rules, matches, by_story, window),
+        stories=stories,
+        what={it.number: what_line(it) for it in [*listed, *context]},
+        details=dict(details or {}),
+        hot_discussions=hot_discussions(listed, threads, window, rules, item_links),
+        key_changes=key_changes(listed, window, rules, by_story, details or {}, discussed),
         notable_issues=notable_issues(listed, window, rules),
-        trends=trends(current, baseline_items, baseline_matches, window, rules, baseline_days),
+        trends=trends(
+            topic_counts(listed, window, matches),
+            baseline_items,
+            baseline_matches,
+            window,
+            rules,
+            baseline_days,
+        ),
         clusters=clusters(listed, rules),
         activity=activity(listed, window, rules),
         baseline_days=baseline_days,
+        days=max(1, round(window.duration.total_seconds() / 86400)),
     )
-    return replace(report, sections=sections, topic=topic)
+    report = replace(report, sections=sections, topic=topic)
+    return report if not context else replace(report, context=_named(context, stories))
+
+
+def _named(context: Sequence[ActivityItem], stories: Sequence[Story]) -> dict[int, ActivityItem]:
+    """The context items some story holds (the rest named nothing here)."""
+    held = {n for story in stories for n in story.numbers}
+    return {it.number: it for it in context if it.number in held}

@@ -1,9 +1,10 @@
-"""Hot discussions: ranked by what happened inside the window, bots left out.
+"""Hot discussions: ranked by what was said inside the window, by people, not bots.
 
-Score = comments in the window + 2 × distinct participants + reactions / 2 + 3 when a
-maintainer took part. Comment threads are fetched for the likeliest candidates only (see
-the pipeline); for the rest, an item opened inside the window counts its comment total,
-since every one of its comments was written after it opened.
+A thread counts its comments written inside the window, and the people who wrote them
+(the author apart, bots left out); reactions and a maintainer taking part add to it.
+Comment threads are read for the likeliest candidates only (see the pipeline). An item
+whose thread was not read has no in-window figure: it is listed after every read one,
+by its total, and only when it was opened in the window (an old item's total is history).
 """
 
 from __future__ import annotations
@@ -11,21 +12,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from bot.analyze.references import fixes, references
+from bot.analyze.references import Link
 from bot.model.report import ActivityItem, CommentRecord, HotDiscussion
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 
-CANDIDATES = 8  # comment threads fetched per window
+CANDIDATES = 8  # comment threads read per window
 PARTICIPANT_WEIGHT = 2.0
 REACTION_WEIGHT = 0.5
 MAINTAINER_BONUS = 3.0
+UNREAD_MIN_COMMENTS = 3  # an unread thread is listed only when its total says it is busy
 
 
 def candidates(
     items: Iterable[ActivityItem], window: Window, rules: TopicRules, limit: int = CANDIDATES
 ) -> list[int]:
-    """Items worth fetching comment threads for: most comments and reactions first.
+    """Items worth reading the comment thread of: most comments and reactions first.
 
     An item opened inside the window counts double: all its comments are recent, while an
     old item's total is mostly history (a stale sweep closes threads quiet for months).
@@ -42,71 +44,90 @@ def candidates(
     return [it.number for it in ranked[:limit]]
 
 
+def in_window_comments(
+    item: ActivityItem, thread: Sequence[CommentRecord], window: Window, rules: TopicRules
+) -> list[CommentRecord]:
+    return [c for c in thread if window.contains(c.created_at) and not rules.is_bot(c.author)]
+
+
 def hot_discussions(
     items: Sequence[ActivityItem],
     comments: Mapping[int, Sequence[CommentRecord]],
     window: Window,
     rules: TopicRules,
-    repo: str,
+    item_links: Mapping[int, Sequence[Link]],
     limit: int = 5,
 ) -> tuple[HotDiscussion, ...]:
-    """The `limit` most active threads of the window (comments: those fetched, by number)."""
-    fixers: dict[int, set[int]] = {}
-    for it in items:
-        for target in fixes(it.body):
-            fixers.setdefault(target, set()).add(it.number)
-    ranked = []
+    """The `limit` liveliest threads: every read thread before any unread one."""
+    read: list[HotDiscussion] = []
+    unread: list[HotDiscussion] = []
     for it in items:
         if rules.is_bot(it.author):
             continue
         thread = comments.get(it.number)
-        if thread is not None:
-            inside = [
-                c for c in thread if window.contains(c.created_at) and not rules.is_bot(c.author)
-            ]
-            count = len(inside)
-            people = {c.author for c in inside if c.author}
-            maintainers = {
-                c.author
-                for c in inside
-                if c.author and c.author_association in rules.maintainer_associations
-            }
-        elif window.contains(it.created_at):
-            count, people, maintainers = it.comments, set(), set()
-        else:
+        if thread is None:
+            if window.contains(it.created_at) and it.comments >= UNREAD_MIN_COMMENTS:
+                unread.append(_unread(it))
             continue
-        if window.contains(it.created_at) and it.author:
-            people.add(it.author)
-        score = (
-            count
-            + PARTICIPANT_WEIGHT * len(people)
-            + REACTION_WEIGHT * it.reactions
-            + (MAINTAINER_BONUS if maintainers else 0.0)
-        )
-        if count == 0 and it.reactions == 0:
-            continue
-        ranked.append(
-            HotDiscussion(
-                number=it.number,
-                score=round(score, 2),
-                comments_in_window=count,
-                participants=tuple(sorted(people, key=str.lower)),
-                maintainers=tuple(sorted(maintainers, key=str.lower)),
-                reactions=it.reactions,
-                linked=(),
-                measured=thread is not None,
-            )
-        )
-    ranked.sort(key=lambda h: (-h.score, h.number))
-    bodies = {it.number: it.body for it in items}
+        hot = _read(it, in_window_comments(it, thread, window, rules), rules)
+        if hot.comments_in_window or hot.reactions:
+            read.append(hot)
+    read.sort(key=lambda h: (-h.score, h.number))
+    unread.sort(key=lambda h: (-h.comments_total, h.number))
+    ranked = (read + unread)[:limit]
+    wanted = {h.number for h in ranked}
+    linked: dict[int, set[int]] = {n: set() for n in wanted}
+    for number, found in item_links.items():
+        for link in found:
+            if number in wanted:
+                linked[number].add(link.target)
+            if link.kind == "fixes" and link.target in wanted:
+                linked[link.target].add(number)  # what says it fixes a hot item
     return tuple(
-        replace(hot, linked=_linked(hot.number, bodies[hot.number], repo, fixers))
-        for hot in ranked[:limit]
+        replace(hot, linked=tuple(sorted(linked[hot.number] - {hot.number}))) for hot in ranked
     )
 
 
-def _linked(
-    number: int, body: str | None, repo: str, fixers: dict[int, set[int]]
-) -> tuple[int, ...]:
-    """Items this one mentions, and items that say they fix it."""
-    return tuple(sorted((references(body, repo) | fixers.get(number, set())) - {number}))
+def _read(item: ActivityItem, inside: list[CommentRecord], rules: TopicRules) -> HotDiscussion:
+    writers = {c.author for c in inside if c.author}
+    people = writers - {item.author}
+    maintainers = {
+        c.author
+        for c in inside
+        if c.author
+        and c.author != item.author
+        and c.author_association in rules.maintainer_associations
+    }
+    score = (
+        len(inside)
+        + PARTICIPANT_WEIGHT * len(people)
+        + REACTION_WEIGHT * item.reactions
+        + (MAINTAINER_BONUS if maintainers else 0.0)
+    )
+    return HotDiscussion(
+        number=item.number,
+        score=round(score, 2),
+        comments_in_window=len(inside),
+        comments_total=max(item.comments, len(inside)),
+        participants=tuple(sorted(people, key=str.lower)),
+        author_replied=item.author in writers,
+        maintainers=tuple(sorted(maintainers, key=str.lower)),
+        reactions=item.reactions,
+        linked=(),
+        measured=True,
+    )
+
+
+def _unread(item: ActivityItem) -> HotDiscussion:
+    return HotDiscussion(
+        number=item.number,
+        score=0.0,
+        comments_in_window=0,
+        comments_total=item.comments,
+        participants=(),
+        author_replied=False,
+        maintainers=(),
+        reactions=item.reactions,
+        linked=(),
+        measured=False,
+    )

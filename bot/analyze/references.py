@@ -1,60 +1,100 @@
-"""References between items, read from bodies: `Fixes #123`, `#123`, full issue URLs."""
+"""Links between items, read from titles and bodies: what says it fixes, backports, reverts,
+follows up on, replaces or merely mentions what.
+
+Only this repository's items count (`#123`, or a full URL of this repository); a link's
+kind is the strongest phrase seen for that target. Pure: text in, links out.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-_REF = re.compile(r"(?<![\w/&])#(\d{1,7})\b")
-_URL_REF = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d{1,7})")
-_FIXES = re.compile(
-    r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s+"
-    r"(?:(?:https://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/)|#)(\d{1,7})",
-    re.IGNORECASE,
+from bot.model.report import ActivityItem
+
+# Kinds, strongest first (one link per target keeps the strongest).
+KINDS = ("reverts", "backports", "fixes", "supersedes", "follows", "duplicates", "mentions")
+
+_NUMBER = r"(?:#|https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?:issues|pull)/)(?P<n>\d{1,7})"
+_PHRASES = {
+    "fixes": r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)(?:\s+(?:for|issue|bug))?\s*:?\s*",
+    "backports": r"backport(?:s|ed)?(?:\s+of)?(?:\s+(?:pr|pull request))?\s*:?\s*",
+    "reverts": r"revert(?:s|ed)?(?:\s+(?:pr|commit))?\s*:?\s*",
+    "supersedes": r"(?:supersede[sd]?|replace[sd]?|instead of|alternative to|redo of)\s*:?\s*",
+    "follows": (
+        r"(?:follow[- ]?ups?(?:\s+(?:to|of|for|on))?|builds?\s+on(?:\s+top\s+of)?|"
+        r"depends\s+on|introduced\s+(?:in|by)|regression\s+(?:from|of|in)|part\s+of|"
+        r"continu(?:es|ation\s+of)|extracted(?:\s+changes)?\s+from|split\s+(?:from|out\s+of)|"
+        r"stacked\s+on|on\s+top\s+of|following)\s*:?\s*"
+    ),
+    "duplicates": r"duplicate(?:s|d)?(?:\s+of)?\s*:?\s*",
+}
+# One scan finds every phrased link: the group that matched names the kind.
+_PHRASED = re.compile(
+    r"\b(?:"
+    + "|".join(f"(?P<{kind}>{phrase})" for kind, phrase in _PHRASES.items())
+    + rf")(?:the\s+)?(?:original\s+)?(?:pr\s+)?{_NUMBER}",
+    re.I,
 )
+_MENTION = re.compile(rf"(?<![\w/&]){_NUMBER}\b")
+# `Revert "[Perf] Something (#38021)"`: GitHub's own revert title names the PR it undoes.
+_REVERT_TITLE = re.compile(r'^\s*Revert\s+".*\(#(\d{1,7})\)"?\s*$', re.I)
+_BACKPORT_TITLE = re.compile(r"backport.*?#(\d{1,7})", re.I)
+SCAN = 6000  # characters of a body read for links: they are stated near the top
+
+
+@dataclass(frozen=True)
+class Link:
+    target: int
+    kind: str  # one of KINDS
+
+
+def links(title: str, body: str | None, repo: str, own: int) -> list[Link]:
+    """This item's links to other items of `repo`, one per target, strongest kind first."""
+    found: dict[int, str] = {}
+
+    def add(number: int, kind: str) -> None:
+        if number == own:
+            return
+        known = found.get(number)
+        if known is None or KINDS.index(kind) < KINDS.index(known):
+            found[number] = kind
+
+    if match := _REVERT_TITLE.match(title):
+        add(int(match.group(1)), "reverts")
+    if match := _BACKPORT_TITLE.search(title):
+        add(int(match.group(1)), "backports")
+    for text in (title, (body or "")[:SCAN]):
+        if "#" not in text and "github.com" not in text:
+            continue
+        for match in _PHRASED.finditer(text):
+            if _ours(match, repo):
+                kind = next(k for k in _PHRASES if match.group(k) is not None)
+                add(int(match.group("n")), kind)
+        for match in _MENTION.finditer(text):
+            if _ours(match, repo):
+                add(int(match.group("n")), "mentions")
+    return sorted(
+        (Link(number, kind) for number, kind in found.items()),
+        key=lambda link: (KINDS.index(link.kind), link.target),
+    )
+
+
+def _ours(match: re.Match[str], repo: str) -> bool:
+    return match.group("repo") in (None, repo)
+
+
+def referenced(items: Iterable[ActivityItem], repo: str) -> set[int]:
+    """Every number these items link to, in titles and bodies."""
+    return {link.target for it in items for link in links(it.title, it.body, repo, it.number)}
 
 
 def references(body: str | None, repo: str) -> set[int]:
-    """Numbers of this repository's items that `body` mentions."""
-    if not body:
-        return set()
-    found = {int(n) for n in _REF.findall(body)}
-    found |= {int(n) for owner_repo, n in _URL_REF.findall(body) if owner_repo == repo}
-    return found
+    """Numbers of this repository's items that `body` mentions in any way."""
+    return {link.target for link in links("", body, repo, own=0)}
 
 
-def fixes(body: str | None) -> set[int]:
+def fixes(body: str | None, repo: str = "") -> set[int]:
     """Numbers a body says it fixes, closes or resolves."""
-    return {int(n) for n in _FIXES.findall(body or "")}
-
-
-_SECTION = re.compile(r"^#{1,4}\s*(purpose|summary|motivation|description)\b.*$", re.I | re.M)
-_HEADING = re.compile(r"^#{1,4}\s", re.M)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_NOISE = re.compile(r"!\[[^\]]*\]\([^)]*\)|\[([^\]]*)\]\([^)]*\)|[`*_>]+")
-
-
-def purpose(body: str | None, limit: int = 220) -> str:
-    """The first sentences of a PR's `## Purpose` (or Summary) section, as plain text.
-
-    vLLM's PR template starts with `## Purpose`; older PRs and issues use Summary or
-    Motivation. Without either, the body's first paragraph. Extractive only: nothing is
-    rewritten, so nothing is invented.
-    """
-    if not body:
-        return ""
-    text = _COMMENT.sub("", body).replace("\r\n", "\n")
-    match = _SECTION.search(text)
-    if match:
-        rest = text[match.end() :]
-        following = _HEADING.search(rest)
-        text = rest[: following.start()] if following else rest
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
-    if not paragraphs:
-        return ""
-    plain = _NOISE.sub(lambda m: m.group(1) or "", paragraphs[0])
-    plain = " ".join(plain.replace("- ", " ").split())
-    if len(plain) <= limit:
-        return plain
-    cut = plain[:limit]
-    end = max(cut.rfind(". "), cut.rfind("; "))
-    return (cut[: end + 1] if end > limit // 2 else cut.rstrip() + "…").strip()
+    return {link.target for link in links("", body, repo, own=0) if link.kind == "fixes"}

@@ -9,12 +9,14 @@ CUDA whether or not they matter).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from bot.model.report import ActivityItem, TopicSection
+from bot.analyze.titles import title_tags, untagged
+from bot.analyze.weight import significance
+from bot.model.report import ActivityItem, Story, TopicSection
 from bot.model.rules import TopicRule, TopicRules
+from bot.model.windows import Window
 
 THRESHOLD = 2
 TAG_WEIGHT, KEYWORD_WEIGHT, AUTHOR_WEIGHT, LABEL_WEIGHT = 3, 2, 2, 2
@@ -22,8 +24,6 @@ NOISY_LABEL_WEIGHT = 1
 NOISY_AREA_TOPICS = 3  # labels of this many topics at once look like rebase noise
 NOISY_LABEL_COUNT = 8
 REBASE_LABEL = "needs-rebase"  # with labels of two areas, the labels came with the rebase
-_TAG_RE = re.compile(r"[\[{]([^\[\]{}]{1,40})\]")
-_TAG_PARTS = re.compile(r"[/,]")
 # Title tags are tried group by group in this order: "[Bugfix][Backport]" is a backport.
 _GROUP_TAG_ORDER = ("release", "performance", "bugfix", "platform", "features")
 # Title keywords are tried in this order: a "fix" beats a "kernel".
@@ -54,26 +54,10 @@ def features(item: ActivityItem, rules: TopicRules) -> Features:
     labels = frozenset(label.lower() for label in item.labels)
     return Features(
         tags=tuple(title_tags(item.title)),
-        untagged_title=_untagged(item.title),
+        untagged_title=untagged(item.title),
         labels=labels,
         noise=_label_noise(labels, rules),
     )
-
-
-def title_tags(title: str) -> list[str]:
-    """`[Bugfix][ROCm] x` → ['bugfix', 'rocm']; `[CI/Build]` also gives 'ci' and 'build'."""
-    tags: list[str] = []
-    for raw in _TAG_RE.findall(title):
-        tag = raw.strip().lower()
-        tags.append(tag)
-        parts = [p.strip() for p in _TAG_PARTS.split(tag) if p.strip()]
-        if len(parts) > 1:
-            tags.extend(parts)
-    return tags
-
-
-def _untagged(title: str) -> str:
-    return _TAG_RE.sub(" ", title)
 
 
 def label_noise(item: ActivityItem, rules: TopicRules) -> str | None:
@@ -103,11 +87,14 @@ def match_topic(item: ActivityItem, topic: TopicRule, seen: Features) -> TopicMa
         score += TAG_WEIGHT
         reasons.append(f"title tag [{tags[0]}]")
     elif topic.keywords is not None:
-        found = topic.keywords.search(seen.untagged_title)
+        title = seen.untagged_title
+        if topic.ignore is not None:
+            title = topic.ignore.sub(" ", title)
+        found = topic.keywords.search(title)
         if found:
             score += KEYWORD_WEIGHT
             reasons.append(f"title says '{found.group(0)}'")
-    if item.author and topic.authors is not None and topic.authors.search(item.author):
+    if topic.is_author(item.author):
         score += AUTHOR_WEIGHT
         reasons.append(f"author {item.author}")
     labels = sorted(topic.labels & seen.labels)
@@ -177,7 +164,7 @@ def group_of(item: ActivityItem, rules: TopicRules) -> str:
     for group in rules.groups:
         if group.tags & tags:
             return group.key
-    title = _untagged(item.title)
+    title = untagged(item.title)
     for key in _GROUP_KEYWORD_ORDER:
         candidate = by_key.get(key)
         if candidate and candidate.keywords is not None and candidate.keywords.search(title):
@@ -190,9 +177,15 @@ def group_of(item: ActivityItem, rules: TopicRules) -> str:
 
 
 def topic_sections(
-    items: Iterable[ActivityItem], rules: TopicRules, by_item: Matches
+    items: Iterable[ActivityItem],
+    rules: TopicRules,
+    by_item: Matches,
+    stories: Mapping[int, Story],
+    window: Window,
 ) -> dict[str, TopicSection]:
-    """Sections for every topic with at least one item."""
+    """Sections for every topic with at least one item, their stories in the order that
+    matters: merged, then in review, then newly opened, then closed without merging. Items
+    closed by the stale bot are set apart (shown as one folded line)."""
     ordered = sorted(items, key=lambda it: it.number)
     groups_of = {it.number: group_of(it, rules) for it in ordered if by_item[it.number]}
     sections = {}
@@ -203,11 +196,43 @@ def topic_sections(
         groups: dict[str, list[int]] = {g.key: [] for g in rules.groups}
         for it in members:
             groups.setdefault(groups_of[it.number], []).append(it.number)
+        swept = [it for it in members if _swept(it, window)]
         sections[topic.key] = TopicSection(
             key=topic.key,
             issues=tuple(it.number for it in members if it.kind == "issue"),
             prs=tuple(it.number for it in members if it.kind == "pr"),
             groups={k: tuple(v) for k, v in groups.items() if v},
             reasons={it.number: "; ".join(by_item[it.number][topic.key].reasons) for it in members},
+            stories=_ordered_stories([it for it in members if it not in swept], stories, window),
+            stale=tuple(it.number for it in swept),
         )
     return sections
+
+
+def bucket(item: ActivityItem, window: Window) -> int:
+    """0 merged in the window, 1 in review, 2 newly opened, 3 closed without merging."""
+    if item.merged_at is not None:
+        return 0 if window.contains(item.merged_at) else 3
+    if item.closed_at is not None:
+        return 3
+    if item.kind == "pr" and not item.draft:
+        return 1
+    return 2
+
+
+def _swept(item: ActivityItem, window: Window) -> bool:
+    closed_here = item.closed_at is not None and window.contains(item.closed_at)
+    return closed_here and item.merged_at is None and "stale" in item.labels
+
+
+def _ordered_stories(
+    members: list[ActivityItem], stories: Mapping[int, Story], window: Window
+) -> tuple[str, ...]:
+    best: dict[str, tuple[int, float, int, int]] = {}
+    for it in members:
+        story = stories.get(it.number)
+        story_id = story.id if story is not None else f"s{it.number}"
+        rank = (bucket(it, window), -significance(it), -it.comments, it.number)
+        if story_id not in best or rank < best[story_id]:
+            best[story_id] = rank
+    return tuple(sorted(best, key=lambda story_id: best[story_id]))

@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from bot.analyze.counts import list_members
-from bot.analyze.topics import Matches, title_tags
+from bot.analyze.titles import title_tags
+from bot.analyze.topics import Matches
+from bot.analyze.weight import ROUTINE_TAGS, WEIGHTY
 from bot.model.report import Activity, ActivityItem, Cluster, TrendRow
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
@@ -34,7 +36,14 @@ _GENERIC_TAGS = frozenset(
         "model",
         "installation",
         "ci failure",
+        "hardware",
+        "frontend",
+        "v1",
+        "refactor",
+        "hotfix",
     }
+    | set(WEIGHTY)
+    | ROUTINE_TAGS
 )
 
 
@@ -80,25 +89,28 @@ def trends(
         mean = totals[topic.key] / covered_days * days if covered_days else 0.0
         if count == 0 and mean == 0:
             continue
-        if covered_days == 0:
-            direction = "new"
-        elif count >= mean * UP and count - mean >= MIN_MOVE:
-            direction = "up"
-        elif count <= mean * DOWN and mean - count >= MIN_MOVE:
-            direction = "down"
-        else:
-            direction = "flat"
         rows.append(
             TrendRow(
                 topic.key,
                 count,
                 round(mean, 1),
-                direction,
+                _direction(count, mean, covered_days),
                 tuple(sorted(current.get(topic.key, []))),
+                per_day=round(count / days, 1),
             )
         )
     rows.sort(key=lambda r: (-r.count, -r.mean_7d, r.topic))
     return tuple(rows)
+
+
+def _direction(count: int, mean: float, covered_days: int) -> str:
+    if covered_days == 0:
+        return "new"
+    if count >= mean * UP and count - mean >= MIN_MOVE:
+        return "up"
+    if count <= mean * DOWN and mean - count >= MIN_MOVE:
+        return "down"
+    return "flat"
 
 
 def clusters(
@@ -120,6 +132,10 @@ def clusters(
             key = name.lower()
             names.setdefault(key, name)
             groups.setdefault(key, set()).add(it.number)
+    # A bare family ("QWEN") is dropped when a versioned one of it is there ("Qwen3.5").
+    for key in [k for k in groups if not any(c.isdigit() for c in k)]:
+        if any(other != key and other.startswith(key) for other in groups):
+            del groups[key]
     ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     return tuple(
         Cluster(names[key], tuple(sorted(numbers)))
@@ -134,11 +150,18 @@ def _family(name: str) -> str:
 
 
 def activity(items: Sequence[ActivityItem], window: Window, rules: TopicRules) -> Activity:
-    people = {it.author for it in items if it.author and not rules.is_bot(it.author)}
+    """Who opened or landed work in the window (closing someone's stale item is neither)."""
+    active = [
+        it
+        for it in items
+        if window.contains(it.created_at)
+        or (it.merged_at is not None and window.contains(it.merged_at))
+    ]
+    people = {it.author for it in active if it.author and not rules.is_bot(it.author)}
     first = sorted(
         {
             it.author
-            for it in items
+            for it in active
             if it.author
             and it.author_association in FIRST_TIMERS
             and window.contains(it.created_at)
@@ -147,13 +170,9 @@ def activity(items: Sequence[ActivityItem], window: Window, rules: TopicRules) -
     )
     vendor_authors: dict[str, tuple[str, ...]] = {}
     for vendor in rules.vendors:
-        logins = {
-            it.author
-            for it in items
-            if it.author and vendor.authors is not None and vendor.authors.search(it.author)
-        }
+        logins = {login for login in people if vendor.is_author(login)}
         if logins:
             vendor_authors[vendor.key] = tuple(sorted(logins, key=str.lower))
     merged = sum(1 for it in items if it.merged_at is not None and window.contains(it.merged_at))
-    bots = sum(1 for it in items if rules.is_bot(it.author))
+    bots = sum(1 for it in items if rules.is_bot(it.author) and window.contains(it.created_at))
     return Activity(len(people), tuple(first), vendor_authors, merged, bots)

@@ -27,7 +27,7 @@ from github import Auth, Github, GithubException, GithubRetry, RateLimitExceeded
 from github.Issue import Issue
 
 from bot.collect.source import Collected, CollectError, GitHubSource
-from bot.model.report import ActivityItem, CommentRecord
+from bot.model.report import ActivityItem, CommentRecord, PullDetails
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +143,25 @@ class Collector:
             issue = repo.get_issue(number)
             issue.complete()  # the one request; every attribute below is then set
             return self._to_item(issue)
+
+    def pull_details(self, number: int, author: str | None) -> PullDetails:
+        """Lines, files and reviewers of one PR (two requests: the pull, its reviews)."""
+        with self._translate_errors():
+            repo = self._github.get_repo(self.source.repo)
+            pull = repo.get_pull(number)  # lazy: the raw_data read below is the request
+            data = pull.raw_data
+            reviewers = []
+            for review in pull.get_reviews():
+                login = review.user.login if review.user is not None else None
+                if login and login != author and login not in reviewers:
+                    reviewers.append(login)
+        return PullDetails(
+            number=number,
+            additions=_count(data.get("additions")),
+            deletions=_count(data.get("deletions")),
+            changed_files=_count(data.get("changed_files")),
+            reviewers=tuple(reviewers),
+        )
 
     # -- comment threads (hot discussions) ---------------------------------------------
 
@@ -273,6 +292,10 @@ def _cut(first: datetime, seconds: int, parts: int) -> Iterator[tuple[datetime, 
         begin = seconds * index // parts
         end = seconds * (index + 1) // parts - 1
         yield first + timedelta(seconds=begin), first + timedelta(seconds=end)
+
+
+def _count(value: Any) -> int | None:
+    return int(value) if isinstance(value, int) else None
 
 
 def _utc(moment: datetime) -> str:

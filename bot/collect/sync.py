@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.collect.source import Collected, GitHubSource
-from bot.model.report import ActivityItem, CommentRecord
+from bot.model.report import ActivityItem, CommentRecord, PullDetails
 from bot.model.windows import Window, format_local
 from bot.store import Span, Store
 
@@ -111,6 +111,29 @@ class Archiver:
                     thread = github().comments_since(number, window.start)
                     self.store.threads.save(repo, number, thread, window.start, now)
         return self.store.threads.of(repo, wanted)
+
+    def pull_details(
+        self, repo: str, items: Iterable[ActivityItem], now: datetime
+    ) -> dict[int, PullDetails]:
+        """Size and reviewers of these PRs, read from GitHub only when the stored copy is older
+        than the item (a merged PR is read once)."""
+        wanted = [it for it in items if it.kind == "pr"]
+        known = self.store.pulls.of(repo, [it.number for it in wanted])
+        found = {n: details for n, (details, _) in known.items()}
+        stale = [
+            it for it in wanted if it.number not in known or known[it.number][1] < it.updated_at
+        ]
+        if stale:
+            with self._github(repo) as github:
+                for item in stale:
+                    details = github().pull_details(item.number, item.author)
+                    self.store.pulls.save(repo, details, item.updated_at, now)
+                    found[item.number] = details
+        return found
+
+    def named(self, repo: str, numbers: Iterable[int]) -> list[ActivityItem]:
+        """The archived items among `numbers` (items outside a window that it names)."""
+        return self.store.items.many(repo, numbers)
 
     def item(self, repo: str, number: int, now: datetime) -> ActivityItem:
         """One item from the archive, fetched (one request) when it is not there."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from functools import cached_property
 from typing import Literal
 
 from bot.model.windows import Window
@@ -87,34 +88,88 @@ class CommentRecord:
 
 
 @dataclass(frozen=True)
+class StoryMember:
+    """An item of a story besides its lead, and how it relates to the lead."""
+
+    number: int
+    # fixes_lead, fixed_by_lead, backport, backported, revert, reverted, replacement,
+    # replaced, follow_up, followed, duplicate, similar, series, related
+    relation: str
+    context: bool  # outside the window: named by the story's items
+
+
+@dataclass(frozen=True)
+class Story:
+    """Related items shown as one: a lead and its members, with the reasons they are one."""
+
+    id: str
+    lead: int
+    numbers: tuple[int, ...]  # the lead first
+    members: tuple[StoryMember, ...]
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PullDetails:
+    """What the pulls API adds to a PR: the size of the change and who reviewed it."""
+
+    number: int
+    additions: int | None
+    deletions: int | None
+    changed_files: int | None
+    reviewers: tuple[str, ...]  # people who left a review (author and bots left out)
+
+
+@dataclass(frozen=True)
 class TopicSection:
-    """One vendor or subject: its items, grouped, each with the reason it was placed here."""
+    """One vendor or subject: its items, the stories they make in the order that matters
+    (merged, in review, newly opened, closed without merging), and each item's reason."""
 
     key: str
     issues: tuple[int, ...]
     prs: tuple[int, ...]
     groups: dict[str, tuple[int, ...]]
     reasons: dict[int, str]
+    stories: tuple[str, ...] = ()  # story ids, most telling first; stale sweeps left out
+    stale: tuple[int, ...] = ()  # closed by the stale bot: folded into one line
 
 
 @dataclass(frozen=True)
 class HotDiscussion:
     number: int
     score: float
-    comments_in_window: int
-    participants: tuple[str, ...]
+    comments_in_window: int  # comments written inside the window (bots left out)
+    comments_total: int  # all comments GitHub counts on the item
+    participants: tuple[str, ...]  # people who commented in the window (author, bots apart)
+    author_replied: bool  # the author commented in the window
     maintainers: tuple[str, ...]
     reactions: int
     linked: tuple[int, ...]
-    measured: bool  # False: comment threads were not fetched, figures are totals
+    measured: bool  # False: the thread was not read; comments_in_window is unknown (0)
+
+
+@dataclass(frozen=True)
+class Why:
+    """The facts that put a change among the key ones, each checkable on GitHub."""
+
+    additions: int | None = None
+    deletions: int | None = None
+    files: int | None = None
+    figures: tuple[str, ...] = ()  # benchmark claims quoted from the body ("1.3x decode")
+    reviewers: int | None = None
+    comments_in_window: int = 0
+    reactions: int = 0
+    tags: tuple[str, ...] = ()  # performance, quantization, new model, RFC, feature
+    follow_ups: tuple[int, ...] = ()  # members of its story folded into it
 
 
 @dataclass(frozen=True)
 class KeyChange:
-    number: int
-    state: str  # merged, open, closed
-    description: str
+    number: int  # the story's lead
+    story: str
+    state: str  # merged, review, rfc
     score: float
+    why: Why
 
 
 @dataclass(frozen=True)
@@ -130,9 +185,10 @@ class NotableIssue:
 class TrendRow:
     topic: str
     count: int
-    mean_7d: float
+    mean_7d: float  # per window of this length, over the archived previous days
     direction: str  # "up", "down", "flat", "new"
     numbers: tuple[int, ...]
+    per_day: float = 0.0  # count per report day (a range compares per day)
 
 
 @dataclass(frozen=True)
@@ -143,7 +199,7 @@ class Cluster:
 
 @dataclass(frozen=True)
 class Activity:
-    distinct_authors: int
+    distinct_authors: int  # people who opened or landed work in the window
     first_time_contributors: tuple[str, ...]
     vendor_authors: dict[str, tuple[str, ...]]
     merged: int
@@ -198,6 +254,9 @@ class Sections:
 
     catalog: Catalog
     topics: dict[str, TopicSection]
+    stories: tuple[Story, ...]
+    what: dict[int, str]  # each item's own one-line statement ('' when it has none)
+    details: dict[int, PullDetails]  # for the key-change candidates that were read
     hot_discussions: tuple[HotDiscussion, ...]
     key_changes: tuple[KeyChange, ...]
     notable_issues: tuple[NotableIssue, ...]
@@ -205,6 +264,21 @@ class Sections:
     clusters: tuple[Cluster, ...]
     activity: Activity
     baseline_days: int  # how many of the 7 previous days the archive covered
+    days: int = 1  # report days in the window
+
+    def story(self, story_id: str) -> Story:
+        return self._stories_by_id[story_id]
+
+    def story_of(self, number: int) -> Story | None:
+        return self._stories_by_number.get(number)
+
+    @cached_property
+    def _stories_by_id(self) -> dict[str, Story]:
+        return {s.id: s for s in self.stories}
+
+    @cached_property
+    def _stories_by_number(self) -> dict[int, Story]:
+        return {n: s for s in self.stories for n in s.numbers}
 
 
 @dataclass(frozen=True)
@@ -213,8 +287,7 @@ class Prose:
 
     model: str
     summary: dict[str, str]  # by language; empty when every sentence was dropped
-    item_notes: dict[int, str]  # key changes: what it does / why it matters
-    discussion_notes: dict[int, str]  # hot discussions: the stance of the thread
+    notes: dict[int, str]  # top stories by lead: what it does and why it matters
     dropped: int  # sentences removed by the check
 
 
@@ -233,6 +306,14 @@ class Report:
     sections: Sections | None = None
     prose: Prose | None = None
     topic: str | None = None  # the report is limited to this topic's items
+    context: dict[int, ActivityItem] = field(default_factory=dict)  # named, outside the window
+
+    def item(self, number: int) -> ActivityItem:
+        """An item of the window or of its context."""
+        found = self.items.get(number) or self.context.get(number)
+        if found is None:
+            raise KeyError(number)
+        return found
 
     @property
     def stats(self) -> dict[ListName, int]:

@@ -43,6 +43,14 @@ class TopicRule:
     keywords: re.Pattern[str] | None
     labels: frozenset[str]
     authors: re.Pattern[str] | None  # any of the author patterns
+    people: frozenset[str] = frozenset()  # known contributors (lower-case logins)
+    ignore: re.Pattern[str] | None = None  # title phrases that are not this topic
+
+    def is_author(self, login: str | None) -> bool:
+        """The login matches an author pattern or is on the topic's roster."""
+        if not login:
+            return False
+        return login.lower() in self.people or bool(self.authors and self.authors.search(login))
 
     def display_name(self, lang: str) -> str:
         return self.name_zh if lang == "zh" else self.name
@@ -151,6 +159,8 @@ def parse_rules(data: dict[str, Any], source: str = "topics.toml") -> TopicRules
                     keywords=words(f"{where}.keywords", raw.get("keywords", [])),
                     labels=frozenset(label.lower() for label in raw.get("labels", [])),
                     authors=any_of(f"{where}.authors", raw.get("authors", [])),
+                    people=frozenset(p.lower() for p in raw.get("people", [])),
+                    ignore=any_of(f"{where}.ignore", raw.get("ignore", [])),
                 )
             )
         except KeyError as exc:

@@ -20,18 +20,20 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from datetime import time as time_of_day
 from pathlib import Path
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
-from bot.analyze import analyze, build_report
-from bot.analyze.discussions import candidates
+from bot.analyze import analyze, build_report, candidates, key_change_candidates
+from bot.analyze.references import referenced
 from bot.analyze.trends import BASELINE_DAYS
 from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, DeliveryResult, Destination
 from bot.model.query import ReportQuery
-from bot.model.report import Report
+from bot.model.report import ActivityItem, Report
 from bot.model.rules import TopicRules
-from bot.model.windows import Window
+from bot.model.windows import Window, current_day, day_window
 from bot.report_files import ReportFiles
 from bot.store import Span, Subscription
 from formatters.chat import chat_parts
@@ -90,7 +92,11 @@ class Pipeline:
         baseline_days = self.archiver.covered_days(repo, baseline)
         if baseline_days < BASELINE_DAYS:
             notes.append(f"trend baseline: {baseline_days} of {BASELINE_DAYS} days archived")
-        hot = candidates(items, window, self.rules)
+        listed = build_report(items, window, repo=repo, complete=archived.complete).items
+        shortlist = [
+            listed[n] for n in key_change_candidates(list(listed.values()), window, self.rules)
+        ]
+        hot = candidates(listed.values(), window, self.rules)
         report = analyze(  # 2. analyzed
             items,
             window,
@@ -100,6 +106,8 @@ class Pipeline:
             baseline_items=self.archiver.items(repo, baseline),
             baseline_days=baseline_days,
             comments=self.archiver.threads(repo, hot, window, now),
+            details=self.archiver.pull_details(repo, shortlist, now),
+            context=self.archiver.named(repo, referenced(listed.values(), repo) - set(listed)),
             notes=notes,
             generated_at=now,
             topic=query.topic,
@@ -110,6 +118,22 @@ class Pipeline:
             report = replace(report, notes=(*report.notes, problem)) if problem else report
         self._remember(query, report)
         return report
+
+    def story_of(self, item: ActivityItem, tz: ZoneInfo, cutoff: time_of_day) -> str:
+        """Which story `item` is in, in the report of the day of its last event, and why (a
+        sentence for `explain`; the report is made only when the archive holds that day)."""
+        last = max(t for t in (item.created_at, item.closed_at, item.merged_at) if t)
+        window = day_window(current_day(last, tz, cutoff), tz, cutoff)
+        if self.archiver.store.coverage.gaps(item.repo, Span(window.start, window.end)):
+            return f"story: {window.label} is not archived (run `vllm-report show {window.label}`)"
+        report = self.report(ReportQuery(item.repo, window))
+        story = report.sections.story_of(item.number) if report.sections else None
+        if story is None or len(story.numbers) == 1:
+            return f"story: none on {window.label} (no other item links to it or shares its title)"
+        others = [f"#{n}" for n in story.numbers if n not in (item.number, story.lead)]
+        lead = "it leads" if story.lead == item.number else f"led by #{story.lead}"
+        also = f", with {', '.join(others)}" if others else ""
+        return f"story on {window.label}: {lead}{also} ({'; '.join(story.reasons)})"
 
     def write(self, report: Report, lang: str) -> list[Path]:
         """4. rendered and written: the report's Markdown and JSON files."""

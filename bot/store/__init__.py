@@ -9,7 +9,8 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 - `threads`: comment threads of hot-discussion candidates (`threads.py`);
 - `prose`: the model-prose cache (`prose_cache.py`);
 - `ledger`: the delivery ledger and gone destinations (`ledger.py`);
-- `subscriptions`: who gets which digest (`subscriptions.py`).
+- `subscriptions`: who gets which digest (`subscriptions.py`);
+- `pulls`: size and reviewers of key-change candidates (`pull_details.py`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.store.engine import StoreError, Transactions, first_line, open_engine, 
 from bot.store.items import Items
 from bot.store.ledger import Ledger
 from bot.store.prose_cache import ProseCache
+from bot.store.pull_details import PullDetailsStore
 from bot.store.spans import Span, merge_spans, subtract_spans
 from bot.store.subscriptions import Subscription, Subscriptions
 from bot.store.threads import Threads
@@ -51,6 +53,7 @@ class Store:
         self.prose = ProseCache(transactions)
         self.ledger = Ledger(transactions)
         self.subscriptions = Subscriptions(transactions)
+        self.pulls = PullDetailsStore(transactions)
 
     def close(self) -> None:
         self.engine.dispose()

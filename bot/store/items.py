@@ -62,6 +62,17 @@ class Items:
             ).all()
             return [_from_row(row) for row in rows]
 
+    def many(self, repo: str, numbers: Iterable[int]) -> list[ActivityItem]:
+        """The archived items among `numbers` (the rest are simply absent)."""
+        wanted = set(numbers)
+        if not wanted:
+            return []
+        with self._tx.begin() as session:
+            rows = session.scalars(
+                select(ItemRow).where(ItemRow.repo == repo, ItemRow.number.in_(wanted))
+            ).all()
+            return [_from_row(row) for row in rows]
+
     def get(self, repo: str, number: int) -> ActivityItem | None:
         with self._tx.begin() as session:
             row = session.get(ItemRow, (repo, number))

@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -163,3 +163,19 @@ class SubscriptionRow(Base):
     topic: Mapped[str] = mapped_column(String(40))
     created_by: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PullDetailsRow(Base):
+    """Size and reviewers of a PR, as the pulls API showed them when the item was at
+    `item_updated_at` (a newer item means the details may have changed)."""
+
+    __tablename__ = "pull_details"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    additions: Mapped[int | None] = mapped_column(Integer)
+    deletions: Mapped[int | None] = mapped_column(Integer)
+    changed_files: Mapped[int | None] = mapped_column(Integer)
+    reviewers: Mapped[list[str]] = mapped_column(JSON)
+    item_updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)

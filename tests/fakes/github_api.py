@@ -60,6 +60,13 @@ class FakeItem:
     author_association: str = "CONTRIBUTOR"
     # Conversation comments: dicts with id, user, created_at (datetime), author_association.
     comment_list: list[dict[str, Any]] = field(default_factory=list)
+    draft: bool = False
+    # What the single-PR endpoint adds; None: the fixture does not know (the field is left out).
+    additions: int | None = None
+    deletions: int | None = None
+    changed_files: int | None = None
+    # Reviews: dicts with id, user, state (APPROVED, CHANGES_REQUESTED, COMMENTED), submitted_at.
+    reviews: list[dict[str, Any]] = field(default_factory=list)
 
     def state(self) -> str:
         return "closed" if self.closed_at else "open"
@@ -113,7 +120,7 @@ class FakeItem:
             "closed_by": None,
             "reactions": {
                 "url": "",
-                "total_count": 0,
+                "total_count": self.reactions,
                 "+1": 0,
                 "-1": 0,
                 "laugh": 0,
@@ -127,7 +134,7 @@ class FakeItem:
             "performed_via_github_app": None,
         }
         if self.kind == "pr":
-            data["draft"] = False
+            data["draft"] = self.draft
             data["pull_request"] = {
                 "url": f"{api}/repos/{repo}/pulls/{self.number}",
                 "html_url": html,
@@ -147,9 +154,9 @@ class FakeItem:
         data["base"] = {"ref": "main", "sha": "0" * 40}
         if full:
             data["merged"] = self.merged_at is not None
-            data["additions"] = 10
-            data["deletions"] = 2
-            data["changed_files"] = 1
+            for name in ("additions", "deletions", "changed_files"):
+                if getattr(self, name) is not None:
+                    data[name] = getattr(self, name)
         return data
 
 
@@ -330,6 +337,9 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/issues/(\d+)/comments", path)
         if match:
             return self._comments(path, query, int(match.group(1)))
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/pulls/(\d+)/reviews", path)
+        if match:
+            return self._reviews(path, query, int(match.group(1)))
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/pulls/(\d+)", path)
         if match:
             item = fake.items.get(int(match.group(1)))
@@ -418,6 +428,30 @@ class _Handler(BaseHTTPRequestHandler):
                 "performed_via_github_app": None,
             }
             for c in chunk
+        ]
+        return 200, body, headers
+
+    def _reviews(
+        self, path: str, query: dict[str, list[str]], number: int
+    ) -> tuple[int, Any, dict[str, str]]:
+        item = self.fake.items.get(number)
+        if item is None or item.kind != "pr":
+            return 404, {"message": "Not Found"}, {}
+        rows = sorted(item.reviews, key=lambda r: (r["submitted_at"], r["id"]))
+        chunk, headers = self._page(path, query, rows)
+        body = [
+            {
+                "id": r["id"],
+                "node_id": f"PRR_{r['id']}",
+                "user": {"login": r["user"], "id": abs(hash(r["user"])) % 10**8, "type": "User"},
+                "body": r.get("body", ""),
+                "state": r.get("state", "COMMENTED"),
+                "html_url": f"https://github.com/{self.fake.repo}/pull/{number}#pullrequestreview-{r['id']}",
+                "submitted_at": iso(r["submitted_at"]),
+                "author_association": r.get("author_association", "NONE"),
+                "commit_id": "0" * 40,
+            }
+            for r in chunk
         ]
         return 200, body, headers
 

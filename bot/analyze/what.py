@@ -1,0 +1,239 @@
+"""One line per item in its own words: what a PR does, what an issue reports.
+
+Extractive only: the line is cut from the item's own description, never written. For a PR,
+the first sentences of its Purpose / Summary / Motivation section (or of its opening
+paragraph); for an issue, the problem statement after the template (the environment dump
+and checklists skipped; "Describe the bug", "Motivation", "The feature, motivation and
+pitch" preferred). Code spans are kept verbatim (`lru_cache` stays `lru_cache`), Markdown
+links become their text, images, HTML and URLs are dropped, and the line is cut at a
+sentence or word boundary. A body that holds nothing but the template gives "".
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.model.report import ActivityItem
+
+LIMIT = 200
+ELLIPSIS = "…"
+SCAN = 6000  # characters of a body read: the statement is at the top
+
+# Section headings, normalised (lower case, letters and spaces only), by preference.
+_PREFERRED = (
+    "purpose",
+    "summary",
+    "motivation",
+    "describe the bug",
+    "the feature motivation and pitch",
+    "proposal to improve performance",
+    "report of performance regression",
+    "the doc issue",
+    "description",
+    "issue description",
+    "problem",
+    "overview",
+    "what does this pr do",
+    "how would you like to use vllm",
+    "anything you want to discuss about vllm",
+    "proposed change",
+)
+# Headings whose text is never the statement (templates, logs, plans).
+_SKIPPED = (
+    "your current environment",
+    "environment",
+    "test plan",
+    "test result",
+    "test results",
+    "testing",
+    "before submitting a new issue",
+    "alternatives",
+    "additional context",
+    "cc list",
+    "feedback period",
+    "essential elements of an effective pr description checklist",
+    "error message",
+    "logs",
+    "how you are installing vllm",
+    "model",
+    "steps to reproduce",
+    "reproduction",
+)
+# Template text that says nothing about the item.
+_PLACEHOLDERS = re.compile(
+    r"FILL IN THE PR DESCRIPTION HERE|FIX #x+ \(\*?link existing issues this PR will resolve\*?\)"
+    r"|PLEASE FILL IN THE PR DESCRIPTION HERE ENSURING THE TITLE IS DESCRIPTIVE"
+    r"|^\s*-\s*\[[ xX]\].*$",
+    re.I | re.M,
+)
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+_DETAILS = re.compile(r"<details>.*?(?:</details>|$)", re.S | re.I)
+_FENCE = re.compile(r"```.*?(?:```|$)", re.S)
+# A heading: `#`..`######` and a space at a line start (or after a space: some stored
+# bodies lost their line breaks); it runs to the line's end or the next heading marker.
+_HEADING = re.compile(
+    r"(?:^|(?<=\s))#{1,6}[ \t]+((?:[^\n#]|#(?!#{0,5}\s))*?)(?=\s*(?:\n|$|#{1,6}\s))", re.M
+)
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
+_URL = re.compile(r"<?\bhttps?://[^\s)>\]]*[^\s)>\].,;:!?]>?")
+_ITEM_URL = re.compile(
+    r"<?\bhttps?://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/(\d+)\S*?>?(?=[\s,.;:!?)]|$)"
+)
+_HTML = re.compile(r"</?[A-Za-z][^>]{0,200}>")
+_CODE = re.compile(r"`[^`\n]+`")
+# **bold**, __bold__, *it* and _it_; an underscore inside a word (ECR_IMAGE_TAG) is no markup.
+_EMPHASIS = re.compile(
+    r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?!\w)"
+    r"|(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])"
+)
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?:\[[ xX]\]\s*)?")
+_QUOTE_MARK = re.compile(r"^\s*>+\s?")
+_SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
+_ABBREVIATION = re.compile(r"(?:\be\.g|\bi\.e|\betc|\bvs|\bcf|\bapprox)\.$", re.I)
+
+
+def what_line(item: ActivityItem, limit: int = LIMIT) -> str:
+    """The item's own statement of what it does or reports, at most `limit` characters."""
+    if not item.body:
+        return ""
+    text = _clean_blocks(item.body[:SCAN])
+    for chunk in _candidates(text):
+        line = _plain(chunk)
+        if len(line) >= 12 and re.search(r"[A-Za-z\u4e00-\u9fff]{3}", line):
+            return _cut(line, limit)
+    return ""
+
+
+def _clean_blocks(body: str) -> str:
+    """Comments, collapsed environment dumps, code blocks and template lines removed."""
+    text = body.replace("\r\n", "\n")
+    text = _COMMENT.sub("", text)
+    text = _DETAILS.sub("\n", text)
+    text = _FENCE.sub("\n", text)
+    return _PLACEHOLDERS.sub("", text)
+
+
+def _candidates(text: str) -> list[str]:
+    """Section texts in the order worth trying: preferred headings, the opening, the rest."""
+    sections = _sections(text)
+    opening = sections[0][1] if sections and sections[0][0] == "" else ""
+    ranked = []
+    for wanted in _PREFERRED:
+        ranked += [body for heading, body in sections if heading == wanted]
+    ranked.append(opening)
+    ranked += [body for heading, body in sections[1:] if heading not in _SKIPPED]
+    return [chunk for chunk in ranked if chunk.strip()]
+
+
+def _sections(text: str) -> list[tuple[str, str]]:
+    """(normalised heading, text) pairs; the text before the first heading has heading ''."""
+    found: list[tuple[str, str]] = []
+    last_heading, last_end, carried = "", 0, ""
+    for match in _HEADING.finditer(text):
+        found.append((last_heading, carried + text[last_end : match.start()]))
+        last_heading, carried = _split_heading(match.group(1))
+        last_end = match.end()
+    found.append((last_heading, carried + text[last_end:]))
+    return found
+
+
+def _split_heading(raw: str) -> tuple[str, str]:
+    """A heading, and any text glued to it: some stored bodies lost their line breaks, so
+    `### Describe the bug The server crashes…` is a known heading followed by its text."""
+    heading = _normal(raw)
+    for known in sorted(_PREFERRED + _SKIPPED, key=len, reverse=True):
+        if heading.startswith(known + " ") and len(heading) > len(known) + 20:
+            words = len(known.split())
+            rest = re.split(r"\s+", raw.strip(), maxsplit=words + _emoji_words(raw))[-1]
+            return known, rest + "\n"
+    return heading, ""
+
+
+def _emoji_words(raw: str) -> int:
+    """Leading words that are not letters (an emoji like 🐛), which `_normal` dropped."""
+    count = 0
+    for word in raw.split():
+        if re.search(r"[A-Za-z]", word):
+            break
+        count += 1
+    return count
+
+
+def _normal(heading: str) -> str:
+    letters = re.sub(r"[^a-z ]+", " ", heading.lower())
+    return " ".join(letters.split())
+
+
+def _plain(chunk: str) -> str:
+    """The first telling paragraph (or list) of a section, as one plain line."""
+    for paragraph in re.split(r"\n\s*\n", chunk.strip()):
+        if paragraph.lstrip().startswith(("…", "...")):
+            continue  # a stored excerpt that begins mid-sentence
+        line = _inline(_join(paragraph.splitlines()))
+        if line and not _ONLY_REFERENCES.match(line) and not _GREETING.match(line):
+            return line
+    return ""
+
+
+_ONLY_REFERENCES = re.compile(
+    r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related|follow[- ]?up(?: to| of| for)?|see|"
+    r"part of|ref(?:erence)?s?)\b[:\s]*)?(?:#\d+[\s,.;]*)+$",
+    re.I,
+)
+_GREETING = re.compile(r"^(?:hi|hello|hey|dear)\b[^.!?]{0,40}[,!.]?$", re.I)
+
+
+def _join(lines: list[str]) -> str:
+    """A paragraph's lines as one line; list items are separated by '; '."""
+    out: list[str] = []
+    for raw in lines:
+        line = _QUOTE_MARK.sub("", raw).strip()
+        if not line:
+            continue
+        item = _LIST_MARK.match(line)
+        line = _LIST_MARK.sub("", line).strip()
+        if out and item and not re.search(r"[.:;,!?]$", out[-1]):
+            out[-1] += ";"
+        out.append(line)
+    return " ".join(out)
+
+
+def _inline(text: str) -> str:
+    """Markdown inline syntax reduced to text; code spans kept exactly as written."""
+    spans: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    text = _CODE.sub(keep, text)
+    text = _IMAGE.sub("", text)
+    text = _LINK.sub(lambda m: m.group(1), text)
+    text = _ITEM_URL.sub(lambda m: f"#{m.group(1)}", text)
+    text = _URL.sub("", text)
+    text = _HTML.sub("", text)
+    text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", text)
+    text = " ".join(text.split())
+    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+    text = re.sub(r"\(\s*\)", "", text)
+    return re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text).strip(" :;,-")
+
+
+def _cut(line: str, limit: int) -> str:
+    """At most `limit` characters: whole sentences if they fit, else words, then '…'."""
+    if len(line) <= limit:
+        return line
+    window = line[: limit + 1]
+    ends = [
+        m.end()
+        for m in _SENTENCE_END.finditer(window)
+        if m.end() <= limit and not _ABBREVIATION.search(window[: m.end()])
+    ]
+    if ends and ends[-1] >= limit // 3:
+        return line[: ends[-1]].strip()
+    cut = window[: limit - 1].rstrip()
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:-(") + ELLIPSIS

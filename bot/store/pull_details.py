@@ -1,0 +1,56 @@
+"""Pull details (lines, files, reviewers) of key-change candidates, read once per version."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from sqlalchemy import select
+
+from bot.model.report import PullDetails
+from bot.store.engine import Transactions
+from bot.store.schema import PullDetailsRow
+
+
+class PullDetailsStore:
+    def __init__(self, transactions: Transactions) -> None:
+        self._tx = transactions
+
+    def save(
+        self, repo: str, details: PullDetails, item_updated_at: datetime, fetched_at: datetime
+    ) -> None:
+        with self._tx.begin() as session:
+            session.merge(
+                PullDetailsRow(
+                    repo=repo,
+                    number=details.number,
+                    additions=details.additions,
+                    deletions=details.deletions,
+                    changed_files=details.changed_files,
+                    reviewers=list(details.reviewers),
+                    item_updated_at=item_updated_at,
+                    fetched_at=fetched_at,
+                )
+            )
+
+    def of(self, repo: str, numbers: Iterable[int]) -> dict[int, tuple[PullDetails, datetime]]:
+        """Stored details by number, each with the item version it was read for."""
+        with self._tx.begin() as session:
+            rows = session.scalars(
+                select(PullDetailsRow).where(
+                    PullDetailsRow.repo == repo, PullDetailsRow.number.in_(set(numbers))
+                )
+            )
+            return {
+                row.number: (
+                    PullDetails(
+                        row.number,
+                        row.additions,
+                        row.deletions,
+                        row.changed_files,
+                        tuple(row.reviewers),
+                    ),
+                    row.item_updated_at,
+                )
+                for row in rows
+            }

@@ -1,0 +1,620 @@
+"""What a report says, decided once: sections, their order, what each entry shows, what is
+capped and where the rest lives. Markdown, Slack, Discord (and HTML) draw it natively.
+
+A line is a sequence of parts: `Our` text (our words and figures), `Theirs` (a stranger's
+text: titles, logins, descriptions; each renderer cleans and escapes it) and `Ref` (a link
+to an item, built here from the repository and number, never taken from item data).
+
+`outline(report, lang)` is the full report (every section, appendix last). `chat_parts`
+picks from it what a chat post holds: the daily post is a headline (the counts and what
+happened) and one capped reply per section, never the appendix; a digest is a headline and
+its topic; a command's answer is the headline and the sections asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from bot.model.report import (
+    SECTIONS,
+    ActivityItem,
+    ListName,
+    Report,
+    Sections,
+    Story,
+    TopicSection,
+)
+from formatters import wording as w
+from formatters._text import item_url
+
+TITLE_LIMIT = 100
+WHAT_LIMIT = 200
+LOGIN_LIMIT = 39  # GitHub's own maximum
+STORIES_SHOWN = 8  # stories per topic in the full report
+GIST_LINES = 5
+CHAT_LEAD_STORIES = 5  # stories of the first vendor in the chat's vendor reply
+CHAT_OTHER_STORIES = 2  # stories of every other vendor there
+CHAT_ROWS = 5  # entries of the other chat replies
+DAILY_PARTS = ("vendors", "key", "hot", "notable", "trends")
+
+
+@dataclass(frozen=True)
+class Our:
+    text: str
+
+
+@dataclass(frozen=True)
+class Theirs:
+    text: str
+    limit: int = TITLE_LIMIT
+
+
+@dataclass(frozen=True)
+class Ref:
+    number: int
+    url: str
+
+
+Part = Our | Theirs | Ref
+Line = tuple[Part, ...]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One story or item: its head line and sub-lines (its own words, members, why)."""
+
+    head: Line
+    lines: tuple[Line, ...] = ()
+    number: int | None = None  # the item the entry is about
+
+
+@dataclass(frozen=True)
+class Block:
+    heading: str | None = None
+    entries: tuple[Entry, ...] = ()
+    style: str = "list"  # list, numbered, text (paragraphs)
+    rest: Line | None = None  # "+12 more: #a, #b" or "+12 more in the full report"
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str  # summary, a topic key, hot, key, trends, activity, notable, appendix
+    title: str
+    blocks: tuple[Block, ...]
+    kind: str = "section"  # or "vendor", "topic"
+
+
+@dataclass(frozen=True)
+class Outline:
+    title: str
+    window: str
+    counts: tuple[tuple[str, str], ...]
+    warning: str | None
+    gist: tuple[Entry, ...]
+    sections: tuple[Section, ...]
+    notes: tuple[str, ...]
+    footer: str
+    link: str | None
+    lang: str
+
+    def section(self, key: str) -> Section | None:
+        return next((s for s in self.sections if s.key == key), None)
+
+
+@dataclass(frozen=True)
+class ChatPart:
+    """One chat message after the headline: its ledger name, title and blocks."""
+
+    name: str
+    title: str
+    blocks: tuple[Block, ...]
+
+
+# -- the outline ---------------------------------------------------------------------------
+
+
+def outline(report: Report, lang: str, link: str | None = None) -> Outline:
+    """The whole report, every section in the reference's order."""
+    sections: list[Section] = []
+    info = report.sections
+    if info is not None:
+        sections.append(_summary(report, info, lang))
+        for topic in info.catalog.topics:
+            found = info.topics.get(topic.key)
+            if found is not None:
+                sections.append(_topic(report, info, found, lang))
+        sections += [
+            _hot(report, info, lang),
+            _trends(report, info, lang),
+            _key(report, info, lang),
+            _activity(info, lang),
+            _notable(report, info, lang),
+        ]
+    sections.append(_appendix(report, lang))
+    return Outline(
+        title=_title(report, lang),
+        window=w.window_text(report, lang),
+        counts=tuple((w.COUNT_NAMES[lang][n], w.count_value(report, n, lang)) for n in ListName),
+        warning=None if report.complete else w.text(lang, "incomplete"),
+        gist=_gist(report, info, lang) if info is not None else (),
+        sections=tuple(sections),
+        notes=_notes(report, lang),
+        footer=_footer(report, lang),
+        link=link,
+        lang=lang,
+    )
+
+
+def pick(full: Outline, only: Sequence[str]) -> tuple[Section, ...]:
+    """The sections `only` names (`vendors` means every vendor), in the report's order."""
+    if not only:
+        return full.sections
+    wanted = set(only)
+    vendor_keys = _vendor_keys(full)
+    return tuple(
+        s
+        for s in full.sections
+        if s.key in wanted or ("vendors" in wanted and s.key in vendor_keys)
+    )
+
+
+def chat_parts(full: Outline, only: Sequence[str] = ()) -> tuple[ChatPart, ...]:
+    """The replies after a chat headline, each capped to one message.
+
+    Nothing asked: the daily post (vendors, key changes, hot, notable, trends). A topic
+    report (a digest) asked for its topic: that topic in full detail. Sections named: those.
+    """
+    names = list(only) or list(DAILY_PARTS)
+    parts = []
+    for name in names:
+        part = _chat_part(full, name)
+        if part is not None and any(b.entries for b in part.blocks):
+            parts.append(part)
+    return tuple(parts)
+
+
+def _chat_part(full: Outline, name: str) -> ChatPart | None:
+    lang = full.lang
+    if name == "vendors":
+        blocks: list[Block] = []
+        for index, key in enumerate(_vendor_keys(full)):
+            section = full.section(key)
+            if section is None:
+                continue
+            shown = CHAT_LEAD_STORIES if index == 0 else CHAT_OTHER_STORIES
+            for number, block in enumerate(section.blocks):
+                heading = section.title if number == 0 else None
+                blocks.append(_capped(block, shown, lang, detail=index == 0, heading=heading))
+        return ChatPart("vendors", w.text(lang, "vendors"), tuple(blocks))
+    section = full.section(name)
+    if section is None:
+        return None
+    if name == "appendix":
+        return ChatPart(name, section.title, section.blocks)  # asked for: the whole list
+    limit = CHAT_LEAD_STORIES if name not in ("trends", "activity") else 12
+    blocks = [_capped(b, limit, lang, detail=True) for b in section.blocks]
+    if name == "trends":
+        activity = full.section("activity")
+        blocks += list(activity.blocks) if activity is not None else []
+    return ChatPart(name, section.title, tuple(blocks))
+
+
+def _capped(
+    block: Block, shown: int, lang: str, *, detail: bool, heading: str | None = None
+) -> Block:
+    entries = block.entries[:shown]
+    if not detail:
+        entries = tuple(Entry(e.head, (), e.number) for e in entries)
+    hidden = len(block.entries) - len(entries) + _rest_count(block)
+    rest = (Our(w.text(lang, "more_in_report", n=hidden)),) if hidden > 0 else None
+    return Block(heading or block.heading, tuple(entries), block.style, rest)
+
+
+def _rest_count(block: Block) -> int:
+    """How many items a block's "+N more" line stands for."""
+    if block.rest is None:
+        return 0
+    return sum(1 for part in block.rest if isinstance(part, Ref))
+
+
+def _vendor_keys(full: Outline) -> list[str]:
+    return [s.key for s in full.sections if s.kind == "vendor"]
+
+
+# -- pieces ----------------------------------------------------------------------------------
+
+
+def _title(report: Report, lang: str) -> str:
+    key = "title" if report.repo == "vllm-project/vllm" else "title_other"
+    title = w.text(lang, key, repo=report.repo, label=report.window.label)
+    if report.topic and report.sections is not None:
+        name = report.sections.catalog.topic_name(report.topic, lang)
+        title += w.text(lang, "topic_suffix", topic=name)
+    return title
+
+
+def ref(report: Report, number: int) -> Ref:
+    item = report.item(number)
+    return Ref(number, item_url(report.repo, item.kind, number))
+
+
+def state_key(item: ActivityItem) -> str:
+    if item.merged_at is not None:
+        return "merged"
+    if item.closed_at is not None:
+        if "stale" in item.labels:
+            return "stale"
+        return "closed_pr" if item.kind == "pr" else "closed_issue"
+    if item.kind == "pr":
+        return "draft" if item.draft else "review"
+    return "open_issue"
+
+
+def _state(item: ActivityItem, lang: str) -> str:
+    return w.STATES[lang][state_key(item)]
+
+
+def _head(
+    report: Report, number: int, lang: str, *, author: bool = True, state: str | None = None
+) -> Line:
+    item = report.item(number)
+    line: list[Part] = [ref(report, number), Our(" "), Theirs(item.title), Our(" — ")]
+    line.append(Our(state or _state(item, lang)))
+    if author and item.author:
+        line += [Our(w.SEP[lang]), Theirs(item.author, LOGIN_LIMIT)]
+    return tuple(line)
+
+
+def _own_words(report: Report, number: int) -> Line | None:
+    """The model's checked note when there is one (marked), else the item's own line."""
+    note = report.prose.notes.get(number) if report.prose is not None else None
+    if note:
+        return (Our("✍️ "), Theirs(note, 400))
+    said = report.sections.what.get(number, "") if report.sections is not None else ""
+    return (Theirs(said, WHAT_LIMIT),) if said else None
+
+
+def _members(report: Report, story: Story, lang: str) -> Line | None:
+    """`follow-up #38263 (merged) · answers #36703, #36704 (open)`."""
+    groups: dict[str, list[int]] = {}
+    for member in story.members:
+        groups.setdefault(member.relation, []).append(member.number)
+    if not groups:
+        return None
+    line: list[Part] = []
+    for relation, numbers in groups.items():
+        if line:
+            line.append(Our(w.SEP[lang]))
+        line.append(Our(w.RELATIONS[lang][relation] + " "))
+        for index, number in enumerate(numbers):
+            if index:
+                line.append(Our(w.LIST_SEP[lang]))
+            line += [ref(report, number), Our(w.parens(lang, _state(report.item(number), lang)))]
+    return tuple(line)
+
+
+def story_entry(
+    report: Report,
+    story: Story,
+    lang: str,
+    *,
+    extra: Line | None = None,
+    state: str | None = None,
+) -> Entry:
+    lines = [line for line in (_own_words(report, story.lead), extra) if line]
+    members = _members(report, story, lang)
+    if members:
+        lines.append(members)
+    return Entry(_head(report, story.lead, lang, state=state), tuple(lines), story.lead)
+
+
+def _story(report: Report, info: Sections, number: int) -> Story:
+    found = info.story_of(number)
+    return found if found is not None else Story(f"s{number}", number, (number,), (), ())
+
+
+# -- sections --------------------------------------------------------------------------------
+
+
+def _summary(report: Report, info: Sections, lang: str) -> Section:
+    written = report.prose.summary.get(lang) if report.prose is not None else None
+    line: Line = (Our("✍️ "), Theirs(written, 3000)) if written else (Our(w.summary(report, lang)),)
+    return Section("summary", w.text(lang, "summary"), (Block(None, (Entry(line),), "text"),))
+
+
+def _topic(report: Report, info: Sections, section: TopicSection, lang: str) -> Section:
+    name = info.catalog.topic_name(section.key, lang)
+    entries = tuple(
+        story_entry(report, info.story(s), lang) for s in section.stories[:STORIES_SHOWN]
+    )
+    rest_ids = section.stories[STORIES_SHOWN:]
+    rest: list[Part] = []
+    if rest_ids:
+        rest.append(Our(w.text(lang, "more_stories", n=len(rest_ids), refs="").rstrip()))
+        rest += _refs(report, [info.story(s).lead for s in rest_ids], lang, lead_space=True)
+    blocks = [Block(None, entries, "numbered", tuple(rest) or None)]
+    if section.stale:
+        folded: list[Part] = [
+            Our(w.text(lang, "stale_folded", n=len(section.stale), refs="").rstrip())
+        ]
+        folded += _refs(report, section.stale, lang, lead_space=True)
+        blocks.append(Block(None, (Entry(tuple(folded)),), "text"))
+    kind = topic.kind if (topic := info.catalog.topic(section.key)) is not None else "topic"
+    return Section(section.key, w.text(lang, "vendor", name=name), tuple(blocks), kind)
+
+
+def _refs(
+    report: Report, numbers: Sequence[int], lang: str, *, lead_space: bool = False
+) -> list[Part]:
+    parts: list[Part] = [Our(" ")] if lead_space and lang == "en" else []
+    for index, number in enumerate(numbers):
+        if index:
+            parts.append(Our(w.LIST_SEP[lang]))
+        parts.append(ref(report, number))
+    return parts
+
+
+def _hot(report: Report, info: Sections, lang: str) -> Section:
+    entries = []
+    for hot in info.hot_discussions:
+        figures = w.comments_figure(
+            lang, hot.comments_in_window if hot.measured else None, hot.comments_total
+        )
+        if hot.measured:
+            figures += w.SEP[lang] + w.people_figure(
+                lang, len(hot.participants), hot.author_replied
+            )
+        if hot.reactions:
+            figures += w.SEP[lang] + w.text(lang, "reactions", n=hot.reactions)
+        lines: list[Line] = [(Our(figures),)]
+        said = _own_words(report, hot.number)
+        if said:
+            lines.insert(0, said)
+        if hot.maintainers:
+            lines.append(
+                (Our(w.text(lang, "maintainers")), Theirs(", ".join(hot.maintainers), 120))
+            )
+        known = [n for n in hot.linked if _known(report, n)][:6]
+        if known:
+            lines.append((Our(w.text(lang, "linked")), *_refs(report, known, lang)))
+        entries.append(Entry(_head(report, hot.number, lang), tuple(lines), hot.number))
+    return Section("hot", w.text(lang, "hot"), (_block_or_nothing(entries, lang, "numbered"),))
+
+
+def _known(report: Report, number: int) -> bool:
+    return number in report.items or number in report.context
+
+
+def _key(report: Report, info: Sections, lang: str) -> Section:
+    entries = []
+    for change in info.key_changes:
+        story = _story(report, info, change.number)
+        if story.lead != change.number:  # the change leads its entry, its story follows
+            story = replace(
+                story,
+                lead=change.number,
+                members=tuple(m for m in story.members if m.number != change.number),
+            )
+        why = w.why_words(change.why, lang)
+        extra: Line | None = (Our(w.SEP[lang].join(why)),) if why else None
+        state = w.STATES[lang]["rfc"] if change.state == "rfc" else None
+        entries.append(story_entry(report, story, lang, extra=extra, state=state))
+    return Section("key", w.text(lang, "key"), (_block_or_nothing(entries, lang, "numbered"),))
+
+
+def _notable(report: Report, info: Sections, lang: str) -> Section:
+    entries = []
+    for issue in info.notable_issues:
+        item = report.item(issue.number)
+        facts = w.LIST_SEP[lang].join(w.SIGNALS[lang].get(s, s) for s in issue.signals)
+        lines: list[Line] = []
+        said = _own_words(report, issue.number)
+        if said:
+            lines.append(said)
+        detail: list[Part] = [Our(facts)]
+        named = " / ".join((*issue.hardware, *issue.models))
+        if named:
+            detail += [Our(w.SEP[lang]), Theirs(named, 120)]
+        if item.comments:
+            detail.append(Our(w.SEP[lang] + w.comments_figure(lang, None, item.comments)))
+        lines.append(tuple(detail))
+        entries.append(Entry(_head(report, issue.number, lang), tuple(lines), issue.number))
+    return Section(
+        "notable", w.text(lang, "notable"), (_block_or_nothing(entries, lang, "numbered"),)
+    )
+
+
+def _trends(report: Report, info: Sections, lang: str) -> Section:
+    rows = []
+    for row in info.trends:
+        name = info.catalog.topic_name(row.topic, lang)
+        if row.direction == "new":
+            said = w.text(lang, "trend_new", name=name, count=row.count)
+        elif info.days > 1:
+            mean = round(row.mean_7d / info.days, 1)
+            said = w.text(
+                lang,
+                "trend_row_range",
+                name=name,
+                per_day=row.per_day,
+                mean=mean,
+                arrow=w.ARROWS[row.direction],
+            )
+        else:
+            said = w.text(
+                lang,
+                "trend_row",
+                name=name,
+                count=row.count,
+                mean=row.mean_7d,
+                arrow=w.ARROWS[row.direction],
+            )
+        rows.append(Entry((Our(said),)))
+    blocks = [_block_or_nothing(rows, lang, "list")]
+    if info.trends and info.baseline_days:
+        blocks.insert(
+            0,
+            Block(
+                None,
+                (Entry((Our(w.text(lang, "trend_legend", days=info.baseline_days)),)),),
+                "text",
+            ),
+        )
+    if info.clusters:
+        clusters = [
+            Entry(
+                (
+                    Theirs(c.name, 40),
+                    Our(w.text(lang, "cluster_row", n=len(c.numbers))),
+                    *_refs(report, c.numbers[:6], lang),
+                    Our("…" if len(c.numbers) > 6 else ""),
+                )
+            )
+            for c in info.clusters
+        ]
+        blocks.append(Block(w.text(lang, "clusters"), tuple(clusters), "list"))
+    return Section("trends", w.text(lang, "trends"), tuple(blocks))
+
+
+def _activity(info: Sections, lang: str) -> Section:
+    act = info.activity
+    lines = [
+        Entry(
+            (
+                Our(
+                    w.text(lang, "authors", n=act.distinct_authors)
+                    + w.SEP[lang]
+                    + w.text(lang, "merged_count", n=act.merged)
+                ),
+            )
+        )
+    ]
+    if act.first_time_contributors:
+        lines.append(
+            Entry(
+                (
+                    Our(w.text(lang, "first_timers")),
+                    Theirs(", ".join(act.first_time_contributors), 500),
+                )
+            )
+        )
+    for key, logins in act.vendor_authors.items():
+        vendor = info.catalog.topic_name(key, lang)
+        lines.append(
+            Entry(
+                (Our(w.text(lang, "vendor_people", vendor=vendor)), Theirs(", ".join(logins), 500))
+            )
+        )
+    if act.bot_items:
+        lines.append(Entry((Our(w.text(lang, "bot_items", n=act.bot_items)),)))
+    return Section("activity", w.text(lang, "activity"), (Block(None, tuple(lines), "list"),))
+
+
+def _appendix(report: Report, lang: str) -> Section:
+    blocks = []
+    tz = report.window.start.tzinfo
+    for name in ListName:
+        entries = []
+        for number in report.lists[name]:
+            item = report.items[number]
+            when = item.event_time(name)
+            stamp = when.astimezone(tz).strftime("%m-%d %H:%M") if when else "?"
+            event = {
+                ListName.MERGED_PRS: "merged",
+                ListName.NEW_ISSUES: "created",
+                ListName.NEW_PRS: "created",
+            }.get(name, "closed")
+            labels = ", ".join(item.labels) or w.text(lang, "none")
+            head: Line = (
+                ref(report, number),
+                Our(" "),
+                Theirs(item.title, 200),
+                Our(" — "),
+                Theirs(labels, 200),
+                Our(" — "),
+                Theirs(item.author or w.text(lang, "unknown_author"), LOGIN_LIMIT),
+                Our(w.parens(lang, f"{w.EVENT_WORDS[lang][event]} {stamp}")),
+            )
+            entries.append(Entry(head, (), number))
+        heading = f"{w.APPENDIX_HEADINGS[lang][name]}{w.parens(lang, str(len(entries)))}"
+        blocks.append(
+            Block(heading, tuple(entries), "list")
+            if entries
+            else Block(heading, (Entry((Our(w.text(lang, "none")),)),), "text")
+        )
+    return Section("appendix", w.text(lang, "appendix"), tuple(blocks))
+
+
+def _block_or_nothing(entries: Sequence[Entry], lang: str, style: str) -> Block:
+    if entries:
+        return Block(None, tuple(entries), style)
+    return Block(None, (Entry((Our(w.text(lang, "nothing")),)),), "text")
+
+
+# -- the gist, the notes -------------------------------------------------------------------
+
+
+def _gist(report: Report, info: Sections, lang: str) -> tuple[Entry, ...]:
+    """What happened, in a few lines: the weightiest changes, the first vendor's top story,
+    the liveliest thread, the gravest issue; each once."""
+    numbers: list[int] = [k.number for k in info.key_changes[:3]]
+    for vendor in info.catalog.vendors:
+        section = info.topics.get(vendor.key)
+        if section is not None and section.stories:
+            numbers.append(info.story(section.stories[0]).lead)
+            break
+    numbers += [h.number for h in info.hot_discussions[:1]]
+    numbers += [n.number for n in info.notable_issues[:1]]
+    seen: set[str] = set()
+    entries = []
+    for number in numbers:
+        story = _story(report, info, number)
+        if story.id in seen:
+            continue
+        seen.add(story.id)
+        said = _own_words(report, number)
+        entries.append(
+            Entry(_head(report, number, lang, author=False), (said,) if said else (), number)
+        )
+        if len(entries) == GIST_LINES:
+            break
+    return tuple(entries)
+
+
+def _notes(report: Report, lang: str) -> tuple[str, ...]:
+    notes = list(report.notes)
+    info = report.sections
+    if info is not None:
+        if info.baseline_days and info.baseline_days < 7:
+            notes.append(w.text(lang, "baseline_note", days=info.baseline_days))
+        if any(not h.measured for h in info.hot_discussions):
+            notes.append(w.text(lang, "unread_note"))
+    return tuple(dict.fromkeys(notes))
+
+
+def _footer(report: Report, lang: str) -> str:
+    footer = w.text(lang, "footer")
+    if report.prose is not None:
+        footer += " " + w.text(
+            lang, "prose_footer", model=report.prose.model, dropped=report.prose.dropped
+        )
+    return footer
+
+
+__all__ = [
+    "SECTIONS",
+    "Block",
+    "ChatPart",
+    "Entry",
+    "Line",
+    "Our",
+    "Outline",
+    "Ref",
+    "Section",
+    "Theirs",
+    "chat_parts",
+    "outline",
+    "pick",
+    "story_entry",
+]

@@ -92,6 +92,7 @@ def _headline(full: ol.Outline) -> Message:
     if full.warning:
         lines.append(f"⚠️ {discord_escape(full.warning)}")
     lines.append(" · ".join(f"**{discord_escape(n)}** {discord_escape(v)}" for n, v in full.counts))
+    lines += ["🎯 " + discord_escape(line) for line in full.vendors]
     if full.gist:
         lines += ["", f"**{discord_escape(w.text(lang, 'gist'))}**"]
         for entry in full.gist:

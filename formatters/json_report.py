@@ -74,6 +74,7 @@ def _sections(report: Report, lang: str) -> dict[str, Any]:
                 "groups": {group: list(numbers) for group, numbers in section.groups.items()},
                 "reasons": {str(n): reason for n, reason in section.reasons.items()},
                 "stories": list(section.stories),
+                "buckets": {name: list(ids) for name, ids in section.buckets.items()},
                 "stale": list(section.stale),
             }
             for key, section in sections.topics.items()

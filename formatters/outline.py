@@ -13,6 +13,7 @@ its topic; a command's answer is the headline and the sections asked for.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -67,14 +68,17 @@ class Entry:
     head: Line
     lines: tuple[Line, ...] = ()
     number: int | None = None  # the item the entry is about
+    count: int = 1  # the items it stands for (a story's items in its topic)
 
 
 @dataclass(frozen=True)
 class Block:
     heading: str | None = None
     entries: tuple[Entry, ...] = ()
-    style: str = "list"  # list, numbered, text (paragraphs)
+    style: str = "list"  # list, numbered, text (paragraphs), nothing (a placeholder)
     rest: Line | None = None  # "+12 more: #a, #b" or "+12 more in the full report"
+    key: str = ""  # a topic's bucket: merged, review, new, closed
+    total: int = 0  # the items the block stands for, shown or not
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,7 @@ class Section:
     title: str
     blocks: tuple[Block, ...]
     kind: str = "section"  # or "vendor", "topic"
+    name: str = ""  # a topic's own name (the title without its emoji and wording)
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,7 @@ class Outline:
     window: str
     counts: tuple[tuple[str, str], ...]
     warning: str | None
+    vendors: tuple[str, ...]  # "AMD / ROCm: 11 merged · 14 in review · 2 new", vendors first
     gist: tuple[Entry, ...]
     sections: tuple[Section, ...]
     notes: tuple[str, ...]
@@ -137,6 +143,7 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         window=w.window_text(report, lang),
         counts=tuple((w.COUNT_NAMES[lang][n], w.count_value(report, n, lang)) for n in ListName),
         warning=None if report.complete else w.text(lang, "incomplete"),
+        vendors=_vendor_lines(sections, report.topic, lang),
         gist=_gist(report, info, lang) if info is not None else (),
         sections=tuple(sections),
         notes=_notes(report, lang),
@@ -162,15 +169,19 @@ def pick(full: Outline, only: Sequence[str]) -> tuple[Section, ...]:
 def chat_parts(full: Outline, only: Sequence[str] = ()) -> tuple[ChatPart, ...]:
     """The replies after a chat headline, each capped to one message.
 
-    Nothing asked: the daily post (vendors, key changes, hot, notable, trends). A topic
-    report (a digest) asked for its topic: that topic in full detail. Sections named: those.
+    Nothing asked: the daily post (vendors, key changes, hot, notable, trends); a section
+    with nothing in it is left out. A topic report (a digest) asked for its topic: that
+    topic in full detail. Sections named: those.
     """
     names = list(only) or list(DAILY_PARTS)
     parts = []
     for name in names:
         part = _chat_part(full, name)
-        if part is not None and any(b.entries for b in part.blocks):
-            parts.append(part)
+        if part is None or not any(b.entries for b in part.blocks):
+            continue
+        if not only and all(b.style == "nothing" for b in part.blocks):
+            continue
+        parts.append(part)
     return tuple(parts)
 
 
@@ -180,24 +191,45 @@ def _chat_part(full: Outline, name: str) -> ChatPart | None:
         blocks: list[Block] = []
         for index, key in enumerate(_vendor_keys(full)):
             section = full.section(key)
-            if section is None:
-                continue
-            shown = CHAT_LEAD_STORIES if index == 0 else CHAT_OTHER_STORIES
-            for number, block in enumerate(section.blocks):
-                heading = section.title if number == 0 else None
-                blocks.append(_capped(block, shown, lang, detail=index == 0, heading=heading))
+            if section is not None:
+                blocks += (
+                    _lead_vendor(section, lang) if index == 0 else [_other_vendor(section, lang)]
+                )
         return ChatPart("vendors", w.text(lang, "vendors"), tuple(blocks))
     section = full.section(name)
     if section is None:
         return None
     if name == "appendix":
         return ChatPart(name, section.title, section.blocks)  # asked for: the whole list
-    limit = CHAT_LEAD_STORIES if name not in ("trends", "activity") else 12
+    if section.kind != "section":  # one topic, asked for or a digest: in detail
+        return ChatPart(name, section.title, tuple(_lead_vendor(section, lang)[1:]))
+    limit = CHAT_ROWS if name not in ("trends", "activity") else 12
     blocks = [_capped(b, limit, lang, detail=True) for b in section.blocks]
     if name == "trends":
         activity = full.section("activity")
-        blocks += list(activity.blocks) if activity is not None else []
+        if activity is not None:
+            blocks += [replace(b, heading=b.heading or activity.title) for b in activity.blocks]
     return ChatPart(name, section.title, tuple(blocks))
+
+
+def _lead_vendor(section: Section, lang: str) -> list[Block]:
+    """The first vendor in detail: each bucket's first stories, the rest counted."""
+    blocks = [Block(section.name, (), "text")]
+    for block in section.blocks:
+        if not block.key:  # the folded stale line
+            blocks.append(block)
+            continue
+        blocks.append(_capped(block, CHAT_BUCKET_SHOWN[block.key], lang, detail=True))
+    return blocks
+
+
+def _other_vendor(section: Section, lang: str) -> Block:
+    """Another vendor, briefly: its top stories' head lines, the rest counted."""
+    buckets = [b for b in section.blocks if b.key]
+    shown = [e for b in buckets for e in b.entries][:CHAT_OTHER_STORIES]
+    hidden = sum(b.total for b in buckets) - sum(e.count for e in shown)
+    rest = (Our(w.text(lang, "more_in_report", n=hidden)),) if hidden > 0 else None
+    return Block(section.name, tuple(replace(e, lines=()) for e in shown), "list", rest)
 
 
 def _capped(
@@ -205,10 +237,13 @@ def _capped(
 ) -> Block:
     entries = block.entries[:shown]
     if not detail:
-        entries = tuple(Entry(e.head, (), e.number) for e in entries)
-    hidden = len(block.entries) - len(entries) + _rest_count(block)
+        entries = tuple(replace(e, lines=()) for e in entries)
+    if block.total:  # a topic's bucket knows how many items it stands for
+        hidden = block.total - sum(e.count for e in entries)
+    else:
+        hidden = len(block.entries) - len(entries) + _rest_count(block)
     rest = (Our(w.text(lang, "more_in_report", n=hidden)),) if hidden > 0 else None
-    return Block(heading or block.heading, tuple(entries), block.style, rest)
+    return replace(block, heading=heading or block.heading, entries=tuple(entries), rest=rest)
 
 
 def _rest_count(block: Block) -> int:
@@ -267,26 +302,35 @@ def _head(
 
 
 def _own_words(report: Report, number: int) -> Line | None:
-    """The model's checked note when there is one (marked), else the item's own line."""
+    """The model's checked note when there is one (marked), else the item's own line (not
+    when it only repeats the title)."""
     note = report.prose.notes.get(number) if report.prose is not None else None
     if note:
         return (Our("✍️ "), Theirs(note, 400))
     said = report.sections.what.get(number, "") if report.sections is not None else ""
-    return (Theirs(said, WHAT_LIMIT),) if said else None
+    if not said or _same_words(said, report.item(number).title):
+        return None
+    return (Theirs(said, WHAT_LIMIT),)
+
+
+def _same_words(said: str, title: str) -> bool:
+    words = set(re.findall(r"\w+", said.lower()))
+    return words <= set(re.findall(r"\w+", title.lower())) | {"this", "pr", "the", "a"}
 
 
 def _members(report: Report, story: Story, lang: str) -> Line | None:
-    """`follow-up #38263 (merged) · answers #36703, #36704 (open)`."""
+    """`follow-up #38263 (merged) · fixes #36703 (open), #36704 (open)`: one group per word."""
     groups: dict[str, list[int]] = {}
     for member in story.members:
-        groups.setdefault(member.relation, []).append(member.number)
+        merged = report.item(member.number).merged_at is not None
+        groups.setdefault(w.relation_word(lang, member.relation, merged), []).append(member.number)
     if not groups:
         return None
     line: list[Part] = []
-    for relation, numbers in groups.items():
+    for word, numbers in groups.items():
         if line:
             line.append(Our(w.SEP[lang]))
-        line.append(Our(w.RELATIONS[lang][relation] + " "))
+        line.append(Our(word))
         for index, number in enumerate(numbers):
             if index:
                 line.append(Our(w.LIST_SEP[lang]))
@@ -323,17 +367,31 @@ def _summary(report: Report, info: Sections, lang: str) -> Section:
     return Section("summary", w.text(lang, "summary"), (Block(None, (Entry(line),), "text"),))
 
 
+# Stories shown per bucket of a topic in the full report (the rest are listed by number).
+BUCKET_SHOWN = {"merged": 6, "review": 6, "new": 4, "closed": 3}
+# In the chat's vendor reply: the first vendor per bucket; the others get their top stories.
+CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "closed": 0}
+
+
 def _topic(report: Report, info: Sections, section: TopicSection, lang: str) -> Section:
     name = info.catalog.topic_name(section.key, lang)
-    entries = tuple(
-        story_entry(report, info.story(s), lang) for s in section.stories[:STORIES_SHOWN]
-    )
-    rest_ids = section.stories[STORIES_SHOWN:]
-    rest: list[Part] = []
-    if rest_ids:
-        rest.append(Our(w.text(lang, "more_stories", n=len(rest_ids), refs="").rstrip()))
-        rest += _refs(report, [info.story(s).lead for s in rest_ids], lang, lead_space=True)
-    blocks = [Block(None, entries, "numbered", tuple(rest) or None)]
+    blocks = []
+    for name_of_bucket in ("merged", "review", "new", "closed"):
+        ids = section.buckets.get(name_of_bucket, ())
+        if not ids:
+            continue
+        shown = BUCKET_SHOWN[name_of_bucket]
+        entries = tuple(
+            replace(
+                story_entry(report, info.story(s), lang),
+                count=len(_topic_numbers(info, section, s)),
+            )
+            for s in ids[:shown]
+        )
+        numbers = [n for s in ids for n in _topic_numbers(info, section, s)]
+        heading = w.text(lang, f"bucket_{name_of_bucket}", n=len(numbers))
+        rest = _rest(report, info, section, ids[shown:], lang)
+        blocks.append(Block(heading, entries, "list", rest, name_of_bucket, len(numbers)))
     if section.stale:
         folded: list[Part] = [
             Our(w.text(lang, "stale_folded", n=len(section.stale), refs="").rstrip())
@@ -341,7 +399,37 @@ def _topic(report: Report, info: Sections, section: TopicSection, lang: str) -> 
         folded += _refs(report, section.stale, lang, lead_space=True)
         blocks.append(Block(None, (Entry(tuple(folded)),), "text"))
     kind = topic.kind if (topic := info.catalog.topic(section.key)) is not None else "topic"
-    return Section(section.key, w.text(lang, "vendor", name=name), tuple(blocks), kind)
+    title = w.text(lang, "vendor", name=name)
+    return Section(section.key, title, tuple(blocks), kind, name)
+
+
+def _topic_numbers(info: Sections, section: TopicSection, story_id: str) -> list[int]:
+    """The items of a story that belong to the topic (what a topic's count counts)."""
+    mine = set(section.issues) | set(section.prs)
+    return [n for n in info.story(story_id).numbers if n in mine]
+
+
+def _rest(
+    report: Report, info: Sections, section: TopicSection, ids: Sequence[str], lang: str
+) -> Line | None:
+    """`+12 more: #a, #b (+#c), …`: every item of the stories not shown, none left out."""
+    if not ids:
+        return None
+    numbers = [_topic_numbers(info, section, s) for s in ids]
+    line: list[Part] = [
+        Our(w.text(lang, "more_stories", n=sum(map(len, numbers)), refs="").rstrip())
+    ]
+    line.append(Our(" ") if lang == "en" else Our(""))
+    for index, group in enumerate(numbers):
+        if index:
+            line.append(Our(w.LIST_SEP[lang]))
+        line.append(ref(report, group[0]))
+        if len(group) > 1:
+            line.append(Our(" (+"))
+            for position, number in enumerate(group[1:]):
+                line += [Our(w.LIST_SEP[lang]) if position else Our(""), ref(report, number)]
+            line.append(Our(")"))
+    return tuple(line)
 
 
 def _refs(
@@ -373,7 +461,10 @@ def _hot(report: Report, info: Sections, lang: str) -> Section:
             lines.insert(0, said)
         if hot.maintainers:
             lines.append(
-                (Our(w.text(lang, "maintainers")), Theirs(", ".join(hot.maintainers), 120))
+                (
+                    Our(w.text(lang, "maintainers")),
+                    Theirs(w.LIST_SEP[lang].join(hot.maintainers), 120),
+                )
             )
         known = [n for n in hot.linked if _known(report, n)][:6]
         if known:
@@ -389,13 +480,7 @@ def _known(report: Report, number: int) -> bool:
 def _key(report: Report, info: Sections, lang: str) -> Section:
     entries = []
     for change in info.key_changes:
-        story = _story(report, info, change.number)
-        if story.lead != change.number:  # the change leads its entry, its story follows
-            story = replace(
-                story,
-                lead=change.number,
-                members=tuple(m for m in story.members if m.number != change.number),
-            )
+        story = _story(report, info, change.number).led_by(change.number)
         why = w.why_words(change.why, lang)
         extra: Line | None = (Our(w.SEP[lang].join(why)),) if why else None
         state = w.STATES[lang]["rfc"] if change.state == "rfc" else None
@@ -495,7 +580,7 @@ def _activity(info: Sections, lang: str) -> Section:
             Entry(
                 (
                     Our(w.text(lang, "first_timers")),
-                    Theirs(", ".join(act.first_time_contributors), 500),
+                    Theirs(w.LIST_SEP[lang].join(act.first_time_contributors), 500),
                 )
             )
         )
@@ -503,7 +588,10 @@ def _activity(info: Sections, lang: str) -> Section:
         vendor = info.catalog.topic_name(key, lang)
         lines.append(
             Entry(
-                (Our(w.text(lang, "vendor_people", vendor=vendor)), Theirs(", ".join(logins), 500))
+                (
+                    Our(w.text(lang, "vendor_people", vendor=vendor)),
+                    Theirs(w.LIST_SEP[lang].join(logins), 500),
+                )
             )
         )
     if act.bot_items:
@@ -525,7 +613,7 @@ def _appendix(report: Report, lang: str) -> Section:
                 ListName.NEW_ISSUES: "created",
                 ListName.NEW_PRS: "created",
             }.get(name, "closed")
-            labels = ", ".join(item.labels) or w.text(lang, "none")
+            labels = w.LIST_SEP[lang].join(item.labels) or w.text(lang, "none")
             head: Line = (
                 ref(report, number),
                 Our(" "),
@@ -549,7 +637,7 @@ def _appendix(report: Report, lang: str) -> Section:
 def _block_or_nothing(entries: Sequence[Entry], lang: str, style: str) -> Block:
     if entries:
         return Block(None, tuple(entries), style)
-    return Block(None, (Entry((Our(w.text(lang, "nothing")),)),), "text")
+    return Block(None, (Entry((Our(w.text(lang, "nothing")),)),), "nothing")
 
 
 # -- the gist, the notes -------------------------------------------------------------------
@@ -580,6 +668,25 @@ def _gist(report: Report, info: Sections, lang: str) -> tuple[Entry, ...]:
         if len(entries) == GIST_LINES:
             break
     return tuple(entries)
+
+
+VENDOR_LINES = 4
+
+
+def _vendor_lines(sections: Sequence[Section], topic: str | None, lang: str) -> tuple[str, ...]:
+    """Counts by bucket in one line each: a digest's topic, else every vendor (AMD first)."""
+    lines = []
+    for section in sections:
+        if section.key != topic and (topic is not None or section.kind != "vendor"):
+            continue
+        counts = [
+            w.text(lang, f"count_{b.key}", n=b.total) for b in section.blocks if b.key and b.total
+        ]
+        if counts:
+            lines.append(
+                w.text(lang, "vendor_line", name=section.name, counts=w.SEP[lang].join(counts))
+            )
+    return tuple(lines[:VENDOR_LINES])
 
 
 def _notes(report: Report, lang: str) -> tuple[str, ...]:

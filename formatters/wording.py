@@ -35,11 +35,20 @@ TEXT: dict[str, dict[str, str]] = {
         "nothing": "Nothing this window.",
         "none": "none",
         "more_stories": "+{n} more: {refs}",
+        "bucket_merged": "Merged ({n})",
+        "bucket_review": "In review ({n})",
+        "bucket_new": "Newly opened ({n})",
+        "bucket_closed": "Closed without merging ({n})",
+        "vendor_line": "{name}: {counts}",
+        "count_merged": "{n} merged",
+        "count_review": "{n} in review",
+        "count_new": "{n} new",
+        "count_closed": "{n} closed",
         "more_in_report": "+{n} more in the full report",
         "cut_notice": "…{n} more lines in the full report",
         "full_report": "Full report",
         "thread_hint": "🧵 Details in the thread",
-        "stale_folded": "+{n} closed by the stale bot: {refs}",
+        "stale_folded": "+{n} closed by the stale bot or as slop: {refs}",
         "by": "by {author}",
         "unknown_author": "unknown",
         "trend_legend": "▲ well above, ▼ well below the mean of the {days} days before.",
@@ -48,9 +57,9 @@ TEXT: dict[str, dict[str, str]] = {
         "trend_new": "{name}: {count}",
         "clusters": "Clusters",
         "cluster_row": ": {n} items — ",
-        "authors": "{n} opened or landed work",
+        "authors": "{n} people opened or landed work",
         "first_timers": "First-time contributors: ",
-        "vendor_people": "{vendor}: ",
+        "vendor_people": "{vendor} contributors (by login or roster): ",
         "merged_count": "{n} merged",
         "bot_items": "{n} opened by bots",
         "reactions": "{n} reactions",
@@ -82,14 +91,23 @@ TEXT: dict[str, dict[str, str]] = {
         "notable": "💡 值得关注的问题",
         "appendix": "📋 附录：详细数据列表",
         "notes": "说明",
-        "nothing": "本周期无。",
+        "nothing": "本周期暂无。",
         "none": "无",
         "more_stories": "另有 {n} 项：{refs}",
+        "bucket_merged": "已合并（{n}）",
+        "bucket_review": "审阅中（{n}）",
+        "bucket_new": "新建（{n}）",
+        "bucket_closed": "未合并关闭（{n}）",
+        "vendor_line": "{name}：{counts}",
+        "count_merged": "已合并 {n}",
+        "count_review": "审阅中 {n}",
+        "count_new": "新建 {n}",
+        "count_closed": "关闭 {n}",
         "more_in_report": "另有 {n} 项，见完整报告",
         "cut_notice": "……另有 {n} 行，见完整报告",
         "full_report": "完整报告",
         "thread_hint": "🧵 详情见讨论串",
-        "stale_folded": "另有 {n} 项过期关闭：{refs}",
+        "stale_folded": "另有 {n} 项过期或作为低质量关闭：{refs}",
         "by": "作者 {author}",
         "unknown_author": "未知",
         "trend_legend": "▲ 明显高于、▼ 明显低于此前 {days} 天的均值。",
@@ -98,9 +116,9 @@ TEXT: dict[str, dict[str, str]] = {
         "trend_new": "{name}：{count} 项",
         "clusters": "热点聚类",
         "cluster_row": "：{n} 项 — ",
-        "authors": "{n} 人提交或合入了工作",
+        "authors": "共 {n} 人参与（新建或合并）",
         "first_timers": "首次贡献者：",
-        "vendor_people": "{vendor}：",
+        "vendor_people": "{vendor}贡献者（按账号或名单）：",
         "merged_count": "合并 {n} 个 PR",
         "bot_items": "机器人创建 {n} 项",
         "reactions": "{n} 个表情回应",
@@ -174,41 +192,53 @@ STATES = {
         "rfc": "RFC",
     },
 }
-# How a story's member relates to its lead (bot.analyze.stories), said of the member.
+# How a story's member relates to its lead (bot.analyze.stories), said of the member; a
+# second form for a member not merged yet ("revert proposed", not "reverted by").
 RELATIONS = {
     "en": {
-        "fixes_lead": "fix",
-        "fixed_by_lead": "answers",
-        "backport": "backport",
-        "backported": "original",
-        "revert": "reverted by",
-        "reverted": "reverts",
-        "replacement": "replaced by",
-        "replaced": "replaces",
-        "follow_up": "follow-up",
-        "followed": "builds on",
-        "duplicate": "duplicate",
-        "similar": "related",
-        "series": "same series",
-        "related": "related",
+        "fixes_lead": ("fixed by", "fix proposed in"),
+        "fixed_by_lead": ("fixes", "fixes"),
+        "backport": ("backport", "backport"),
+        "backported": ("backport of", "backport of"),
+        "revert": ("reverted by", "revert proposed in"),
+        "reverted": ("reverts", "reverts"),
+        "replacement": ("replaced by", "replacement proposed in"),
+        "replaced": ("replaces", "replaces"),
+        "follow_up": ("follow-up", "follow-up"),
+        "followed": ("builds on", "builds on"),
+        "duplicate": ("duplicate", "duplicate"),
+        "similar": ("related", "related"),
+        "series": ("same series", "same series"),
+        "related": ("related", "related"),
     },
     "zh": {
-        "fixes_lead": "修复",
-        "fixed_by_lead": "回应",
-        "backport": "回移",
-        "backported": "原始 PR",
-        "revert": "被回退于",
-        "reverted": "回退",
-        "replacement": "被替代于",
-        "replaced": "替代",
-        "follow_up": "后续",
-        "followed": "基于",
-        "duplicate": "重复",
-        "similar": "相关",
-        "series": "同系列",
-        "related": "相关",
+        "fixes_lead": ("已由其修复", "修复 PR（未合并）"),
+        "fixed_by_lead": ("修复", "修复"),
+        "backport": ("回移", "回移"),
+        "backported": ("回移自", "回移自"),
+        "revert": ("已被回退", "回退 PR（未合并）"),
+        "reverted": ("回退", "回退"),
+        "replacement": ("被替代", "替代 PR（未合并）"),
+        "replaced": ("替代", "替代"),
+        "follow_up": ("后续", "后续"),
+        "followed": ("基于", "基于"),
+        "duplicate": ("重复", "重复"),
+        "similar": ("相关", "相关"),
+        "series": ("同系列", "同系列"),
+        "related": ("相关", "相关"),
     },
 }
+
+
+def relation_word(lang: str, relation: str, member_merged: bool) -> str:
+    """`follow-up `, `revert proposed in `; zh `后续：`."""
+    landed, pending = RELATIONS[lang][relation]
+    word = landed if member_merged or relation not in _PENDING else pending
+    return word + ("：" if lang == "zh" else " ")
+
+
+_PENDING = frozenset({"fixes_lead", "revert", "replacement"})
+
 SIGNALS = {
     "en": {
         "security": "security",
@@ -310,7 +340,7 @@ def why_words(why: Why, lang: str) -> list[str]:
         words.append(size)
     for figure in why.figures:
         words.append(("基准：" if lang == "zh" else "benchmark ") + figure)
-    if why.reviewers:
+    if why.reviewers and why.reviewers >= 2:  # one approval is every merge; more is a signal
         words.append(
             f"{why.reviewers} 位审阅者"
             if lang == "zh"
@@ -346,7 +376,8 @@ def _figures(report: Report) -> dict[str, int]:
         "issues": stats[ListName.NEW_ISSUES],
         "prs": stats[ListName.NEW_PRS],
         "merged": stats[ListName.MERGED_PRS],
-        "closed": stats[ListName.CLOSED_ISSUES] + stats[ListName.CLOSED_UNMERGED_PRS],
+        "closed_issues": stats[ListName.CLOSED_ISSUES],
+        "closed_prs": stats[ListName.CLOSED_UNMERGED_PRS],
         "stale": sum(split.stale for split in report.closures.values()),
     }
 
@@ -364,10 +395,11 @@ def _english(report: Report, sections: Sections) -> str:
     f = _figures(report)
     text_ = (
         f"{plural(f['issues'], 'issue', 'issues')} and {plural(f['prs'], 'PR', 'PRs')} were "
-        f"opened; {plural(f['merged'], 'PR was', 'PRs were')} merged and "
-        f"{f['closed']} closed"
+        f"opened; {plural(f['merged'], 'PR was', 'PRs were')} merged, "
+        f"{plural(f['closed_issues'], 'issue', 'issues')} closed and "
+        f"{plural(f['closed_prs'], 'PR', 'PRs')} closed without merging"
     )
-    text_ += f" ({f['stale']} of them by the stale bot)." if f["stale"] else "."
+    text_ += f" ({f['stale']} of these by the stale bot)." if f["stale"] else "."
     busiest = _busiest(sections, "en")
     if busiest:
         text_ += " Busiest topics: " + ", ".join(busiest) + "."
@@ -383,7 +415,7 @@ def _chinese(report: Report, sections: Sections) -> str:
     f = _figures(report)
     text_ = (
         f"本周期新增 Issue {f['issues']} 个、PR {f['prs']} 个，合并 PR {f['merged']} 个，"
-        f"关闭 {f['closed']} 个"
+        f"关闭 Issue {f['closed_issues']} 个、未合并关闭 PR {f['closed_prs']} 个"
     )
     text_ += f"（其中 {f['stale']} 个过期关闭）。" if f["stale"] else "。"
     busiest = _busiest(sections, "zh")
@@ -392,6 +424,6 @@ def _chinese(report: Report, sections: Sections) -> str:
     people = sections.activity.distinct_authors
     if people:
         first = len(sections.activity.first_time_contributors)
-        text_ += f"共 {people} 人提交或合入了工作"
+        text_ += f"共 {people} 人参与（新建或合并）"
         text_ += f"，其中 {first} 人首次贡献。" if first else "。"
     return text_

@@ -106,12 +106,16 @@ def test_the_first_message_carries_the_gist(
     assert (
         "*Closed without merging* 74 (73 by authors or maintainers, 1 by the stale bot)" in counts
     )
-    gist = head["blocks"][3]["text"]["text"]
+    vendors = head["blocks"][3]["text"]["text"]
+    assert vendors.startswith("🎯 AMD / ROCm: 11 merged · 14 in review")  # AMD first
+    gist = head["blocks"][4]["text"]["text"]
     assert gist.startswith("*What happened*")
     assert 3 <= gist.count("\n• ") + 1 <= 6
     assert "      › " in gist  # each line followed by the item's own words
     parts = [m["metadata"]["event_payload"]["part"] for m in slack]
-    assert parts == ["headline", "vendors", "key", "hot", "notable", "trends"]
+    # No thread read for this day had a comment inside the window (the fixture's threads are
+    # sparse): the hot reply is left out rather than posted empty.
+    assert parts == ["headline", "vendors", "key", "notable", "trends"]
     assert len(parts) == len(set(parts))
 
 

@@ -214,3 +214,31 @@ def test_model_prose_reaches_the_daily_post_and_a_slash_command(
     answer = json.dumps([args for _, args in slack.responses], ensure_ascii=False)
     assert f"✍️ {DAY.counts['merged_prs']} PRs were merged" in answer  # the summary, asked for
     assert model_calls == 1  # the command's answer came from the cache the post filled
+
+
+def test_a_story_note_may_quote_a_figure_from_its_own_bodies_only() -> None:
+    """'up to 5%' is in #36716's description: kept. '12%' is nowhere: dropped."""
+    from bot.analyze import analyze
+    from bot.model.rules import load_rules
+    from bot.prose import checked_prose, facts_for
+    from tests.factories import REPO, WINDOW_0326, item
+
+    at = WINDOW_0326.start
+    pr = item(
+        36716,
+        "pr",
+        title="[ROCm]: Update rope+kvcache fusion conditions",
+        created_at=at,
+        closed_at=at,
+        merged_at=at,
+        body="Follow-up to #35601; the vLLM RoPE custom op regresses MI355 perf by up to 5%.",
+    )
+    report = analyze([pr], WINDOW_0326, repo=REPO, rules=load_rules(), complete=True)
+    raw = {
+        "stories": {
+            "36716": "It stops a RoPE op that cost MI355 up to 5% (#36716). It wins 12% too."
+        }
+    }
+    prose = checked_prose(raw, facts_for(report), report, "en", "m")
+    assert prose.notes == {36716: "It stops a RoPE op that cost MI355 up to 5% (#36716)."}
+    assert prose.dropped == 1

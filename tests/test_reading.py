@@ -276,3 +276,56 @@ def test_a_thread_fixture_is_real() -> None:
     facts = thread_facts()
     assert facts[38181]["source"].startswith("search corpus")
     assert "cp_mha_gather_cache_kernel" in facts[38181]["body"]
+
+
+def reference_day_item(number: int) -> ActivityItem:
+    """An item of the published 2026-03-26 report's day, from its stored public thread."""
+    import json
+    from pathlib import Path
+
+    raw = json.loads(
+        (Path(__file__).with_name("data") / "vllm-2026-03-26-stories.json").read_text("utf-8")
+    )
+    entry = next(e for e in raw["items"] if e["number"] == number)
+    return item(
+        number,
+        "pr" if entry["kind"] == "pull_request" else "issue",
+        title=entry["title"],
+        author=entry["author"],
+        body=entry["body"],
+        created_at=IN,
+    )
+
+
+@pytest.mark.parametrize(
+    ("number", "starts"),
+    [
+        # The Purpose section wins over the opening line; identifiers keep their underscores.
+        (
+            37547,
+            "The function `paged_mqa_logits_module ` was defined inside "
+            "`rocm_fp8_paged_mqa_logits`",
+        ),
+        (
+            38213,
+            "Remove broken `extract_reasoning_streaming` override from `MiniMaxM2ReasoningParser`;",
+        ),
+        (
+            38216,
+            "Replace per-layer per-block `swap_blocks` calls in the KV cache offloading handler",
+        ),
+        (38293, "When using speculative decoding (MTP) with Quark-quantized MoE models"),
+    ],
+)
+def test_the_reference_days_items_say_what_they_do(number: int, starts: str) -> None:
+    assert what_line(reference_day_item(number)).startswith(starts)
+
+
+def test_a_fix_says_which_request_it_answers() -> None:
+    """#38254 'fixes #38246': with the request in the window, one story, the fix leads."""
+    fix = reference_day_item(38254)
+    request = item(38246, title="[Feature]: Better Flashinfer compilation logging", created_at=IN)
+    item_links = {it.number: links(it.title, it.body, REPO, it.number) for it in (fix, request)}
+    (story,) = build_stories([fix, request], [], W, item_links)
+    assert story.lead == 38254
+    assert [(m.number, m.relation) for m in story.members] == [(38246, "fixed_by_lead")]

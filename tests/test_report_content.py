@@ -82,15 +82,14 @@ def test_json_carries_topics_with_reasons_and_ranked_sections(
     story = next(s for s in data["stories"] if s["lead"] == 38066)
     assert story["numbers"] == [38066, 38063, 38064]
 
-    # AMD's stories by what matters: merged, then in review, then closed without merging.
-    def rank(story_id: str) -> int:
-        item = data["items"][story_id.removeprefix("s")]
-        if item["merged_at"]:
-            return 0
-        return 2 if item["closed_at"] else 1
-
-    ranks = [rank(s) for s in amd["stories"]]
-    assert ranks == sorted(ranks) and ranks[0] == 0 and 2 in ranks
+    # AMD's stories by what matters: merged, in review, newly opened, closed without merging.
+    buckets = amd["buckets"]
+    assert list(buckets) == ["merged", "review", "new", "closed"]
+    assert amd["stories"] == [s for name in buckets for s in buckets[name]]
+    lead = {s: data["items"][s.removeprefix("s")] for name in buckets for s in buckets[name]}
+    assert all(lead[s]["merged_at"] for s in buckets["merged"])
+    assert all(lead[s]["state"] == "open" and lead[s]["kind"] == "pr" for s in buckets["review"])
+    assert all(not lead[s]["merged_at"] and lead[s]["closed_at"] for s in buckets["closed"])
 
 
 def test_one_section_and_one_topic(

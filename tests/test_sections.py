@@ -252,11 +252,14 @@ def test_summary_states_the_computed_figures_in_both_languages() -> None:
     assert report.sections is not None
     assert report.stats[ListName.MERGED_PRS] == 1
     en, zh = summary(report, "en"), summary(report, "zh")
-    assert en.startswith("1 issue and 1 PR were opened; 1 PR was merged and 1 closed")
-    assert "(1 of them by the stale bot)" in en
-    assert "1 issues" not in en and "1 PRs" not in en
+    assert en.startswith(
+        "1 issue and 1 PR were opened; 1 PR was merged, 1 issue closed and 0 PRs closed without "
+        "merging (1 of these by the stale bot)."
+    )
+    assert "1 issues" not in en and "1 PRs" not in en and "1 people" not in en
     assert zh.startswith(
-        "本周期新增 Issue 1 个、PR 1 个，合并 PR 1 个，关闭 1 个（其中 1 个过期关闭）"
+        "本周期新增 Issue 1 个、PR 1 个，合并 PR 1 个，关闭 Issue 1 个、未合并关闭 PR 0 个"
+        "（其中 1 个过期关闭）。"
     )
 
 

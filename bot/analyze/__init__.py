@@ -84,7 +84,7 @@ def analyze(
         details=dict(details or {}),
         hot_discussions=hot_discussions(listed, threads, window, rules, item_links),
         key_changes=key_changes(listed, window, rules, by_story, details or {}, discussed),
-        notable_issues=notable_issues(listed, window, rules),
+        notable_issues=notable_issues(listed, window, rules, by_story),
         trends=trends(
             topic_counts(listed, window, matches),
             baseline_items,

@@ -17,7 +17,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from bot.analyze.counts import is_stale_closure
 from bot.analyze.titles import title_tags
 from bot.analyze.weight import WEIGHTY, significance
 from bot.analyze.what import what_line
@@ -64,7 +63,10 @@ SEVERITY: tuple[tuple[str, str, float], ...] = (
     ),
     ("OOM", r"OOM|out of memory|memory leak|leak\w*", 2.5),
 )
-_SEVERITY_RES = tuple((name, re.compile(rf"\b(?:{p})", re.I), w) for name, p, w in SEVERITY)
+# A word starts at a word boundary; a run of "!!!" has none (a space before it is no \b).
+_SEVERITY_RES = tuple(
+    (name, re.compile(rf"(?:\b|(?=!))(?:{p})", re.I), w) for name, p, w in SEVERITY
+)
 _BUG_TAGS = frozenset({"bug", "bug report", "bugs"})
 
 
@@ -158,11 +160,14 @@ def _weighty(item: ActivityItem) -> tuple[str, ...]:
 
 
 def _why(item: ActivityItem, details: PullDetails | None, discussed: int) -> Why:
+    # A figure is quoted only for a change that is about speed or size: a tests PR's
+    # "2x faster" to-do is no benchmark of its own.
+    quoted = "performance" in _weighty(item) or "quantization" in _weighty(item)
     return Why(
         additions=details.additions if details else None,
         deletions=details.deletions if details else None,
         files=details.changed_files if details else None,
-        figures=benchmark_figures(item.body),
+        figures=benchmark_figures(item.body) if quoted else (),
         reviewers=len(details.reviewers) if details else None,
         comments_in_window=discussed,
         reactions=item.reactions,
@@ -219,14 +224,17 @@ def severity(item: ActivityItem) -> list[tuple[str, float]]:
 
 
 def notable_issues(
-    items: Sequence[ActivityItem], window: Window, rules: TopicRules, limit: int = 5
+    items: Sequence[ActivityItem],
+    window: Window,
+    rules: TopicRules,
+    stories: Mapping[int, Story] | None = None,
+    limit: int = 5,
 ) -> tuple[NotableIssue, ...]:
-    """Bug reports opened in the window, or resolved in it; a stale sweep is not news."""
+    """Bug reports opened in the window (an old report closed now is history, and its fix is
+    among the changes), the gravest first, one per story."""
     scored = []
     for it in items:
-        if it.kind != "issue" or rules.is_bot(it.author):
-            continue
-        if not window.contains(it.created_at) and is_stale_closure(it):
+        if it.kind != "issue" or rules.is_bot(it.author) or not window.contains(it.created_at):
             continue
         signals = severity(it)
         if not signals:
@@ -240,7 +248,15 @@ def notable_issues(
             NotableIssue(it.number, tuple(n for n, _ in signals), hardware, models, round(score, 2))
         )
     scored.sort(key=lambda n: (-n.score, n.number))
-    return tuple(scored[:limit])
+    seen: set[str] = set()
+    kept = []
+    for issue in scored:
+        story = (stories or {}).get(issue.number)
+        key = story.id if story is not None else f"s{issue.number}"
+        if key not in seen:
+            seen.add(key)
+            kept.append(issue)
+    return tuple(kept[:limit])
 
 
 def _find(pattern: re.Pattern[str] | None, text: str) -> list[str]:

@@ -35,6 +35,7 @@ class TopicMatch:
     topic: str
     score: int
     reasons: tuple[str, ...]
+    titled: bool = False  # the title says it (a tag or a keyword), not only author or labels
 
 
 Matches = Mapping[int, Mapping[str, TopicMatch]]  # item number → topic key → match
@@ -107,7 +108,8 @@ def match_topic(item: ActivityItem, topic: TopicRule, seen: Features) -> TopicMa
             reasons.append(f"label {labels[0]} (weak: {seen.noise})")
     if score < THRESHOLD:
         return None
-    return TopicMatch(topic.key, score, tuple(reasons))
+    titled = bool(tags) or (reasons != [] and reasons[0].startswith("title says"))
+    return TopicMatch(topic.key, score, tuple(reasons), titled)
 
 
 def classify(item: ActivityItem, rules: TopicRules) -> dict[str, TopicMatch]:
@@ -191,48 +193,89 @@ def topic_sections(
     sections = {}
     for topic in rules.topics:
         members = [it for it in ordered if topic.key in by_item[it.number]]
-        if not members:
-            continue
-        groups: dict[str, list[int]] = {g.key: [] for g in rules.groups}
-        for it in members:
-            groups.setdefault(groups_of[it.number], []).append(it.number)
-        swept = [it for it in members if _swept(it, window)]
-        sections[topic.key] = TopicSection(
-            key=topic.key,
-            issues=tuple(it.number for it in members if it.kind == "issue"),
-            prs=tuple(it.number for it in members if it.kind == "pr"),
-            groups={k: tuple(v) for k, v in groups.items() if v},
-            reasons={it.number: "; ".join(by_item[it.number][topic.key].reasons) for it in members},
-            stories=_ordered_stories([it for it in members if it not in swept], stories, window),
-            stale=tuple(it.number for it in swept),
-        )
+        if members:
+            matches = {it.number: by_item[it.number][topic.key] for it in members}
+            sections[topic.key] = _section(
+                topic.key,
+                members,
+                matches,
+                [groups_of[it.number] for it in members],
+                stories,
+                window,
+            )
     return sections
 
 
-def bucket(item: ActivityItem, window: Window) -> int:
-    """0 merged in the window, 1 in review, 2 newly opened, 3 closed without merging."""
+def _section(
+    key: str,
+    members: list[ActivityItem],
+    matches: Mapping[int, TopicMatch],
+    group_keys: list[str],
+    stories: Mapping[int, Story],
+    window: Window,
+) -> TopicSection:
+    groups: dict[str, list[int]] = {}
+    for it, group in zip(members, group_keys, strict=True):
+        groups.setdefault(group, []).append(it.number)
+    swept = [it for it in members if swept_away(it, window)]
+    buckets = _buckets([it for it in members if it not in swept], matches, stories, window)
+    return TopicSection(
+        key=key,
+        issues=tuple(it.number for it in members if it.kind == "issue"),
+        prs=tuple(it.number for it in members if it.kind == "pr"),
+        groups={k: tuple(v) for k, v in groups.items()},
+        reasons={n: "; ".join(match.reasons) for n, match in matches.items()},
+        stories=tuple(s for name in BUCKETS for s in buckets.get(name, ())),
+        stale=tuple(it.number for it in swept),
+        buckets=buckets,
+    )
+
+
+# What a topic's reader looks for first: what landed, what waits for review, what was newly
+# reported, what was closed without landing.
+BUCKETS = ("merged", "review", "new", "closed")
+SWEEP_LABELS = frozenset({"stale", "closed-as-slop"})  # closed in bulk, not on their merits
+
+
+def bucket(item: ActivityItem, window: Window) -> str:
     if item.merged_at is not None:
-        return 0 if window.contains(item.merged_at) else 3
-    if item.closed_at is not None:
-        return 3
-    if item.kind == "pr" and not item.draft:
-        return 1
-    return 2
+        return "merged" if window.contains(item.merged_at) else "closed"
+    if item.kind == "pr":
+        if item.closed_at is not None:
+            return "closed"
+        return "new" if item.draft else "review"
+    return "new" if window.contains(item.created_at) else "closed"
 
 
-def _swept(item: ActivityItem, window: Window) -> bool:
+def swept_away(item: ActivityItem, window: Window) -> bool:
+    """Closed in the window by the stale bot or as low-effort work: one folded line."""
     closed_here = item.closed_at is not None and window.contains(item.closed_at)
-    return closed_here and item.merged_at is None and "stale" in item.labels
+    labels = {label.lower() for label in item.labels}
+    return closed_here and item.merged_at is None and bool(labels & SWEEP_LABELS)
 
 
-def _ordered_stories(
-    members: list[ActivityItem], stories: Mapping[int, Story], window: Window
-) -> tuple[str, ...]:
-    best: dict[str, tuple[int, float, int, int]] = {}
+def _buckets(
+    members: list[ActivityItem],
+    matches: Mapping[int, TopicMatch],
+    stories: Mapping[int, Story],
+    window: Window,
+) -> dict[str, tuple[str, ...]]:
+    """Story ids per bucket: the title saying the topic first (a [ROCm] PR before a PR that
+    is only by an AMD author), then what the item is, then talk."""
+    best: dict[str, tuple[int, int, float, int, int]] = {}
     for it in members:
         story = stories.get(it.number)
         story_id = story.id if story is not None else f"s{it.number}"
-        rank = (bucket(it, window), -significance(it), -it.comments, it.number)
+        rank = (
+            BUCKETS.index(bucket(it, window)),
+            0 if matches[it.number].titled else 1,
+            -significance(it),
+            -it.comments,
+            it.number,
+        )
         if story_id not in best or rank < best[story_id]:
             best[story_id] = rank
-    return tuple(sorted(best, key=lambda story_id: best[story_id]))
+    out: dict[str, list[str]] = {}
+    for story_id in sorted(best, key=lambda s: best[s]):
+        out.setdefault(BUCKETS[best[story_id][0]], []).append(story_id)
+    return {name: tuple(ids) for name, ids in out.items()}

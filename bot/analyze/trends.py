@@ -41,6 +41,7 @@ _GENERIC_TAGS = frozenset(
         "v1",
         "refactor",
         "hotfix",
+        "backport",
     }
     | set(WEIGHTY)
     | ROUTINE_TAGS
@@ -124,9 +125,7 @@ def clusters(
         if rules.models is not None:
             found += [_family(m.group(0)) for m in rules.models.finditer(it.title)]
         found += [
-            f"[{t}]"
-            for t in title_tags(it.title)
-            if t not in _GENERIC_TAGS and t not in rules.vendor_tags
+            t for t in title_tags(it.title) if t not in _GENERIC_TAGS and t not in rules.vendor_tags
         ]
         for name in found:
             key = name.lower()
@@ -151,28 +150,23 @@ def _family(name: str) -> str:
 
 def activity(items: Sequence[ActivityItem], window: Window, rules: TopicRules) -> Activity:
     """Who opened or landed work in the window (closing someone's stale item is neither)."""
-    active = [
-        it
-        for it in items
-        if window.contains(it.created_at)
-        or (it.merged_at is not None and window.contains(it.merged_at))
-    ]
+    active = [it for it in items if _opened_or_landed(it, window)]
     people = {it.author for it in active if it.author and not rules.is_bot(it.author)}
-    first = sorted(
-        {
-            it.author
-            for it in active
-            if it.author
-            and it.author_association in FIRST_TIMERS
-            and window.contains(it.created_at)
-        },
-        key=str.lower,
-    )
+    first = {
+        it.author
+        for it in active
+        if it.author and it.author_association in FIRST_TIMERS and window.contains(it.created_at)
+    }
     vendor_authors: dict[str, tuple[str, ...]] = {}
     for vendor in rules.vendors:
-        logins = {login for login in people if vendor.is_author(login)}
+        logins = sorted((login for login in people if vendor.is_author(login)), key=str.lower)
         if logins:
-            vendor_authors[vendor.key] = tuple(sorted(logins, key=str.lower))
+            vendor_authors[vendor.key] = tuple(logins)
     merged = sum(1 for it in items if it.merged_at is not None and window.contains(it.merged_at))
     bots = sum(1 for it in items if rules.is_bot(it.author) and window.contains(it.created_at))
-    return Activity(len(people), tuple(first), vendor_authors, merged, bots)
+    return Activity(len(people), tuple(sorted(first, key=str.lower)), vendor_authors, merged, bots)
+
+
+def _opened_or_landed(item: ActivityItem, window: Window) -> bool:
+    landed = item.merged_at is not None and window.contains(item.merged_at)
+    return window.contains(item.created_at) or landed

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.analyze.titles import title_tags
 from bot.model.report import ActivityItem
+
+REVERT = re.compile(r'^\s*(?:\[revert\]|revert\b\s*")', re.I)
 
 # Title tags and labels that make a change matter, and the word a reader sees for each.
 WEIGHTY = {
@@ -52,4 +56,6 @@ def significance(item: ActivityItem) -> float:
     labelled = {WEIGHTY[x.lower()] for x in item.labels if x.lower() in WEIGHTY} - tagged
     score = 1.5 * min(len(tagged), 2) + 0.75 * min(len(labelled), 1)
     score -= 3.0 if tags & ROUTINE_TAGS and not tagged else 0.0
+    # Pulling a landed change back out is news a maintainer wants first.
+    score += 3.0 if REVERT.match(item.title) else 0.0
     return score + min(item.reactions, 10) / 2

@@ -108,6 +108,33 @@ class Story:
     members: tuple[StoryMember, ...]
     reasons: tuple[str, ...]
 
+    def led_by(self, number: int) -> Story:
+        """The same story told from another member (a key change that is not the lead): the
+        old lead becomes a member, related the other way round."""
+        if number == self.lead:
+            return self
+        own = next(m for m in self.members if m.number == number)
+        old = StoryMember(self.lead, INVERSE.get(own.relation, own.relation), False)
+        others = tuple(m for m in self.members if m.number != number)
+        return Story(
+            self.id,
+            number,
+            (number, self.lead, *(m.number for m in others)),
+            (old, *others),
+            self.reasons,
+        )
+
+
+# A relation seen from the other side: if A is a revert of B, B is reverted by A.
+_PAIRS = (
+    ("fixes_lead", "fixed_by_lead"),
+    ("backport", "backported"),
+    ("revert", "reverted"),
+    ("replacement", "replaced"),
+    ("follow_up", "followed"),
+)
+INVERSE = {a: b for a, b in _PAIRS} | {b: a for a, b in _PAIRS}
+
 
 @dataclass(frozen=True)
 class PullDetails:
@@ -131,7 +158,10 @@ class TopicSection:
     groups: dict[str, tuple[int, ...]]
     reasons: dict[int, str]
     stories: tuple[str, ...] = ()  # story ids, most telling first; stale sweeps left out
-    stale: tuple[int, ...] = ()  # closed by the stale bot: folded into one line
+    stale: tuple[int, ...] = ()  # closed by the stale bot or as slop: folded into one line
+    # The same story ids by bucket: merged, review (in review), new (newly opened issues and
+    # drafts), closed (closed without merging).
+    buckets: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

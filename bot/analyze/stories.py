@@ -246,7 +246,9 @@ def _relation(member: int, lead: int, edges: list[_Edge]) -> str:
             ("duplicates", True): "duplicate",
             ("duplicates", False): "duplicate",
         }.get((edge.kind, forward), edge.kind if edge.kind in ("similar", "series") else "related")
-    return "related"
+    # No link to the lead itself: one step removed, a series is still a series.
+    touching = {edge.kind for edge in edges if member in (edge.a, edge.b)}
+    return "series" if touching == {"series"} else "related"
 
 
 def _state(item: ActivityItem) -> str:

@@ -1,4 +1,4 @@
-"""Command line: `vllm-report show|post|serve|explain|topics`.
+"""Command line: `vllm-report show|post|serve|chart|site|explain|topics`.
 
 Exit status: 0 done, 1 GitHub or the store failed (the message says why), 2 the command
 or a setting is wrong (the message says what to type instead). No traceback reaches the
@@ -94,6 +94,28 @@ def build_parser() -> argparse.ArgumentParser:
     common(serve)
     serve.set_defaults(func=run_serve)
 
+    chart = commands.add_parser(
+        "chart", help="draw a run of report days from the archive as a PNG (counts, vendors…)"
+    )
+    chart.add_argument("when", nargs="*", default=["yesterday"], help="the last day drawn")
+    common(chart)
+    chart.add_argument("--days", type=int, default=14, help="report days drawn (default 14)")
+    chart.add_argument("--topic", help="only this topic's items (see `vllm-report topics`)")
+    chart.add_argument("--kind", default="counts", help="counts (default), vendors or merged")
+    chart.add_argument("-o", "--output", required=True, help="the PNG file to write")
+    chart.set_defaults(func=run_chart)
+
+    site = commands.add_parser(
+        "site", help="the report site: static pages, charts and Atom feeds from the archive"
+    )
+    site_commands = site.add_subparsers(dest="site_command", required=True, metavar="ACTION")
+    build = site_commands.add_parser(
+        "build", help="write (or bring up to date) the site of every archived report day"
+    )
+    build.add_argument("output", help="the folder to write, e.g. site/")
+    common(build)
+    build.set_defaults(func=run_site_build)
+
     why = commands.add_parser("explain", help="why an issue or PR is (not) in each topic")
     why.add_argument("number", type=int, help="issue or PR number, e.g. 38313")
     common(why)
@@ -156,6 +178,68 @@ def run_explain(args: argparse.Namespace) -> int:
     for line in explain(item, rules):
         print(f"  {line}")
     print(f"  {story}")
+    return 0
+
+
+def run_chart(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from formatters.charts import KINDS, ChartError, chart
+
+    if args.kind not in KINDS:
+        raise UsageError(f"unknown chart kind '{args.kind}': use {', '.join(KINDS)}")
+    if not 2 <= args.days <= 366:
+        raise UsageError(f"--days {args.days} is out of range: draw 2 to 366 days")
+    _check_phrase(args)
+    settings, rules = _configured(args)
+    topic = check_topic(args.topic, rules) if args.topic else None
+    window = _query(
+        argparse.Namespace(**{**vars(args), "topic": topic, "counts_only": True, "refresh": False}),
+        settings,
+        rules,
+    ).window
+    with _opened(settings, rules) as bot:
+        run = bot.pipeline.history(settings.repo, window, args.days, topic)
+    try:
+        drawn = chart(run, args.kind)
+    except ChartError as exc:
+        raise UsageError(str(exc)) from None
+    path = Path(args.output)
+    try:
+        path.write_bytes(drawn.png)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+    print(drawn.alt)
+    print(f"wrote {path} ({len(drawn.png)} bytes)", file=sys.stderr)
+    return 0
+
+
+def run_site_build(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from bot.service.site import SiteBuilder
+
+    settings, rules = _configured(args)
+    root = Path(args.output)
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"{root} is a file, not a folder: name a folder for the site")
+    with _opened(settings, rules) as bot:
+        builder = SiteBuilder(
+            bot.pipeline, settings.repo, settings.tz, settings.cutoff_time, settings.archive_url
+        )
+        try:
+            built = builder.build(root)
+        except OSError as exc:
+            raise UsageError(f"cannot write the site to {root}: {exc.strerror}") from None
+    print(
+        f"site {root}: {built.days} report days, {built.pages} pages, {built.files} files; "
+        f"{len(built.written)} written, {len(built.removed)} removed in {built.seconds:.1f} s"
+    )
+    if not built.days:
+        print(
+            "no report day is archived whole yet: run `vllm-report show DAY` first",
+            file=sys.stderr,
+        )
     return 0
 
 

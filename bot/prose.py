@@ -75,11 +75,14 @@ class ProseWriter:
     def close(self) -> None:
         self._client.close()
 
-    def write(self, report: Report, lang: str) -> tuple[Prose | None, str | None]:
-        """Prose for `report`, or (None, a note saying why the deterministic text stands)."""
+    def write(self, report: Report, lang: str, ask: bool = True) -> tuple[Prose | None, str | None]:
+        """Prose for `report`, or (None, a note saying why the deterministic text stands).
+        With `ask` false only a cached answer is used (no model call)."""
         facts = facts_for(report)
         key = cache_key(facts, lang, self.config.model)
         raw = self.cache.get(key) if self.cache is not None else None
+        if raw is None and not ask:
+            return None, None
         if raw is None:
             try:
                 raw = self._ask(facts, lang)

@@ -2,23 +2,29 @@
 
 `<root>/<owner>__<repo>/<label>[.<topic>][.partial].<lang>.md` and `.json`, each replaced
 whole (written beside, then renamed), so readers never see half a file; an incomplete
-report says so in its name, so it is never mistaken for the day's report. The same names
-make the links of `VLLM_REPORT_ARCHIVE_URL`: one module knows the layout, so the file
-written and the link posted cannot drift apart.
+report says so in its name, so it is never mistaken for the day's report.
+`VLLM_REPORT_ARCHIVE_URL` is where the report site (`vllm-report site build`) is served: a
+day's page is `<url>/2026-03-26/`, its Chinese page `<url>/2026-03-26/zh/`, a topic's
+section `…/2026-03-26/#amd`. One module knows that layout, so the page the site writes and
+the link a chat post carries cannot drift apart.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot.model.report import Report
 from bot.model.windows import Window
 
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")  # one report day (a range has no page of its own)
+
 
 class ReportFiles:
-    def __init__(self, root: Path, base_url: str | None = None) -> None:
+    def __init__(self, root: Path, base_url: str | None = None, site_repo: str | None = None):
         self.root = root
         self.base_url = base_url.rstrip("/") if base_url else None
+        self.site_repo = site_repo  # the repository the site shows (None: any)
 
     def write(self, report: Report, lang: str, markdown: str, json_text: str) -> list[Path]:
         """Write the rendered report; each file is replaced whole."""
@@ -32,10 +38,14 @@ class ReportFiles:
         return paths
 
     def link(self, report: Report, lang: str) -> str | None:
-        """Where the report's Markdown is served (None when no archive URL is set)."""
-        if self.base_url is None:
+        """The report's page on the site, or None: no site URL, another repository, a range
+        of days or a day in progress (the site has a page per finished report day only)."""
+        if self.base_url is None or not report.complete or not _DAY.match(report.window.label):
             return None
-        return f"{self.base_url}/{_folder_name(report.repo)}/{_stem(report)}.{lang}.md"
+        if self.site_repo is not None and report.repo != self.site_repo:
+            return None
+        anchor = f"#{report.topic}" if report.topic else ""
+        return f"{self.base_url}/{page_path(report.window.label, lang)}{anchor}"
 
     def exists(self, repo: str, window: Window, lang: str) -> bool:
         """True when the complete report of `window` was written in `lang`."""
@@ -43,6 +53,11 @@ class ReportFiles:
 
     def _folder(self, repo: str) -> Path:
         return self.root / _folder_name(repo)
+
+
+def page_path(label: str, lang: str) -> str:
+    """A report day's page, relative to the site's root: `2026-03-26/`, `2026-03-26/zh/`."""
+    return f"{label}/" if lang == "en" else f"{label}/{lang}/"
 
 
 def _folder_name(repo: str) -> str:

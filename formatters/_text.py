@@ -26,14 +26,17 @@ _WWW = re.compile(r"(?i)\bwww\.")
 _GITHUB_ITEM = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
-def clean(text: str | None, limit: int) -> str:
-    """One line of a stranger's text, at most `limit` characters, links defused."""
+def clean(text: str | None, limit: int, *, defuse: bool = True) -> str:
+    """One line of a stranger's text, at most `limit` characters, links defused (HTML, where
+    text never becomes a link, keeps them as typed: `defuse=False`)."""
     if not text:
         return ""
     text = _INVISIBLE.sub("", _CONTROL.sub(" ", text))
     text = " ".join(text.split())
     if len(text) > limit:
         text = text[: max(1, limit - 1)].rstrip() + ELLIPSIS
+    if not defuse:
+        return text
     text = _URL_SCHEME.sub(lambda m: m.group(1) + ":" + ZWSP, text)
     return _WWW.sub(lambda m: m.group(0)[:-1] + ZWSP + ".", text)
 

@@ -115,7 +115,8 @@ def _part(full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:
     rows = _rows(part.blocks)
     if part.name == "appendix":
         return _split(part, rows)
-    more = f"[{discord_escape(w.text(full.lang, 'full_report'))}]({full.link})" if full.link else ""
+    link = ol.section_link(full, part.name)
+    more = f"[{discord_escape(w.text(full.lang, 'full_report'))}]({link})" if link else ""
     budget = min(MESSAGE_BUDGET - len(part.title) - len(more) - 10, DESCRIPTION_BUDGET * 2)
     kept: list[str] = []
     used = 0

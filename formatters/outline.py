@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.model.report import (
+    BASELINE_DAYS,
     SECTIONS,
     ActivityItem,
     ListName,
@@ -251,6 +252,16 @@ def _rest_count(block: Block) -> int:
     if block.rest is None:
         return 0
     return sum(1 for part in block.rest if isinstance(part, Ref))
+
+
+def section_link(full: Outline, name: str) -> str | None:
+    """Where a chat reply's section is on the report's page: the page's link with the
+    section's anchor (`vendors` is the first vendor's section)."""
+    if full.link is None or "#" in full.link:
+        return full.link
+    keys = _vendor_keys(full)
+    anchor = keys[0] if name == "vendors" and keys else name
+    return f"{full.link}#{anchor}" if full.section(anchor) is not None else full.link
 
 
 def _vendor_keys(full: Outline) -> list[str]:
@@ -679,22 +690,29 @@ def _vendor_lines(sections: Sequence[Section], topic: str | None, lang: str) -> 
     for section in sections:
         if section.key != topic and (topic is not None or section.kind != "vendor"):
             continue
-        counts = [
-            w.text(lang, f"count_{b.key}", n=b.total) for b in section.blocks if b.key and b.total
-        ]
-        if counts:
-            lines.append(
-                w.text(lang, "vendor_line", name=section.name, counts=w.SEP[lang].join(counts))
-            )
+        line = topic_line(section, lang)
+        if line is not None:
+            lines.append(line)
     return tuple(lines[:VENDOR_LINES])
+
+
+def topic_line(section: Section, lang: str) -> str | None:
+    """A topic's counts by bucket in one line ("AMD / ROCm: 11 merged · 14 in review")."""
+    counts = [
+        w.text(lang, f"count_{b.key}", n=b.total) for b in section.blocks if b.key and b.total
+    ]
+    if not counts:
+        return None
+    return w.text(lang, "vendor_line", name=section.name, counts=w.SEP[lang].join(counts))
 
 
 def _notes(report: Report, lang: str) -> tuple[str, ...]:
     notes = list(report.notes)
     info = report.sections
     if info is not None:
-        if info.baseline_days and info.baseline_days < 7:
-            notes.append(w.text(lang, "baseline_note", days=info.baseline_days))
+        if info.baseline_days < BASELINE_DAYS:
+            key = "baseline_note" if info.baseline_days else "baseline_none"
+            notes.append(w.text(lang, key, days=info.baseline_days))
         if any(not h.measured for h in info.hot_discussions):
             notes.append(w.text(lang, "unread_note"))
     return tuple(dict.fromkeys(notes))
@@ -724,4 +742,5 @@ __all__ = [
     "outline",
     "pick",
     "story_entry",
+    "topic_line",
 ]

@@ -109,7 +109,7 @@ def _part(report: Report, full: ol.Outline, part: ol.ChatPart) -> list[tuple[str
     rows = _rows(part.blocks)
     if part.name == "appendix":
         return _split(report, part, rows)
-    more = _more_line(full)
+    more = _more_line(full, part.name)
     budget = MESSAGE_TEXT_BUDGET - len(part.title) - len(more) - 200
     kept: list[str] = []
     used = 0
@@ -139,10 +139,11 @@ def _rows(blocks: Sequence[ol.Block]) -> list[str]:
     return rows
 
 
-def _more_line(full: ol.Outline) -> str:
-    if not full.link:
+def _more_line(full: ol.Outline, name: str) -> str:
+    link = ol.section_link(full, name)
+    if not link:
         return ""
-    return f"<{full.link}|{slack_escape(w.text(full.lang, 'full_report'))}>"
+    return f"<{link}|{slack_escape(w.text(full.lang, 'full_report'))}>"
 
 
 def _cut_notice(full: ol.Outline, hidden: int) -> str:

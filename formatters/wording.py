@@ -71,6 +71,7 @@ TEXT: dict[str, dict[str, str]] = {
         "{dropped} failed the check and were left out.",
         "baseline_note": "Trends compare with {days} of the 7 days before "
         "(the rest is not archived).",
+        "baseline_none": "No trends: none of the 7 days before is archived.",
         "unread_note": 'Comment figures marked "in all" are totals: those threads were not read.',
     },
     "zh": {
@@ -129,6 +130,7 @@ TEXT: dict[str, dict[str, str]] = {
         "prose_footer": "标有 ✍️ 的文字由 {model} 根据这些数字撰写并经过核对，"
         "{dropped} 句未通过核对，未予采用。",
         "baseline_note": "趋势对比的是此前 7 天中已归档的 {days} 天。",
+        "baseline_none": "无趋势：此前 7 天均未归档。",
         "unread_note": "标为“共”的评论数为总数：这些讨论未读取详情。",
     },
 }

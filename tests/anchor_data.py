@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.model.report import ActivityItem
 from tests.fakes.github_api import FakeItem
 
 DATA = Path(__file__).with_name("data")
@@ -211,3 +212,23 @@ def background_items(count: int, *, before: datetime, seed: int = 7) -> list[Fak
 
 def kind_of(number: int, items: list[FakeItem]) -> str:
     return next(it.kind for it in items if it.number == number)
+
+
+def as_activity(fake: FakeItem) -> ActivityItem:
+    """A fixture item as the collector stores it (title, author, labels, body, times)."""
+    return ActivityItem(
+        repo=REPO,
+        number=fake.number,
+        kind="pr" if fake.kind == "pr" else "issue",
+        title=fake.title,
+        author=fake.author,
+        labels=tuple(fake.labels),
+        state="closed" if fake.closed_at else "open",
+        created_at=fake.created_at,
+        updated_at=fake.updated_at,
+        url=f"https://github.com/{REPO}/{'pull' if fake.kind == 'pr' else 'issues'}/{fake.number}",
+        closed_at=fake.closed_at,
+        merged_at=fake.merged_at,
+        comments=fake.comments,
+        body=fake.body,
+    )

@@ -14,6 +14,7 @@ from sqlalchemy import create_engine, make_url, text
 from bot.store import Store
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
+from tests.sites import ANCHOR_LABELS, FixtureArchive, Site
 
 # Property tests draw fresh examples on a developer's machine and a fixed, repeatable set in
 # CI, so a CI run never fails on an example nobody can reproduce.
@@ -41,6 +42,17 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("VLLM_REPORT_GITHUB_REQUEST_INTERVAL", "0")
     monkeypatch.setenv("VLLM_REPORT_GITHUB_BACKOFF", "0.05")
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The report site of the three real fixture days (and their trend baselines), with
+    strangers' hostile titles on 2026-03-25; built once, read by the site and browser tests."""
+    root = tmp_path_factory.mktemp("site")
+    with FixtureArchive(tmp_path_factory.mktemp("data")) as archive:
+        for label in ANCHOR_LABELS:
+            archive.archive(label)
+        yield archive, root, archive.build(root)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from bot.analyze.trends import activity
 from bot.analyze.what import what_line
 from bot.model.report import ActivityItem
 from bot.model.rules import load_rules
-from tests.anchor_data import anchor_days, anchor_items, thread_facts
+from tests.anchor_data import anchor_days, anchor_items, as_activity, thread_facts
 from tests.factories import REPO, WINDOW_0326, item
 
 RULES = load_rules()
@@ -29,23 +29,7 @@ BEFORE = W.start - timedelta(days=20)
 
 def real(number: int) -> ActivityItem:
     """A fixture item as the collector would store it (title, author, labels, body, times)."""
-    fake = next(it for it in anchor_items() if it.number == number)
-    return ActivityItem(
-        repo=REPO,
-        number=fake.number,
-        kind="pr" if fake.kind == "pr" else "issue",
-        title=fake.title,
-        author=fake.author,
-        labels=tuple(fake.labels),
-        state="closed" if fake.closed_at else "open",
-        created_at=fake.created_at,
-        updated_at=fake.updated_at,
-        url=f"https://github.com/{REPO}/{'pull' if fake.kind == 'pr' else 'issues'}/{number}",
-        closed_at=fake.closed_at,
-        merged_at=fake.merged_at,
-        comments=fake.comments,
-        body=fake.body,
-    )
+    return as_activity(next(it for it in anchor_items() if it.number == number))
 
 
 def day_window():  # type: ignore[no-untyped-def]

@@ -22,17 +22,18 @@ def report_for(phrase: str, complete: bool = True) -> Report:
     return build_report([], window, repo=REPO, complete=complete)
 
 
-def test_the_link_names_the_file_written_in_each_language(tmp_path: Path) -> None:
-    """`7d` is written as last-7-days.<lang>.md, and that is what the link points at."""
+def test_a_day_links_its_site_page_and_a_range_links_nothing(tmp_path: Path) -> None:
+    """The site has one page per finished day (tests/test_site.py shows the page is there);
+    `7d` is written as last-7-days.<lang>.md but has no page, so no link is posted for it."""
     files = ReportFiles(tmp_path / "archive", "https://reports.example.org/vllm/")
-    report = report_for("7d")
+    week = report_for("7d")
     for lang in ("en", "zh"):
-        written = files.write(report, lang, "# report", "{}")
-        link = files.link(report, lang)
-        assert link is not None
-        relative = link.removeprefix("https://reports.example.org/vllm/")
-        assert (tmp_path / "archive" / relative) == written[0]
-        assert written[0].name == f"last-7-days.{lang}.md"
+        assert files.write(week, lang, "# report", "{}")[0].name == f"last-7-days.{lang}.md"
+        assert files.link(week, lang) is None
+    assert files.link(report_for("2026-03-26..2026-03-27"), "en") is None
+    day = report_for("2026-03-26")
+    assert files.link(day, "en") == "https://reports.example.org/vllm/2026-03-26/"
+    assert files.link(day, "zh") == "https://reports.example.org/vllm/2026-03-26/zh/"
 
 
 def test_topic_and_partial_reports_say_so_in_their_names(tmp_path: Path) -> None:

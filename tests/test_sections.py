@@ -205,7 +205,7 @@ def test_trends_compare_with_the_mean_of_the_previous_days() -> None:
             classify_all(baseline, RULES),
             W,
             RULES,
-            covered_days=7,
+            covered=(True,) * 7,
         )
     }
     assert (rows["tool_calling"].count, rows["tool_calling"].mean_7d) == (6, 1.0)

@@ -22,7 +22,15 @@ from bot.analyze.stories import build_stories, story_index
 from bot.analyze.topics import classify_all, topic_sections
 from bot.analyze.trends import activity, clusters, topic_counts, trends
 from bot.analyze.what import what_line
-from bot.model.report import ActivityItem, CommentRecord, PullDetails, Report, Sections, Story
+from bot.model.report import (
+    BASELINE_DAYS,
+    ActivityItem,
+    CommentRecord,
+    PullDetails,
+    Report,
+    Sections,
+    Story,
+)
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 
@@ -44,7 +52,7 @@ def analyze(
     rules: TopicRules,
     complete: bool,
     baseline_items: Sequence[ActivityItem] = (),
-    baseline_days: int = 0,
+    baseline_covered: Sequence[bool] = (False,) * BASELINE_DAYS,
     comments: Mapping[int, Sequence[CommentRecord]] | None = None,
     details: Mapping[int, PullDetails] | None = None,
     context: Sequence[ActivityItem] = (),
@@ -55,7 +63,8 @@ def analyze(
     """The whole report (with `topic`, of that topic's items only): counts, lists, sections.
 
     `comments`: the read threads, by number; `details`: pulls-API facts of the key-change
-    candidates; `context`: items outside the window that the window's items name.
+    candidates; `context`: items outside the window that the window's items name;
+    `baseline_covered`: which of the 7 days before the window the archive holds whole.
     """
     items = list(items)
     matches = classify_all(items, rules)
@@ -91,11 +100,11 @@ def analyze(
             baseline_matches,
             window,
             rules,
-            baseline_days,
+            baseline_covered,
         ),
         clusters=clusters(listed, rules),
         activity=activity(listed, window, rules),
-        baseline_days=baseline_days,
+        baseline_days=sum(baseline_covered),
         days=max(1, round(window.duration.total_seconds() / 86400)),
     )
     report = replace(report, sections=sections, topic=topic)

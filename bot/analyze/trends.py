@@ -11,11 +11,10 @@ from bot.analyze.counts import list_members
 from bot.analyze.titles import title_tags
 from bot.analyze.topics import Matches
 from bot.analyze.weight import ROUTINE_TAGS, WEIGHTY
-from bot.model.report import Activity, ActivityItem, Cluster, TrendRow
+from bot.model.report import BASELINE_DAYS, Activity, ActivityItem, Cluster, TrendRow
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 
-BASELINE_DAYS = 7
 UP, DOWN = 1.5, 0.5  # ratio to the 7-day mean that counts as a move
 MIN_MOVE = 2  # and at least this many items of difference
 FIRST_TIMERS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})
@@ -76,12 +75,19 @@ def trends(
     baseline_matches: Matches,
     window: Window,
     rules: TopicRules,
-    covered_days: int,
+    covered: Sequence[bool],
 ) -> tuple[TrendRow, ...]:
-    """Each topic's count now against the previous days' mean, scaled to this window's length."""
+    """Each topic's count now against the previous days' mean, scaled to this window's length.
+
+    `covered[i]` says the archive holds baseline day i (`baseline_windows` order) whole; a day
+    it does not hold is left out of the mean, even if some of its items are known (an item
+    collected for a later day would otherwise count on a day nobody collected)."""
     days = max(1.0, window.duration.total_seconds() / 86400)
+    covered_days = sum(covered)
     totals: Counter[str] = Counter()
-    for day in baseline_windows(window):
+    for day, whole in zip(baseline_windows(window), covered, strict=True):
+        if not whole:
+            continue
         for key, numbers in topic_counts(baseline_items, day, baseline_matches).items():
             totals[key] += len(numbers)
     rows = []

@@ -12,7 +12,7 @@ PyGithub is imported only when a gap must be fetched (see `default_collector`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -58,10 +58,16 @@ class Archiver:
         store: Store,
         source: GitHubSource,
         collector: Callable[[GitHubSource], Collector] = default_collector,
+        fetch: bool = True,
     ) -> None:
         self.store = store
         self.source = source
         self._make_collector = collector
+        self.fetch = fetch  # False: answer from the archive alone (the site, charts)
+
+    def reading_only(self) -> Archiver:
+        """The same archive, never asking GitHub (what it lacks stays missing, and says so)."""
+        return Archiver(self.store, self.source, self._make_collector, fetch=False)
 
     def window(self, repo: str, window: Window, now: datetime, refresh: bool = False) -> Archived:
         """Collect the window's gaps; complete when it has ended and nothing is missing."""
@@ -80,7 +86,7 @@ class Archiver:
         if wanted.end <= wanted.start:
             return []
         gaps = [wanted] if refresh else self.store.coverage.gaps(repo, wanted)
-        if not gaps:
+        if not gaps or not self.fetch:
             log.info("%s..%s answered from the archive", wanted.start, wanted.end)
             return []
         with self._github(repo) as github:
@@ -91,12 +97,10 @@ class Archiver:
     def items(self, repo: str, span: Span) -> list[ActivityItem]:
         return self.store.items.touching(repo, span)
 
-    def covered_days(self, repo: str, span: Span) -> int:
-        """Whole days of `span` the archive covers."""
-        uncovered = sum(
-            (gap.end - gap.start for gap in self.store.coverage.gaps(repo, span)), timedelta()
-        )
-        return max(0, round(((span.end - span.start) - uncovered) / timedelta(days=1)))
+    def covers(self, repo: str, spans: Sequence[Span]) -> list[bool]:
+        """For each of `spans`, whether the archive holds all of it."""
+        held = self.store.coverage.spans(repo)
+        return [any(h.start <= s.start and s.end <= h.end for h in held) for s in spans]
 
     def threads(
         self, repo: str, numbers: Iterable[int], window: Window, now: datetime
@@ -105,7 +109,7 @@ class Archiver:
         wanted = list(numbers)
         span = Span(window.start, min(window.end, now))
         unread = [n for n in wanted if not self.store.threads.known(repo, n, span)]
-        if unread:
+        if unread and self.fetch:
             with self._github(repo) as github:
                 for number in unread:
                     thread = github().comments_since(number, window.start)
@@ -123,7 +127,7 @@ class Archiver:
         stale = [
             it for it in wanted if it.number not in known or known[it.number][1] < it.updated_at
         ]
-        if stale:
+        if stale and self.fetch:
             with self._github(repo) as github:
                 for item in stale:
                     details = github().pull_details(item.number, item.author)

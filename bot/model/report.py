@@ -22,6 +22,8 @@ Kind = Literal["issue", "pr"]
 
 # The report's sections, in the reference's order: the words `--section` and the slash
 # commands take (besides a topic key).
+BASELINE_DAYS = 7  # trends compare a day with the mean of the days before it
+
 SECTIONS = ("summary", "vendors", "hot", "trends", "key", "activity", "notable", "appendix")
 
 

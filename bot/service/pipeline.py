@@ -26,12 +26,14 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from bot.analyze import analyze, build_report, candidates, key_change_candidates
+from bot.analyze.history import history
 from bot.analyze.references import referenced
-from bot.analyze.trends import BASELINE_DAYS
+from bot.analyze.trends import baseline_windows
 from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, DeliveryResult, Destination
+from bot.model.history import History
 from bot.model.query import ReportQuery
-from bot.model.report import ActivityItem, Report
+from bot.model.report import BASELINE_DAYS, ActivityItem, Report
 from bot.model.rules import TopicRules
 from bot.model.windows import Window, current_day, day_window
 from bot.report_files import ReportFiles
@@ -89,9 +91,7 @@ class Pipeline:
             )
         baseline = Span(window.start - timedelta(days=BASELINE_DAYS), window.start)
         notes += self.archiver.span(repo, baseline, now)
-        baseline_days = self.archiver.covered_days(repo, baseline)
-        if baseline_days < BASELINE_DAYS:
-            notes.append(f"trend baseline: {baseline_days} of {BASELINE_DAYS} days archived")
+        days_before = [Span(day.start, day.end) for day in baseline_windows(window)]
         listed = build_report(items, window, repo=repo, complete=archived.complete).items
         shortlist = [
             listed[n] for n in key_change_candidates(list(listed.values()), window, self.rules)
@@ -104,7 +104,7 @@ class Pipeline:
             rules=self.rules,
             complete=archived.complete,
             baseline_items=self.archiver.items(repo, baseline),
-            baseline_days=baseline_days,
+            baseline_covered=self.archiver.covers(repo, days_before),
             comments=self.archiver.threads(repo, hot, window, now),
             details=self.archiver.pull_details(repo, shortlist, now),
             context=self.archiver.named(repo, referenced(listed.values(), repo) - set(listed)),
@@ -113,7 +113,7 @@ class Pipeline:
             topic=query.topic,
         )
         if self.prose is not None:  # 3. prose, checked, when a model is configured
-            prose, problem = self.prose.write(report, query.lang)
+            prose, problem = self.prose.write(report, query.lang, ask=self.archiver.fetch)
             report = replace(report, prose=prose) if prose else report
             report = replace(report, notes=(*report.notes, problem)) if problem else report
         self._remember(query, report)
@@ -134,6 +134,30 @@ class Pipeline:
         lead = "it leads" if story.lead == item.number else f"led by #{story.lead}"
         also = f", with {', '.join(others)}" if others else ""
         return f"story on {window.label}: {lead}{also} ({'; '.join(story.reasons)})"
+
+    def reading_only(self) -> Pipeline:
+        """A pipeline that answers from the archive alone: no GitHub request, no model call
+        (cached model text is used). The site and the charts are built with it."""
+        return Pipeline(
+            self.archiver.reading_only(), self.rules, self.files, self.clock, self.prose
+        )
+
+    def history(self, repo: str, last: Window, days: int, topic: str | None = None) -> History:
+        """The `days` report days ending with `last`'s last day, from the archive alone (a day
+        it does not hold is marked so, never fetched here and never drawn as zero)."""
+        tz = ZoneInfo(last.timezone)
+        cutoff = last.start.astimezone(tz).time()
+        final = (last.end.astimezone(tz) - timedelta(days=1)).date()
+        windows = [
+            day_window(final - timedelta(days=back), tz, cutoff) for back in range(days - 1, -1, -1)
+        ]
+        return self.history_of(repo, windows, topic)
+
+    def history_of(self, repo: str, windows: Sequence[Window], topic: str | None = None) -> History:
+        """One point per window (consecutive report days), from the archive alone."""
+        items = self.archiver.items(repo, Span(windows[0].start, windows[-1].end))
+        covered = self.archiver.covers(repo, [Span(w.start, w.end) for w in windows])
+        return history(items, windows, covered, repo=repo, rules=self.rules, topic=topic)
 
     def write(self, report: Report, lang: str) -> list[Path]:
         """4. rendered and written: the report's Markdown and JSON files."""

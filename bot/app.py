@@ -96,7 +96,11 @@ def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime
 
 @contextlib.asynccontextmanager
 async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
-    """The configured platforms' transports, closed on exit."""
+    """The configured platforms' transports, closed on exit.
+
+    Nothing here touches the network: each transport connects on its first send, so one
+    platform being down fails that platform's destinations alone (the others carry on).
+    """
     opened: dict[str, Transport] = {}
     closers = []
     if settings.slack_bot_token:
@@ -107,7 +111,7 @@ async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
     if settings.discord_bot_token:
         from bot.adapters.discord_transport import DiscordTransport
 
-        discord_transport = await DiscordTransport.login(
+        discord_transport = DiscordTransport(
             settings.discord_bot_token.get_secret_value(), settings.discord_api_url
         )
         opened["discord"] = discord_transport
@@ -116,7 +120,8 @@ async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
         yield opened
     finally:
         for close in closers:
-            await close()
+            with contextlib.suppress(Exception):
+                await close()
 
 
 async def post_once(bot: Bot, window: Window) -> PostResult:

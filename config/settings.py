@@ -145,6 +145,12 @@ class Settings(BaseSettings):
     post_delay_minutes: int = Field(15, ge=0, le=720, description="post this long after cutoff")
     catch_up_days: int = Field(3, ge=0, le=31, description="missed days posted at start-up")
     command_limit_per_minute: int = Field(6, ge=1, le=600, description="per user")
+    delivery_lease_seconds: float = Field(
+        30.0, ge=1, le=3600, description="a part's lease: a dead poster's parts wait this long"
+    )
+    leader_lease_seconds: float = Field(
+        30.0, ge=1, le=3600, description="the scheduler leader's lease (replicas take over after)"
+    )
 
     @property
     def slack_channel_list(self) -> list[str]:

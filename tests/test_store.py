@@ -157,7 +157,7 @@ def test_a_new_store_equals_one_built_by_every_migration(store_url: str) -> None
         diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
         tables = set(inspect(connection).get_table_names())
     engine.dispose()
-    assert revision == "0004"
+    assert revision == "0005"
     assert diff == []
     assert tables == set(Base.metadata.tables) | {"alembic_version"}
 

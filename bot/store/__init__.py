@@ -8,7 +8,8 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 - `coverage`: the spans of time fully collected and the sync cursor (`coverage.py`);
 - `threads`: comment threads of hot-discussion candidates (`threads.py`);
 - `prose`: the model-prose cache (`prose_cache.py`);
-- `ledger`: the delivery ledger and gone destinations (`ledger.py`);
+- `ledger`: the delivery ledger with its per-part leases, and gone destinations (`ledger.py`);
+- `leases`: named leases with a fencing token, e.g. the scheduler's leadership (`leases.py`);
 - `subscriptions`: who gets which digest (`subscriptions.py`).
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 from bot.store.coverage import Coverage
 from bot.store.engine import StoreError, Transactions, first_line, open_engine, safe_url
 from bot.store.items import Items
+from bot.store.leases import Held, Leases
 from bot.store.ledger import Ledger
 from bot.store.prose_cache import ProseCache
 from bot.store.spans import Span, merge_spans, subtract_spans
@@ -24,6 +26,7 @@ from bot.store.subscriptions import Subscription, Subscriptions
 from bot.store.threads import Threads
 
 __all__ = [
+    "Held",
     "Span",
     "Store",
     "StoreError",
@@ -50,6 +53,7 @@ class Store:
         self.threads = Threads(transactions)
         self.prose = ProseCache(transactions)
         self.ledger = Ledger(transactions)
+        self.leases = Leases(transactions)
         self.subscriptions = Subscriptions(transactions)
 
     def close(self) -> None:

@@ -15,8 +15,19 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 
 from __future__ import annotations
 
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
 from bot.store.coverage import Coverage
-from bot.store.engine import StoreError, Transactions, first_line, open_engine, safe_url
+from bot.store.engine import (
+    BUSY_SECONDS,
+    StoreError,
+    StoreUrlError,
+    Transactions,
+    describe,
+    first_line,
+    open_engine,
+    safe_url,
+)
 from bot.store.items import Items
 from bot.store.leases import Held, Leases
 from bot.store.ledger import Ledger
@@ -30,6 +41,7 @@ __all__ = [
     "Span",
     "Store",
     "StoreError",
+    "StoreUrlError",
     "Subscription",
     "merge_spans",
     "subtract_spans",
@@ -39,14 +51,22 @@ __all__ = [
 class Store:
     """All persistence of the bot. Open once per process; short transactions only."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_seconds: float = BUSY_SECONDS) -> None:
         self.url = url
         try:
-            self.engine = open_engine(url)
-        except StoreError:
+            self.engine = open_engine(url, busy_seconds)
+        except (StoreError, StoreUrlError):
             raise
+        except (ArgumentError, NoSuchModuleError) as exc:
+            raise StoreUrlError(
+                f"DATABASE_URL ({safe_url(url)}) is not a database URL SQLAlchemy can use "
+                f"({first_line(exc)}): write sqlite:////path/to/file.sqlite3 or "
+                "postgresql://user@host/dbname"
+            ) from None
         except Exception as exc:  # driver errors vary; the message is what matters
-            raise StoreError(f"cannot open the store ({safe_url(url)}): {first_line(exc)}") from exc
+            raise StoreError(
+                describe(exc, safe_url(url), "cannot open the store ({where})")
+            ) from exc
         transactions = Transactions(self.engine, url)
         self.items = Items(transactions)
         self.coverage = Coverage(transactions)

@@ -38,6 +38,8 @@ class FakeSlack(FakeServer):
     posted: list[Posted] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     responses: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    on_post: Any = None  # callable(number of posts so far), called after a post is stored
+    rate_limit_rule: Any = None  # callable(index of the call) -> bool: answer it with a 429
 
     def __post_init__(self) -> None:
         super().__init__()
@@ -151,6 +153,8 @@ class _Handler(BaseHTTPRequestHandler):
         ts = self.fake.next_ts()
         posted = Posted(channel, ts, args.get("thread_ts"), args)
         self.fake.posted.append(posted)
+        if self.fake.on_post is not None:
+            self.fake.on_post(len(self.fake.posted))
         if self.fake.hang_on_post is not None and len(self.fake.posted) == self.fake.hang_on_post:
             self.fake.hung.set()
             time.sleep(60)  # the poster is killed meanwhile

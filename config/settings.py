@@ -147,6 +147,17 @@ class Settings(BaseSettings):
         validation_alias=_alias("DISCORD_GUILD_ID", "discord_guild_id"),
         description="sync slash commands to this server at once (global sync takes up to 1 h)",
     )
+    discord_public_key: str | None = Field(
+        None,
+        validation_alias=_alias("DISCORD_PUBLIC_KEY", "discord_public_key"),
+        description="the application's public key: answer commands on an HTTP endpoint",
+    )
+    discord_interactions_port: int = Field(
+        3001,
+        ge=1,
+        le=65535,
+        validation_alias=_alias("DISCORD_INTERACTIONS_PORT", "discord_interactions_port"),
+    )
     post_delay_minutes: int = Field(15, ge=0, le=720, description="post this long after cutoff")
     catch_up_days: int = Field(3, ge=0, le=31, description="missed days posted at start-up")
     command_limit_per_minute: int = Field(6, ge=1, le=600, description="per user")
@@ -220,6 +231,13 @@ class Settings(BaseSettings):
     def _check_guild(cls, value: str | None) -> str | None:
         if value is not None and not _DISCORD_ID_RE.match(value.strip()):
             raise ValueError(f"'{value}' is not a Discord server ID (digits only)")
+        return value.strip() if value is not None else None
+
+    @field_validator("discord_public_key")
+    @classmethod
+    def _check_public_key(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", value.strip()):
+            raise ValueError("is not a public key: copy the 64 hex digits from General Information")
         return value.strip() if value is not None else None
 
     @field_validator("database_url")

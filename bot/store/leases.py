@@ -44,8 +44,9 @@ class Leases:
                 _insert(session)
                 .values(name=name, owner=owner, epoch=1, lease_until=until, updated_at=now)
                 .on_conflict_do_nothing(index_elements=["name"])
-            )
-            if _count(inserted) == 1:
+                .returning(LeaseRow.name)
+            ).first()
+            if inserted is not None:
                 return Held(name, owner, 1, until)
         with self._tx.begin() as session:
             renewed = session.execute(

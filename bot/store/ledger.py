@@ -72,9 +72,9 @@ class Ledger:
             inserted = session.execute(
                 insert.on_conflict_do_nothing(
                     index_elements=["repo", "window", "destination", "part"]
-                )
-            )
-            if _count(inserted) == 1:
+                ).returning(DeliveryRow.id)
+            ).first()
+            if inserted is not None:  # only the one insert that made the row returns it
                 return Claim(None, held=True, new=True)
         with self._tx.begin() as session:
             query = select(DeliveryRow).where(*keys)

@@ -50,7 +50,7 @@ UNCHECKABLE_ERRORS = frozenset({"missing_scope", "not_allowed_token_type", "no_p
 PACE_SECONDS = 1.0  # Slack: about one message per second per channel
 
 
-def slack_client(token: str, base_url: str, retries: int = 3) -> AsyncWebClient:
+def slack_client(token: str, base_url: str, retries: int = 5) -> AsyncWebClient:
     return AsyncWebClient(
         token=token,
         base_url=base_url,

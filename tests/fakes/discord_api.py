@@ -45,6 +45,8 @@ class FakeDiscord(FakeServer):
     down: bool = False  # every request answers 503 (Discord's API is down)
     rate_limit_rule: Any = None  # callable(index) -> bool: answer this post with a 429
     webhooks: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    post_delay: float = 0.0  # seconds each message create takes
+    throttled: int = 0  # how many 429s were answered
 
     def __post_init__(self) -> None:
         super().__init__()
@@ -185,6 +187,7 @@ class _Handler(BaseHTTPRequestHandler):
             index = self.fake._posts
         rule = self.fake.rate_limit_rule
         if self.fake.rate_limited_posts or (rule is not None and rule(index)):
+            self.fake.throttled += 1
             self.fake.rate_limited_posts = max(0, self.fake.rate_limited_posts - 1)
             self._send(
                 429,
@@ -193,6 +196,8 @@ class _Handler(BaseHTTPRequestHandler):
                 {"Retry-After": "0.2", "X-RateLimit-Scope": "user", "Via": "1.1 google"},
             )
             return
+        if self.fake.post_delay:
+            time.sleep(self.fake.post_delay)
         nonce = str(body.get("nonce") or "")
         enforced = bool(nonce and body.get("enforce_nonce"))
         with self.fake._lock:

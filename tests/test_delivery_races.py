@@ -76,7 +76,7 @@ def deliverer(store: Store, transport: Recorder, lease: float = 30.0) -> Deliver
         {"slack": transport},  # type: ignore[dict-item]
         lambda: NOW,
         lease=timedelta(seconds=lease),
-        wait_limit=timedelta(seconds=60),
+        wait_limit=timedelta(seconds=10),
     )
 
 

@@ -129,7 +129,7 @@ def test_two_serve_replicas_schedule_once_and_the_survivor_takes_over(
         "PYTHONPATH": str(ROOT),
         "DATABASE_URL": store_url,
         "VLLM_REPORT_CATCH_UP_DAYS": "0",
-        "VLLM_REPORT_LEADER_LEASE_SECONDS": "1",
+        "VLLM_REPORT_LEADER_LEASE_SECONDS": "3",
         "GITHUB_API_URL": "http://127.0.0.1:9",
     }
     first = _serve(clean_env, env)

@@ -129,6 +129,7 @@ def test_a_gone_destination_is_disabled_after_the_attempts(store: Store) -> None
     assert result.failed == {WHERE.key: "disabled: Slack says channel_not_found"}
     assert len([c for c in transport.calls if c[0] == "post"]) == GONE_ATTEMPTS
     assert store.ledger.disabled() == {WHERE.key: "Slack says channel_not_found"}
+    assert COMPLETE_PART not in store.ledger.parts(REPO, WINDOW, WHERE.key)
     later = Scripted()
     assert deliver(store, later).failed == {WHERE.key: "disabled earlier: the destination is gone"}
     assert later.calls == []

@@ -208,3 +208,97 @@ def test_part_key_since_reads_the_window_start() -> None:
     assert PartKey(REPO, "label-only", "slack:C1", "a").since is None
     assert PartKey(REPO, "x@2026-03-25T11:43:00", "slack:C1", "a").since is None  # naive
     assert len({PartKey(REPO, WINDOW, "slack:C1", p).digest for p in "ab"}) == 2
+
+
+def test_a_live_holder_past_the_wait_limit_leaves_the_destination_to_it(store: Store) -> None:
+    now, lease = datetime.now(UTC), timedelta(seconds=60)
+    assert store.ledger.claim(REPO, WINDOW, WHERE.key, "headline", "other", now, lease).held
+    transport = Scripted()
+    result = deliver(store, transport)
+    assert transport.calls == []
+    assert "another run is posting headline" in result.failed[WHERE.key]
+    assert COMPLETE_PART not in store.ledger.parts(REPO, WINDOW, WHERE.key)
+
+
+def test_skips_add_up_across_destinations_and_reopen_nothing(store: Store) -> None:
+    deliver(store, Scripted())
+    deliverer = Deliverer(
+        store.ledger,
+        {"slack": (again := Scripted())},
+        lambda: NOW,  # type: ignore[dict-item]
+    )
+    shared = DeliveryResult(skipped=5)
+    asyncio.run(deliverer.deliver(REPO, WINDOW, WHERE, PARTS, "t", shared))
+    assert shared.skipped == 8
+    assert again.threads == [] and again.calls == []
+
+
+def test_ids_of_other_parts_are_never_taken_for_this_one(store: Store) -> None:
+    """The platform shows a message of another destination (or an earlier part of this one)
+    that looks the same: it is not this part, whatever `find` says."""
+    store.ledger.record(REPO, WINDOW, "slack:C9", "headline", "sent", "m-other", NOW)
+
+    class LooksAlike(Scripted):
+        async def find(
+            self, target: str, key: PartKey, payload: Payload, thread: str | None, exclude: set[str]
+        ) -> str | None:
+            self.calls.append(("find", target, key.part, str(thread), str(payload["text"])))
+            for candidate in ("m-other", "m0"):
+                if candidate not in exclude:
+                    return candidate
+            return None
+
+    transport = LooksAlike()
+    result = deliver(store, transport)
+    # the headline: m-other is another destination's, so m0 (truly this one) is recovered;
+    # the later parts: neither m-other nor m0 (now this headline's) may be taken for them
+    assert (result.recovered, result.sent) == (1, 2)
+    finds = [c for c in transport.calls if c[0] == "find"]
+    assert [(c[2], c[3], c[4]) for c in finds] == [
+        ("headline", "None", "headline"),
+        ("a", "t-m0", "a"),
+        ("b", "t-m0", "b"),
+    ]
+
+
+def test_payloads_and_targets_reach_the_transport(store: Store) -> None:
+    class Recording(Scripted):
+        async def post(
+            self, target: str, payload: Payload, thread: str | None, key: PartKey
+        ) -> str:
+            self.calls.append(("payload", target, str(payload["text"])))
+            return await super().post(target, payload, thread, key)
+
+        async def open_thread(self, target: str, message_id: str, name: str) -> str | None:
+            self.calls.append(("thread", target, message_id))
+            return await super().open_thread(target, message_id, name)
+
+    transport = Recording()
+    deliver(store, transport, where=Destination("slack", "U7", kind="dm"))
+    assert [c[1:] for c in transport.calls if c[0] == "payload"] == [
+        ("DU7", "headline"),
+        ("DU7", "a"),
+        ("DU7", "b"),
+    ]
+    assert [c[1:] for c in transport.calls if c[0] == "thread"] == [("DU7", "m1")]
+
+
+def test_success_resets_the_gone_count(store: Store) -> None:
+    """Gone once, then fine, then gone once again: two single failures apart never disable."""
+
+    class OnceGone(Scripted):
+        async def post(self, *args: Any) -> str:
+            if not self.calls:
+                self.calls.append(("gone",))
+                raise DestinationGone("Slack says not_in_channel")
+            return await super().post(*args)
+
+    deliver(store, OnceGone())
+    other_window = "2026-03-26@2026-03-26T11:43:00+08:00"
+    deliverer = Deliverer(
+        store.ledger,
+        {"slack": OnceGone()},
+        lambda: NOW,  # type: ignore[dict-item]
+    )
+    result = asyncio.run(deliverer.deliver(REPO, other_window, WHERE, PARTS, "t"))
+    assert result.failed == {} and store.ledger.disabled() == {}

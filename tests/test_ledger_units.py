@@ -85,3 +85,42 @@ def test_gone_destinations_are_disabled_at_the_limit_and_reset_by_success(store:
     assert store.ledger.disabled() == {"slack:CG": "gone again"}
     store.ledger.destination_ok("slack:CG")  # a disabled one stays disabled
     assert store.ledger.disabled() == {"slack:CG": "gone again"}
+
+
+def test_a_lease_no_longer_holds_at_its_end(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    assert store.ledger.holds(R, W, D, "p", "a", T0 + LEASE - S, timedelta(seconds=1))
+    assert not store.ledger.holds(R, W, D, "p", "a", T0 + LEASE, LEASE)  # ended exactly now
+    assert store.ledger.renew("a", T0 + LEASE, LEASE) == 0
+
+
+def test_a_takeover_changes_that_part_only(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.claim(R, W, D, "q", "a", T0, LEASE)
+    assert store.ledger.claim(R, W, D, "p", "b", T0 + LEASE, LEASE).held
+    assert store.ledger.claim(R, W, D, "q", "c", T0 + LEASE, LEASE).held  # not b's now
+
+
+def test_release_gives_back_that_part_only(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.claim(R, W, D, "q", "a", T0, LEASE)
+    store.ledger.release(R, W, D, "p", "a", T0 + S)
+    assert store.ledger.claim(R, W, D, "p", "b", T0 + S, LEASE).held
+    assert not store.ledger.claim(R, W, D, "q", "b", T0 + S, LEASE).held
+
+
+def test_a_row_without_a_lease_is_taken_over(store: Store) -> None:
+    """A claimed row from before leases existed (or written by `record`) has no holder."""
+    store.ledger.record(R, W, D, "p", "claimed", None, T0)
+    claim = store.ledger.claim(R, W, D, "p", "b", T0, LEASE)
+    assert (claim.held, claim.new) == (True, False)
+
+
+def test_lookups_stay_inside_their_repo_and_window(store: Store) -> None:
+    store.ledger.record(R, W, D, "p", "sent", "m1", T0)
+    store.ledger.record("other/repo", W, D, "p", "sent", "m2", T0)
+    store.ledger.record(R, "other-window", D, "x", "sent", "m3", T0)
+    store.ledger.claim(R, W, D, "unsent", "a", T0, LEASE)
+    assert store.ledger.message_ids(R, W) == {"m1"}
+    assert store.ledger.parts(R, W, D) == {"p", "unsent"}
+    assert store.ledger.parts("other/repo", W, D) == {"p"}

@@ -232,3 +232,59 @@ def test_noisy_label_thresholds() -> None:
     labels = [sorted(t.labels)[0] for t in areas]
     assert label_noise(item(1, labels=tuple(labels)), RULES) is not None
     assert label_noise(item(1, labels=tuple(labels[:-1])), RULES) is None
+
+
+# -- more edges found by the mutation run ------------------------------------------------------
+
+
+def test_day_window_is_one_report_day_in_the_report_zone() -> None:
+    window = day_window(date(2026, 3, 26), CST, CUTOFF)
+    assert window.start == datetime(2026, 3, 26, 11, 45, tzinfo=CST)
+    assert window.end == datetime(2026, 3, 27, 11, 45, tzinfo=CST)
+    assert (window.timezone, window.label) == ("Asia/Shanghai", "2026-03-26")
+    ranged = parse_window(
+        "2026-03-20..2026-03-26",
+        now=datetime(2026, 6, 1, tzinfo=UTC),
+        tz=CST,
+        cutoff=CUTOFF,
+        max_days=31,
+    )
+    assert (ranged.timezone, ranged.label) == ("Asia/Shanghai", "2026-03-20..2026-03-26")
+
+
+@pytest.mark.parametrize(
+    ("phrase", "relative"), [("", (1, 1)), ("last", (1, 1)), ("today", (0, 0)), ("1d", (1, 1))]
+)
+def test_short_phrases(phrase: str, relative: tuple[int, int]) -> None:
+    from bot.model.windows import read_phrase
+
+    said = read_phrase(phrase)
+    assert said.relative == relative and said.text == phrase
+
+
+def test_the_supported_days_include_both_ends() -> None:
+    from bot.model.windows import FIRST_DAY, LAST_DAY, read_phrase
+
+    assert read_phrase(FIRST_DAY.isoformat()).first == FIRST_DAY
+    assert read_phrase(LAST_DAY.isoformat()).last == LAST_DAY
+    with pytest.raises(WindowError, match="outside the days a report can cover"):
+        read_phrase((FIRST_DAY - timedelta(days=1)).isoformat())
+    with pytest.raises(WindowError, match=r"'40d' is 40 days, more than the 31-day limit; ask"):
+        read_phrase("40d", 31)
+    with pytest.raises(WindowError, match=r"'2026-01-01\.\.2026-03-01' spans 60 days"):
+        read_phrase("2026-01-01..2026-03-01", 31)
+    assert read_phrase("7d").days_label == 7
+
+
+def test_the_replay_guard_edges() -> None:
+    """No signature (Socket Mode) is always fresh; a signature exactly 300 s old is forgotten."""
+    from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
+
+    now = [1000.0]
+    guard = ReplayGuard(clock=lambda: now[0])
+    assert guard.fresh(None) and guard.fresh(None) and guard.fresh("")
+    assert guard.fresh("sig") and not guard.fresh("sig")
+    now[0] += REPLAY_WINDOW - 1
+    assert not guard.fresh("sig")
+    now[0] = 1000.0 + REPLAY_WINDOW
+    assert guard.fresh("sig")

@@ -14,7 +14,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.collect.source import GitHubSource
@@ -96,7 +96,11 @@ def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime
 
 @contextlib.asynccontextmanager
 async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
-    """The configured platforms' transports, closed on exit."""
+    """The configured platforms' transports, closed on exit.
+
+    Nothing here touches the network: each transport connects on its first send, so one
+    platform being down fails that platform's destinations alone (the others carry on).
+    """
     opened: dict[str, Transport] = {}
     closers = []
     if settings.slack_bot_token:
@@ -107,7 +111,7 @@ async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
     if settings.discord_bot_token:
         from bot.adapters.discord_transport import DiscordTransport
 
-        discord_transport = await DiscordTransport.login(
+        discord_transport = DiscordTransport(
             settings.discord_bot_token.get_secret_value(), settings.discord_api_url
         )
         opened["discord"] = discord_transport
@@ -116,7 +120,8 @@ async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
         yield opened
     finally:
         for close in closers:
-            await close()
+            with contextlib.suppress(Exception):
+                await close()
 
 
 async def post_once(bot: Bot, window: Window) -> PostResult:
@@ -132,6 +137,7 @@ async def serve(bot: Bot) -> None:
     """Run until SIGINT/SIGTERM: schedule, catch up, answer commands."""
     from bot.service.commands import CommandService
     from bot.service.daily import DailyJob
+    from bot.service.leader import Leader
     from bot.service.scheduling import build_scheduler
 
     settings = bot.settings
@@ -144,8 +150,10 @@ async def serve(bot: Bot) -> None:
         clock = bot.pipeline.clock
         job = DailyJob(settings, bot.pipeline, bot.store, opened, clock)
         commands = CommandService(settings, bot.rules, bot.pipeline, bot.store.subscriptions, clock)
+        # Every replica schedules; only the one holding the scheduler lease runs the job.
+        leader = Leader(bot.store.leases, timedelta(seconds=settings.leader_lease_seconds))
         scheduler = build_scheduler(
-            settings.tz, settings.cutoff_time, settings.post_delay_minutes, job.run
+            settings.tz, settings.cutoff_time, settings.post_delay_minutes, leader.gate(job.run)
         )
         scheduler.start()
         log.info(
@@ -154,17 +162,25 @@ async def serve(bot: Bot) -> None:
             settings.timezone,
             ", ".join(d.key for d in job.destinations()) or "archive only",
         )
-        tasks: list[asyncio.Task[Any]] = [asyncio.create_task(job.catch_up())]
+        # The catch-up runs each time this replica becomes the leader (at once when alone).
+        tasks: list[asyncio.Task[Any]] = [
+            asyncio.create_task(leader.keep(stop, leader.gate(job.catch_up)))
+        ]
         if settings.slack_bot_token and (settings.slack_app_token or settings.slack_signing_secret):
             from bot.adapters.slack_app import start_slack
 
             tasks.append(asyncio.create_task(start_slack(settings, commands, stop)))
-        if settings.discord_bot_token:
+        if settings.discord_public_key:  # HTTP interactions: stateless, any number of replicas
+            from bot.adapters.discord_http import start_interactions
+
+            tasks.append(asyncio.create_task(start_interactions(settings, commands, stop)))
+        elif settings.discord_bot_token:  # the gateway: one connection, one process
             from bot.adapters.discord_app import start_discord
 
             tasks.append(asyncio.create_task(start_discord(settings, commands, stop)))
         await stop.wait()
         scheduler.shutdown(wait=False)
-        for task in tasks:
+        await asyncio.wait_for(tasks[0], 10)  # the leader hands its lease back
+        for task in tasks[1:]:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -17,6 +17,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.model.errors import InputError, ServiceError
@@ -137,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.verbose == 0:
         # urllib3 logs each retry as a WARNING; the final sentence is what a person needs.
         logging.getLogger("urllib3").setLevel(logging.ERROR)
+
     handler: Callable[[argparse.Namespace], int] = args.func
     return _guarded(handler, args)
 
@@ -302,7 +304,32 @@ def _configured(args: argparse.Namespace) -> tuple[Settings, TopicRules]:
         if value is not None:
             overrides[name] = value
     settings = load_settings(**overrides)
-    return settings, load_rules(settings.topics_file)
+    return settings, _rules(settings.topics_file, load_rules)
+
+
+def _rules(path: Path | None, load: Callable[[Path | None], TopicRules]) -> TopicRules:
+    """The topic rules, or one sentence on what is wrong with their file (exit status 2)."""
+    from bot.model.rules import RulesError
+
+    where = f"topic rules file {path}" if path is not None else "the shipped topic rules"
+    try:
+        if path is not None and path.is_dir():
+            raise RulesError(f"{where} is a folder: VLLM_REPORT_TOPICS_FILE must name a file")
+        return load(path)
+    except UnicodeDecodeError as exc:
+        raise RulesError(
+            f"{where} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+            f"{exc.start}): save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise RulesError(f"{where} cannot be read: {exc.strerror}") from None
+    except (AttributeError, TypeError, KeyError, ValueError) as exc:
+        if isinstance(exc, RulesError):
+            raise
+        raise RulesError(
+            f"{where} has the wrong shape ({type(exc).__name__}: {exc}): each topic is a "
+            'table like [topics.amd] with name = "…" (see config/topics.toml)'
+        ) from None
 
 
 class _opened:

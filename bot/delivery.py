@@ -1,31 +1,52 @@
 """Delivery: post a report's parts to each destination exactly once, thread first.
 
 The ledger (the store's `deliveries` table, unique on repo, window, destination, part,
-reached through the small `Ledger` protocol below so delivery is testable without SQL) moves each
-part through claimed → sent (the platform's message id recorded) → confirmed (every part of
-the destination is out). A rerun, a restart or a second `post` of the same window skips
-what was sent. The one gap — a crash after the platform accepted a message and before the
-id was recorded — is closed per platform by the transport's `find`: Slack looks for the
-part's metadata in the channel (or thread) history; Discord resends with the part's stable
-nonce and `enforce_nonce`, and gets the existing message back.
+reached through the small `Ledger` protocol below so delivery is testable without SQL) moves
+each part through claimed → sent (the platform's message id recorded) → confirmed (every part
+of the destination is out).
 
-Destinations that are gone (deleted, archived, no access) are disabled after
-`GONE_ATTEMPTS` tries and logged, and the others carry on. Rate limits and server errors
-are retried by the platform SDKs (slack_sdk's retry handlers, discord.py's HTTP client).
+**Only the holder of a part's lease sends it.** A claim is a lease (owner, expiry) taken
+atomically in the database; the holder renews its leases while it works (a heartbeat every
+third of the lease) and checks it still holds the lease right before each send (fencing). A
+second process (an operator's `post` during the scheduled run, another replica) that finds a
+part leased waits until it is sent (then goes on with the next part) or until the lease runs
+out (the holder died); it takes an expired lease over only after looking on the platform for
+the part, so a crash between the platform's accept and our record never posts twice.
+
+**Every message names its part on the platform**: the identity is (repo, window,
+destination with its stream, part) — so a topic digest and the daily post, or two channels,
+never share one. Discord gets it as the `nonce` (with `enforce_nonce`, which Discord checks
+per author across channels), Slack in the message `metadata`. The deliverer stamps it at
+send time, whatever the formatter put there. Before the headline is posted, the platform is
+looked at even when the ledger has no row for it (the database was lost mid-post): a
+recovered headline means its thread is searched for each later part too.
+
+Destinations that are gone (deleted, archived, no access) are disabled after `GONE_ATTEMPTS`
+tries and logged, and the others carry on; any other failure of one destination (its
+platform down) is recorded for it alone. Rate limits and server errors are retried by the
+platform SDKs (slack_sdk's retry handlers, discord.py's HTTP client).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import logging
-from collections.abc import Callable, Sequence
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
 GONE_ATTEMPTS = 2
+DEFAULT_LEASE = timedelta(seconds=30)  # a dead holder's parts wait this long at most
+DEFAULT_WAIT = timedelta(minutes=10)  # how long to wait on a live holder before giving up
+POLL_SECONDS = 1.0
 COMPLETE_PART = "_complete"  # ledger row written when every part of a destination is out
 Payload = dict[str, Any]
 
@@ -44,16 +65,50 @@ class Claim(Protocol):
         """The platform's id of the part, when it is known to have gone out."""
 
     @property
+    def held(self) -> bool:
+        """True when this owner holds the part's lease (and alone may send it)."""
+
+    @property
     def new(self) -> bool:
         """True when this claim was just made (no earlier run touched the part)."""
+
+    @property
+    def lease_until(self) -> datetime | None:
+        """When another holder's lease runs out (when not held)."""
 
 
 class Ledger(Protocol):
     """What delivery needs of the store (bot.store.ledger implements it)."""
 
     def claim(
-        self, repo: str, window: str, destination: str, part: str, now: datetime
+        self,
+        repo: str,
+        window: str,
+        destination: str,
+        part: str,
+        owner: str,
+        now: datetime,
+        lease: timedelta,
     ) -> Claim: ...
+
+    def holds(
+        self,
+        repo: str,
+        window: str,
+        destination: str,
+        part: str,
+        owner: str,
+        now: datetime,
+        lease: timedelta,
+    ) -> bool: ...
+
+    def renew(self, owner: str, now: datetime, lease: timedelta) -> int: ...
+
+    def release(
+        self, repo: str, window: str, destination: str, part: str, owner: str, now: datetime
+    ) -> None: ...
+
+    def message_ids(self, repo: str, window: str) -> set[str]: ...
 
     def record(
         self,
@@ -77,17 +132,51 @@ class Ledger(Protocol):
     def disabled(self) -> dict[str, str]: ...
 
 
+@dataclass(frozen=True)
+class PartKey:
+    """What identifies one message on a platform: repo, window, destination (and stream), part.
+
+    `digest` is the stable id the platforms carry (Discord nonce, Slack metadata).
+    """
+
+    repo: str
+    window: str
+    destination: str
+    part: str
+
+    @property
+    def digest(self) -> str:
+        text = f"{self.repo}|{self.window}|{self.destination}|{self.part}"
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @property
+    def since(self) -> datetime | None:
+        """The window's start (from the ledger's `label@start` key): no part is older."""
+        _, _, start = self.window.rpartition("@")
+        try:
+            moment = datetime.fromisoformat(start)
+        except ValueError:
+            return None
+        return moment if moment.tzinfo is not None else None
+
+
 class Transport(Protocol):
     platform: str
 
-    async def post(self, target: str, payload: Payload, thread: str | None) -> str:
-        """Send; return the message id. `thread` is the id of the message to reply under."""
+    async def post(self, target: str, payload: Payload, thread: str | None, key: PartKey) -> str:
+        """Send, stamped with `key`; return the message id. `thread`: the parent to reply under."""
         ...
 
     async def find(
-        self, target: str, part: str, payload: Payload, thread: str | None
+        self,
+        target: str,
+        key: PartKey,
+        payload: Payload,
+        thread: str | None,
+        exclude: set[str],
     ) -> str | None:
-        """The id of `part` if an earlier run already posted it, else None."""
+        """The id of the message for `key` if an earlier run posted it (ids in `exclude` are
+        other parts'), else None."""
         ...
 
     async def open_thread(self, target: str, message_id: str, name: str) -> str | None:
@@ -126,16 +215,40 @@ class DeliveryResult:
     failed: dict[str, str] = field(default_factory=dict)  # destination key → why
 
 
+class LeaseBusy(Exception):
+    """Another process holds a part's lease and has not finished within the wait limit."""
+
+
+def new_owner() -> str:
+    """This process's name in leases: host, pid and a random suffix (unique per deliverer)."""
+    return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def wall_clock() -> datetime:
+    return datetime.now(UTC)
+
+
 class Deliverer:
     def __init__(
         self,
         ledger: Ledger,
         transports: dict[str, Transport],
         clock: Callable[[], datetime],
+        *,
+        lease: timedelta = DEFAULT_LEASE,
+        wait_limit: timedelta = DEFAULT_WAIT,
+        owner: str | None = None,
+        wall: Callable[[], datetime] = wall_clock,
     ) -> None:
         self.ledger = ledger
         self.transports = transports
         self.clock = clock
+        self.lease = lease
+        self.wait_limit = wait_limit
+        self.owner = owner or new_owner()
+        self.wall = wall  # leases run on real time, whatever the report clock says
+        self._active = 0
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def deliver(
         self,
@@ -159,13 +272,30 @@ class Deliverer:
         if COMPLETE_PART in self.ledger.parts(repo, window, key):
             result.skipped += len(parts)
             return result
-        delivered: str | None = None
+        async with self._beating():
+            delivered = await self._attempts(
+                repo, window, destination, transport, parts, thread_name, result
+            )
+        if delivered:
+            self.ledger.destination_ok(key)
+            self.ledger.record(repo, window, key, COMPLETE_PART, "confirmed", None, self.clock())
+        return result
+
+    async def _attempts(
+        self,
+        repo: str,
+        window: str,
+        destination: Destination,
+        transport: Transport,
+        parts: Sequence[tuple[str, Payload]],
+        thread_name: str,
+        result: DeliveryResult,
+    ) -> bool:
+        key = destination.key
         for attempt in range(1, GONE_ATTEMPTS + 1):
             try:
-                delivered = await self._parts(
-                    repo, window, destination, transport, parts, thread_name, result
-                )
-                break
+                await self._parts(repo, window, destination, transport, parts, thread_name, result)
+                return True
             except DestinationGone as exc:
                 disabled = self.ledger.destination_failed(
                     key, str(exc), GONE_ATTEMPTS, self.clock()
@@ -173,16 +303,17 @@ class Deliverer:
                 log.warning("destination %s is gone (%s), attempt %d", key, exc, attempt)
                 if disabled:
                     result.failed[key] = f"disabled: {exc}"
-                    return result
+                    return False
                 await asyncio.sleep(1.0)
             except TransportError as exc:
                 log.error("delivery to %s failed: %s", key, exc)
                 result.failed[key] = str(exc)
-                return result
-        if delivered is not None:
-            self.ledger.destination_ok(key)
-            self.ledger.record(repo, window, key, COMPLETE_PART, "confirmed", None, self.clock())
-        return result
+                return False
+            except LeaseBusy as exc:
+                log.warning("delivery to %s left to another run: %s", key, exc)
+                result.failed[key] = str(exc)
+                return False
+        return False
 
     async def _parts(
         self,
@@ -193,27 +324,105 @@ class Deliverer:
         parts: Sequence[tuple[str, Payload]],
         thread_name: str,
         result: DeliveryResult,
-    ) -> str:
-        key = destination.key
+    ) -> None:
         target = await transport.resolve(destination.target, destination.kind)
         thread: str | None = None
+        fresh_thread = False  # True when this run posted the headline: its thread is ours
+        known: set[str] | None = None
         for index, (part, payload) in enumerate(parts):
             reply_to = None if index == 0 else thread
-            ledger = self.ledger.claim(repo, window, key, part, self.clock())
-            message_id = ledger.message_id
+            part_key = PartKey(repo, window, destination.key, part)
+            claim = await self._claim(part_key)
+            message_id = claim.message_id
             if message_id is not None:
                 result.skipped += 1
             else:
-                if not ledger.new:  # claimed before and never recorded: did it go out?
-                    message_id = await transport.find(target, part, payload, reply_to)
-                    if message_id is not None:
-                        result.recovered += 1
-                if message_id is None:
-                    message_id = await transport.post(target, payload, reply_to)
-                    result.sent += 1
-                self.ledger.record(repo, window, key, part, "sent", message_id, self.clock())
+                try:
+                    message_id = None
+                    if not (claim.new and fresh_thread):
+                        # Taken over, or nothing says the platform has not got it (the
+                        # ledger may have been lost): look before sending.
+                        if known is None:
+                            known = self.ledger.message_ids(repo, window)
+                        message_id = await transport.find(
+                            target, part_key, payload, reply_to, known
+                        )
+                        if message_id is not None:
+                            result.recovered += 1
+                    if message_id is None:
+                        if not self.ledger.holds(*self._lease_args(part_key)):
+                            raise LeaseBusy(f"lost the lease on {part} before sending it")
+                        message_id = await transport.post(target, payload, reply_to, part_key)
+                        result.sent += 1
+                        fresh_thread = fresh_thread or index == 0
+                except BaseException:
+                    self.ledger.release(*self._release_args(part_key))
+                    raise
+                self.ledger.record(
+                    repo, window, destination.key, part, "sent", message_id, self.clock()
+                )
+                if known is not None:
+                    known.add(message_id)
             if index == 0:
                 thread = await transport.open_thread(target, message_id, thread_name)
         for part, _ in parts:
-            self.ledger.record(repo, window, key, part, "confirmed", None, self.clock())
-        return target
+            self.ledger.record(repo, window, destination.key, part, "confirmed", None, self.clock())
+
+    async def _claim(self, key: PartKey) -> Claim:
+        """The part's lease, or its message id; waits while another live process holds it."""
+        waited_until = self.wall() + self.wait_limit
+        while True:
+            claim = self.ledger.claim(
+                key.repo, key.window, key.destination, key.part, self.owner, self.wall(), self.lease
+            )
+            if claim.message_id is not None or claim.held:
+                return claim
+            now = self.wall()
+            if now >= waited_until:
+                raise LeaseBusy(
+                    f"another run is posting {key.part} and has not finished within "
+                    f"{self.wait_limit.total_seconds():.0f} s; run `post` again later"
+                )
+            # Until it is sent, or the holder's lease runs out (the holder died).
+            ends = claim.lease_until or now
+            pause = min(POLL_SECONDS, max(0.05, (ends - now).total_seconds() + 0.05))
+            await asyncio.sleep(pause)
+
+    def _lease_args(self, key: PartKey) -> tuple[str, str, str, str, str, datetime, timedelta]:
+        return (
+            key.repo,
+            key.window,
+            key.destination,
+            key.part,
+            self.owner,
+            self.wall(),
+            self.lease,
+        )
+
+    def _release_args(self, key: PartKey) -> tuple[str, str, str, str, str, datetime]:
+        return (key.repo, key.window, key.destination, key.part, self.owner, self.wall())
+
+    @contextlib.asynccontextmanager
+    async def _beating(self) -> AsyncIterator[None]:
+        """Renew this owner's leases every third of the lease while a delivery runs."""
+        self._active += 1
+        if self._heartbeat is None:
+            self._heartbeat = asyncio.create_task(self._beat())
+        try:
+            yield
+        finally:
+            self._active -= 1
+            if self._active == 0 and self._heartbeat is not None:
+                self._heartbeat.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._heartbeat
+                self._heartbeat = None
+
+    async def _beat(self) -> None:
+        interval = max(0.05, self.lease.total_seconds() / 3)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await asyncio.to_thread(self.ledger.renew, self.owner, self.wall(), self.lease)
+            except Exception as exc:  # the next send's fencing check will tell
+                log.warning("could not renew delivery leases: %s", exc)

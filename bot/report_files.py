@@ -11,7 +11,9 @@ the link a chat post carries cannot drift apart.
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 from pathlib import Path
 
 from bot.model.report import Report
@@ -32,7 +34,9 @@ class ReportFiles:
         paths = [md, md.with_name(f"{_stem(report)}.json")]
         md.parent.mkdir(parents=True, exist_ok=True)
         for path, content in zip(paths, (markdown, json_text), strict=True):
-            tmp = path.with_suffix(path.suffix + ".tmp")
+            # A name of this process's own: two runs writing the same report at once (a
+            # racing `post`, two replicas) must not rename each other's half-written file.
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
             tmp.write_text(content, encoding="utf-8")
             tmp.replace(path)
         return paths

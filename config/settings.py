@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from datetime import time
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,10 @@ from bot.model.errors import InputError
 DEFAULT_TOML = "vllm-report.toml"
 _REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 _CUTOFF_RE = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+_SLACK_CHANNEL_RE = re.compile(r"^[CG][A-Z0-9]+$")  # public (C…) and private (G…) channels
+_SLACK_USER_RE = re.compile(r"^[UW][A-Z0-9]+$")
+_DISCORD_ID_RE = re.compile(r"^\d{1,20}$")
+_URL_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def _alias(env_name: str, field_name: str) -> AliasChoices:
@@ -142,9 +147,26 @@ class Settings(BaseSettings):
         validation_alias=_alias("DISCORD_GUILD_ID", "discord_guild_id"),
         description="sync slash commands to this server at once (global sync takes up to 1 h)",
     )
+    discord_public_key: str | None = Field(
+        None,
+        validation_alias=_alias("DISCORD_PUBLIC_KEY", "discord_public_key"),
+        description="the application's public key: answer commands on an HTTP endpoint",
+    )
+    discord_interactions_port: int = Field(
+        3001,
+        ge=1,
+        le=65535,
+        validation_alias=_alias("DISCORD_INTERACTIONS_PORT", "discord_interactions_port"),
+    )
     post_delay_minutes: int = Field(15, ge=0, le=720, description="post this long after cutoff")
     catch_up_days: int = Field(3, ge=0, le=31, description="missed days posted at start-up")
     command_limit_per_minute: int = Field(6, ge=1, le=600, description="per user")
+    delivery_lease_seconds: float = Field(
+        30.0, ge=1, le=3600, description="a part's lease: a dead poster's parts wait this long"
+    )
+    leader_lease_seconds: float = Field(
+        30.0, ge=1, le=3600, description="the scheduler leader's lease (replicas take over after)"
+    )
 
     @property
     def slack_channel_list(self) -> list[str]:
@@ -189,6 +211,47 @@ class Settings(BaseSettings):
             raise ValueError(f"'{value}' is not an https:// URL")
         return value.rstrip("/") if value else value
 
+    @field_validator("slack_channels")
+    @classmethod
+    def _check_slack_channels(cls, value: str) -> str:
+        return _check_ids(value, _SLACK_CHANNEL_RE, "a Slack channel ID such as C0123ABCD")
+
+    @field_validator("slack_admins")
+    @classmethod
+    def _check_slack_admins(cls, value: str) -> str:
+        return _check_ids(value, _SLACK_USER_RE, "a Slack user ID such as U0123ABCD")
+
+    @field_validator("discord_channels")
+    @classmethod
+    def _check_discord_channels(cls, value: str) -> str:
+        return _check_ids(value, _DISCORD_ID_RE, "a Discord channel ID (digits only)")
+
+    @field_validator("discord_guild_id")
+    @classmethod
+    def _check_guild(cls, value: str | None) -> str | None:
+        if value is not None and not _DISCORD_ID_RE.match(value.strip()):
+            raise ValueError(f"'{value}' is not a Discord server ID (digits only)")
+        return value.strip() if value is not None else None
+
+    @field_validator("discord_public_key")
+    @classmethod
+    def _check_public_key(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", value.strip()):
+            raise ValueError("is not a public key: copy the 64 hex digits from General Information")
+        return value.strip() if value is not None else None
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return None
+        if not _URL_SCHEME_RE.match(value.get_secret_value()):
+            raise ValueError(
+                "not a database URL: write sqlite:////path/to/file.sqlite3 or "
+                "postgresql://user@host/dbname"
+            )
+        return value
+
     @field_validator("github_api_url")
     @classmethod
     def _check_api_url(cls, value: str) -> str:
@@ -226,9 +289,11 @@ class Settings(BaseSettings):
         toml_path = os.environ.get("VLLM_REPORT_CONFIG") or DEFAULT_TOML
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, dotenv_settings]
         if Path(toml_path).is_file():
+            _check_toml(Path(toml_path))
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
         elif os.environ.get("VLLM_REPORT_CONFIG"):
-            raise SettingsError(f"VLLM_REPORT_CONFIG names '{toml_path}', which does not exist")
+            what = "is not a file" if Path(toml_path).exists() else "does not exist"
+            raise SettingsError(f"VLLM_REPORT_CONFIG names '{toml_path}', which {what}")
         sources.append(file_secret_settings)
         return tuple(sources)
 
@@ -247,6 +312,7 @@ def parse_cutoff(value: str) -> time:
 
 def load_settings(**overrides: Any) -> Settings:
     """Load settings once; turn pydantic's error list into one readable SettingsError."""
+    _check_dotenv(Path(".env"))
     try:
         return Settings(**overrides)
     except ValidationError as exc:
@@ -262,10 +328,63 @@ def _csv(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
+def _check_ids(value: str, pattern: re.Pattern[str], what: str) -> str:
+    """A comma-separated list of IDs; a name, another separator or a stray mark is refused."""
+    for part in _csv(value):
+        if pattern.match(part):
+            continue
+        if part.startswith("#"):
+            raise ValueError(
+                f"'{part}' is a channel name, not an ID: use {what} (in the channel's details)"
+            )
+        if any(sep in part for sep in ";| "):
+            raise ValueError(f"'{part}' holds several IDs: separate them with commas")
+        raise ValueError(f"'{part}' is not {what}")
+    return value
+
+
+def _check_toml(path: Path) -> None:
+    """The settings file read as TOML, or a SettingsError naming the file and the fault."""
+    try:
+        tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"settings file {path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+            f"offset {exc.start}): save it as UTF-8"
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"settings file {path} is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise SettingsError(f"settings file {path} cannot be read: {exc.strerror}") from None
+
+
+def _check_dotenv(path: Path) -> None:
+    """`.env`, when there, must be readable UTF-8 text."""
+    if not path.exists():
+        return
+    try:
+        path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"{path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+            f"{exc.start}): save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise SettingsError(f"{path} cannot be read: {exc.strerror}") from None
+
+
 def _env_name(field: str) -> str:
-    """The environment name a person would set for a field, for error messages."""
-    info = Settings.model_fields.get(field)
-    if info is not None and isinstance(info.validation_alias, AliasChoices):
-        first = info.validation_alias.choices[0]
-        return str(first)
+    """The environment name a person would set for a field, for error messages.
+
+    pydantic names a field read through an alias by that alias (`SLACK_PORT`), and others by
+    the field name (`max_range_days`, read as `VLLM_REPORT_MAX_RANGE_DAYS`).
+    """
+    for name, info in Settings.model_fields.items():
+        choices = (
+            [str(c) for c in info.validation_alias.choices]
+            if isinstance(info.validation_alias, AliasChoices)
+            else []
+        )
+        if field.lower() == name or field.lower() in (c.lower() for c in choices):
+            return choices[0].upper() if choices else f"VLLM_REPORT_{name.upper()}"
     return f"VLLM_REPORT_{field.upper()}"

@@ -10,7 +10,6 @@ broken; masked links are only ever ours (`[#123](https://github.com/...)`).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +32,6 @@ MESSAGE_EMBED_TOTAL = 6000  # title+description+fields+footer+author across a me
 DESCRIPTION_BUDGET = EMBED_DESCRIPTION_LIMIT - 96
 MESSAGE_BUDGET = MESSAGE_EMBED_TOTAL - 300
 COLOUR = 0x30A2FF
-NONCE_LIMIT = 25
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 
 Message = dict[str, Any]
@@ -65,13 +63,7 @@ def discord_parts(
     messages = [("headline", _headline(full))] if with_headline else []
     for part in ol.chat_parts(full, only):
         messages += _part(full, part)
-    return [(name, _with_nonce(report, name, payload)) for name, payload in messages]
-
-
-def _with_nonce(report: Report, part: str, payload: Message) -> Message:
-    """A stable nonce with `enforce_nonce`, so a resend of this part returns the message."""
-    digest = hashlib.sha256(f"{report.repo}|{report.window.label}|{part}".encode()).hexdigest()
-    return {**payload, "nonce": ("vr" + digest)[:NONCE_LIMIT], "enforce_nonce": True}
+    return messages
 
 
 def markdown(line: ol.Line) -> str:

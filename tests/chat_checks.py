@@ -66,7 +66,6 @@ def check_discord(
     for message in messages:
         assert message["allowed_mentions"] == {"parse": []}
         assert len(message.get("content", "")) <= dc.CONTENT_LIMIT
-        assert len(message["nonce"]) <= dc.NONCE_LIMIT and message["enforce_nonce"] is True
         embeds = [discord.Embed.from_dict(raw) for raw in message["embeds"]]
         assert 0 < len(embeds) <= dc.EMBEDS_PER_MESSAGE
         assert sum(len(e) for e in embeds) <= dc.MESSAGE_EMBED_TOTAL

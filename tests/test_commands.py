@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -81,8 +81,12 @@ def test_rate_limiter_allows_a_burst_then_says_when() -> None:
 
 
 @pytest.fixture
-def slack_env(monkeypatch: pytest.MonkeyPatch, fake_github: FakeGitHub) -> Iterator[FakeSlack]:
+def slack_env(
+    monkeypatch: pytest.MonkeyPatch, fake_github: FakeGitHub, store_url: str
+) -> Iterator[FakeSlack]:
+    """The fake Slack, and the store on each backend (SQLite, PostgreSQL)."""
     with FakeSlack() as fake:
+        monkeypatch.setenv("DATABASE_URL", store_url)
         monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-test")
         monkeypatch.setenv("SLACK_SIGNING_SECRET", SECRET)
         monkeypatch.setenv("SLACK_API_URL", fake.api_url)
@@ -110,33 +114,48 @@ def signed(
     return signed_command(fake, command, text, secret, user=user, age=age)
 
 
-async def dispatch(app: Any, body: str, headers: dict[str, str]) -> tuple[int, float]:
+async def dispatch(app: Any, body: str, headers: dict[str, str]) -> int:
+    """One signed request through Bolt: its HTTP status (the ack)."""
     from slack_bolt.request.async_request import AsyncBoltRequest
 
-    began = time.perf_counter()
     response = await app.async_dispatch(AsyncBoltRequest(body=body, headers=headers))
-    return response.status, time.perf_counter() - began
+    return int(response.status)
 
 
-async def settle(fake: FakeSlack, count: int, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while len(fake.responses) < count and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(0.2)  # and nothing more arrives
+async def finished() -> None:
+    """Every task Bolt started after its acks has run to the end (no sleeping, no guessing)."""
+    while others := [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]:
+        await asyncio.gather(*others, return_exceptions=True)
+
+
+def texts(fake: FakeSlack) -> list[str]:
+    return [args["text"] for _, args in fake.responses]
 
 
 def test_slack_report_command_acks_then_answers_ephemerally(slack_env: FakeSlack) -> None:
-    """Signed /vllm-report: 200 at once, then the headline and the AMD section, only to you."""
+    """Signed /vllm-report: the ack comes back while the report is still being made (so it
+    never waits on GitHub), then the headline and the AMD section, only to you."""
     commands = service()
+    gate = threading.Event()
+    report = commands.pipeline.report
 
-    async def scenario() -> int:
+    def held_report(query: Any) -> Any:
+        assert gate.wait(60), "the test never let the report go"
+        return report(query)
+
+    commands.pipeline.report = held_report  # type: ignore[method-assign]
+
+    async def scenario() -> tuple[int, int]:
         app = build_slack_app(load_settings(), commands)
-        status, _ = await dispatch(app, *signed(slack_env, "/vllm-report", f"{DAY.label} amd"))
-        await settle(slack_env, 2)
-        return status
+        status = await dispatch(app, *signed(slack_env, "/vllm-report", f"{DAY.label} amd"))
+        answered_before_ack = len(slack_env.responses)
+        gate.set()
+        await finished()
+        return status, answered_before_ack
 
-    assert asyncio.run(scenario()) == 200
+    assert asyncio.run(scenario()) == (200, 0)
     answers = [args for _, args in slack_env.responses]
+    assert len(answers) == 2
     # The answer is the AMD report: its headline says so, its reply is AMD's section.
     assert (
         answers[0]["blocks"][0]["text"]["text"] == f"vLLM daily report · {DAY.label} · AMD / ROCm"
@@ -152,12 +171,13 @@ def test_slack_bad_input_gets_a_sentence(slack_env: FakeSlack) -> None:
         app = build_slack_app(load_settings(), commands)
         await dispatch(app, *signed(slack_env, "/vllm-report", "amdd"))
         await dispatch(app, *signed(slack_env, "/vllm-report", "2099-01-01"))
-        await settle(slack_env, 2)
+        await finished()
 
     asyncio.run(scenario())
-    texts = [args["text"] for _, args in slack_env.responses]
-    assert "unknown topic 'amdd' — did you mean 'amd'?" in texts[0]
-    assert "has not come yet" in texts[1]
+    said = texts(slack_env)
+    assert len(said) == 2
+    assert any("unknown topic 'amdd' — did you mean 'amd'?" in t for t in said)
+    assert any("has not come yet" in t for t in said)
 
 
 @pytest.mark.parametrize("attack", ["forged", "stale", "replayed"])
@@ -170,16 +190,19 @@ def test_slack_forged_stale_and_replayed_requests_get_401_and_change_nothing(
         app = build_slack_app(load_settings(), commands)
         if attack == "forged":
             request = signed(slack_env, "/vllm-subscribe", "amd here", secret="not-the-secret")
-            return [(await dispatch(app, *request))[0]]
-        if attack == "stale":
+            statuses = [await dispatch(app, *request)]
+        elif attack == "stale":
             request = signed(slack_env, "/vllm-subscribe", "amd here", age=600)
-            return [(await dispatch(app, *request))[0]]
-        slack_env.admins.add("U1")
-        request = signed(slack_env, "/vllm-subscribe", "amd dm")
-        first = (await dispatch(app, *request))[0]
-        await settle(slack_env, 1)
-        commands.store.remove(commands.store.list()[0])
-        return [first, (await dispatch(app, *request))[0]]
+            statuses = [await dispatch(app, *request)]
+        else:
+            slack_env.admins.add("U1")
+            request = signed(slack_env, "/vllm-subscribe", "amd dm")
+            first = await dispatch(app, *request)
+            await finished()
+            commands.store.remove(commands.store.list()[0])
+            statuses = [first, await dispatch(app, *request)]
+        await finished()
+        return statuses
 
     statuses = asyncio.run(scenario())
     assert statuses[-1] == 401
@@ -191,23 +214,32 @@ def test_slack_subscribe_needs_permission_for_a_channel(slack_env: FakeSlack) ->
     """Non-admins may subscribe their DMs only; admins the channel; both can list and undo."""
     commands = service()
 
-    async def scenario() -> None:
+    async def scenario() -> list[str]:
+        """Each command answered in full before the next is sent: the order is the test's."""
         app = build_slack_app(load_settings(), commands)
-        await dispatch(app, *signed(slack_env, "/vllm-subscribe", "amd here", user="U2"))
-        await dispatch(app, *signed(slack_env, "/vllm-subscribe", "amd dm", user="U2"))
-        slack_env.admins.add("U3")
-        await dispatch(app, *signed(slack_env, "/vllm-subscribe", "nvidia", user="U3"))
-        await dispatch(app, *signed(slack_env, "/vllm-subscriptions", "", user="U2"))
-        await dispatch(app, *signed(slack_env, "/vllm-unsubscribe", "amd dm", user="U2"))
-        await settle(slack_env, 5)
+        said = []
+        for command, text, user in (
+            ("/vllm-subscribe", "amd here", "U2"),
+            ("/vllm-subscribe", "amd dm", "U2"),
+            ("/vllm-subscribe", "nvidia", "U3"),
+            ("/vllm-subscriptions", "", "U2"),
+            ("/vllm-unsubscribe", "amd dm", "U2"),
+        ):
+            if user == "U3":
+                slack_env.admins.add("U3")
+            before = len(slack_env.responses)
+            assert await dispatch(app, *signed(slack_env, command, text, user=user)) == 200
+            await finished()
+            (answer,) = texts(slack_env)[before:]
+            said.append(answer)
+        return said
 
-    asyncio.run(scenario())
-    texts = [args["text"] for _, args in slack_env.responses]
-    assert "needs permission to manage it" in texts[0]
-    assert texts[1] == "your DMs will get the AMD / ROCm digest after each daily report"
-    assert texts[2] == "this channel will get the NVIDIA digest after each daily report"
-    assert texts[3] == "your DMs: amd\nthis channel: nvidia"
-    assert texts[4] == "your DMs will no longer get the AMD / ROCm digest"
+    texts_ = asyncio.run(scenario())
+    assert "needs permission to manage it" in texts_[0]
+    assert texts_[1] == "your DMs will get the AMD / ROCm digest after each daily report"
+    assert texts_[2] == "this channel will get the NVIDIA digest after each daily report"
+    assert texts_[3] == "your DMs: amd\nthis channel: nvidia"
+    assert texts_[4] == "your DMs will no longer get the AMD / ROCm digest"
     remaining = commands.store.list()
     assert [(s.target_kind, s.target_id, s.topic) for s in remaining] == [
         ("channel", "C1", "nvidia")

@@ -129,7 +129,8 @@ def test_killed_between_send_and_record_then_rerun(
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "post", DAY.label, "--cutoff", DAY.cutoff],
         cwd=clean_env,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # The killed run's lease on the 3rd part runs out 2 s later; the rerun waits for it.
+        env={**os.environ, "PYTHONPATH": str(ROOT), "VLLM_REPORT_DELIVERY_LEASE_SECONDS": "2"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

@@ -163,3 +163,36 @@ def test_serve_without_chat_tokens_runs_and_stops_cleanly(clean_env: Path) -> No
     assert "daily report scheduled" in log + rest
     assert "archive only" in log + rest
     assert process.returncode == 0
+
+
+def test_serve_keeps_running_when_discord_is_unreachable(clean_env: Path) -> None:
+    """Discord's API down at start-up: logged and retried; the process lives on, stops with 0."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "VLLM_REPORT_CATCH_UP_DAYS": "0",
+        "GITHUB_API_URL": "http://127.0.0.1:9",
+        "DISCORD_BOT_TOKEN": "discord-test-token",
+        "DISCORD_API_URL": "http://127.0.0.1:9/api/v10",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "-v", "serve"],
+        cwd=clean_env,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    log = ""
+    while "Discord gateway stopped" not in log and time.monotonic() < deadline:
+        time.sleep(0.5)
+        if process.poll() is not None:
+            break
+        log += os.read(process.stderr.fileno(), 65536).decode()  # type: ignore[union-attr]
+    alive = process.poll() is None
+    process.send_signal(signal.SIGTERM)
+    _, rest = process.communicate(timeout=30)
+    assert "Discord gateway stopped" in log + rest
+    assert alive and process.returncode == 0
+    assert "Traceback" not in log + rest

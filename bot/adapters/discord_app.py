@@ -164,24 +164,42 @@ async def send_answer(interaction: discord.Interaction, answer: Answer) -> None:
 
 
 async def start_discord(settings: Settings, service: CommandService, stop: asyncio.Event) -> None:
+    """The gateway client until `stop`; Discord being down is logged and retried, never fatal
+    (Slack and the daily job carry on meanwhile)."""
     set_api_base(settings.discord_api_url)
-    client = discord.Client(intents=discord.Intents.none(), allowed_mentions=NO_MENTIONS)
-    tree = build_tree(client, DiscordCommands(service))
     guild = discord.Object(int(settings.discord_guild_id)) if settings.discord_guild_id else None
-
-    async def setup_hook() -> None:
-        if guild is not None:
-            tree.copy_global_to(guild=guild)
-        synced = await tree.sync(guild=guild)
-        log.info(
-            "Discord: %d commands synced %s",
-            len(synced),
-            f"to server {guild.id}" if guild else "globally (may take up to an hour)",
-        )
-
-    client.setup_hook = setup_hook  # type: ignore[method-assign]
     token = settings.discord_bot_token.get_secret_value() if settings.discord_bot_token else ""
-    runner = asyncio.create_task(client.start(token))
-    await stop.wait()
-    await client.close()
-    runner.cancel()
+    delay = 5.0
+    while not stop.is_set():
+        client = discord.Client(intents=discord.Intents.none(), allowed_mentions=NO_MENTIONS)
+        tree = build_tree(client, DiscordCommands(service))
+
+        async def setup_hook(tree: app_commands.CommandTree = tree) -> None:
+            if guild is not None:
+                tree.copy_global_to(guild=guild)
+            synced = await tree.sync(guild=guild)
+            log.info(
+                "Discord: %d commands synced %s",
+                len(synced),
+                f"to server {guild.id}" if guild else "globally (may take up to an hour)",
+            )
+
+        client.setup_hook = setup_hook  # type: ignore[method-assign]
+        runner = asyncio.create_task(client.start(token))
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not runner.done():
+            await client.close()
+            runner.cancel()
+            return
+        failure = runner.exception()
+        await client.close()
+        if isinstance(failure, discord.LoginFailure):
+            log.error("Discord refused the bot token: check DISCORD_BOT_TOKEN (commands are off)")
+            return
+        log.warning("Discord gateway stopped (%s); retrying in %.0f s", failure, delay)
+        try:
+            await asyncio.wait_for(stop.wait(), delay)
+        except TimeoutError:
+            delay = min(delay * 2, 300.0)

@@ -1,26 +1,37 @@
 """Posting to Discord through discord.py's HTTP client (REST only; the gateway is the app's).
 
-discord.py honours 429 `retry_after` and retries 5xx itself. Every payload already carries
-`allowed_mentions: {"parse": []}` and a stable nonce (`enforce_nonce`), so a resend within
-Discord's few-minute window returns the message that exists; `find` also looks through the
-channel's recent messages for the same embed, for crashes older than that. Threads are
-started on the headline; a thread made from a message has that message's id.
+discord.py honours 429 `retry_after` and retries 5xx itself. Every post is stamped with its
+part's identity as the `nonce` (with `enforce_nonce`), replacing the formatter's: Discord
+checks an enforced nonce per *author* over the past few minutes, across channels, so the
+nonce must name the destination and stream as well as repo, window and part — or a digest,
+or a second channel, would get the daily post's message back instead of its own. A resend
+within Discord's window returns the message that exists; `find` also looks through the
+channel's (or thread's) recent messages for the same embeds, posted since the window began
+and not already another part's, for crashes older than that. Threads are started on the
+headline; a thread made from a message has that message's id.
+
+The login is lazy and retried: Discord being down at start-up fails Discord's destinations
+for that run (a TransportError each), never Slack's, and never the process.
 """
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
+import aiohttp
 import discord
 from discord.http import HTTPClient, Route
 
-from bot.delivery import DestinationGone, Payload, TransportError
+from bot.delivery import DestinationGone, PartKey, Payload, TransportError
 
 GONE_CODES = frozenset({10003, 50001, 50013, 10013, 50007})  # unknown channel, no access, ...
 THREAD_EXISTS = 160004
 HISTORY_LIMIT = 50
 ARCHIVE_MINUTES = 1440
+NONCE_LIMIT = 25  # Discord: a nonce string is at most 25 characters
+DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
 def set_api_base(url: str | None) -> None:
@@ -29,25 +40,58 @@ def set_api_base(url: str | None) -> None:
         Route.BASE = url.rstrip("/")
 
 
+def nonce(key: PartKey) -> str:
+    return ("vr" + key.digest)[:NONCE_LIMIT]
+
+
+def snowflake_time(snowflake: str) -> datetime:
+    """When a Discord id was made (ids carry their creation time)."""
+    return datetime.fromtimestamp(((int(snowflake) >> 22) + DISCORD_EPOCH_MS) / 1000, UTC)
+
+
 class DiscordTransport:
     platform = "discord"
 
-    def __init__(self, http: HTTPClient) -> None:
-        self.http = http
+    def __init__(self, token: str, api_url: str | None = None) -> None:
+        self._token = token
+        self._api_url = api_url
+        set_api_base(api_url)  # routes read the base when they are built
+        self.http: HTTPClient | None = None
         self._bot_id: str | None = None
         self._dm_channels: set[str] = set()
+        self._login_lock = asyncio.Lock()
 
     @classmethod
     async def login(cls, token: str, api_url: str | None = None) -> DiscordTransport:
-        set_api_base(api_url)
-        http = HTTPClient(loop=asyncio.get_running_loop())
-        user = await http.static_login(token)
-        transport = cls(http)
-        transport._bot_id = str(user["id"])
+        """A transport that has logged in (raises TransportError when it cannot)."""
+        transport = cls(token, api_url)
+        await transport._ensure()
         return transport
 
+    async def _ensure(self) -> HTTPClient:
+        async with self._login_lock:
+            if self.http is not None:
+                return self.http
+            set_api_base(self._api_url)
+            http = HTTPClient(loop=asyncio.get_running_loop())
+            try:
+                user = await http.static_login(self._token)
+            except discord.LoginFailure:
+                await http.close()
+                raise TransportError(
+                    "Discord refused the bot token (401): check DISCORD_BOT_TOKEN"
+                ) from None
+            except (discord.HTTPException, OSError, aiohttp.ClientError, TimeoutError) as exc:
+                await http.close()
+                raise TransportError(f"Discord unreachable: {_why(exc)}") from None
+            self.http = http
+            self._bot_id = str(user["id"])
+            return http
+
     async def close(self) -> None:
-        await self.http.close()
+        if self.http is not None:
+            await self.http.close()
+            self.http = None
 
     async def resolve(self, target: str, kind: str) -> str:
         if kind != "dm":
@@ -57,26 +101,37 @@ class DiscordTransport:
         self._dm_channels.add(str(data["id"]))
         return str(data["id"])
 
-    async def post(self, target: str, payload: Payload, thread: str | None) -> str:
+    async def post(self, target: str, payload: Payload, thread: str | None, key: PartKey) -> str:
         channel = thread or target
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel)
-        data = await self._call(route, json=payload)
+        stamped = {**payload, "nonce": nonce(key), "enforce_nonce": True}
+        data = await self._call(route, json=stamped)
         return str(data["id"])
 
     async def find(
-        self, target: str, part: str, payload: Payload, thread: str | None
+        self,
+        target: str,
+        key: PartKey,
+        payload: Payload,
+        thread: str | None,
+        exclude: set[str],
     ) -> str | None:
         channel = thread or target
         route = Route("GET", "/channels/{channel_id}/messages", channel_id=channel)
         messages = await self._call(route, params={"limit": HISTORY_LIMIT})
-        wanted = [(e.get("title"), e.get("description")) for e in payload.get("embeds", [])]
+        wanted = _embeds(payload)
+        since = key.since
+        matches = []
         for message in messages or []:
+            message_id = str(message.get("id"))
             if self._bot_id and str(message.get("author", {}).get("id")) != self._bot_id:
                 continue
-            found = [(e.get("title"), e.get("description")) for e in message.get("embeds", [])]
-            if found == wanted:
-                return str(message["id"])
-        return None
+            if message_id in exclude or (since and snowflake_time(message_id) < since):
+                continue
+            if _embeds(message) == wanted:
+                matches.append(message_id)
+        # The oldest unclaimed match: parts go out in the order they are looked for.
+        return min(matches, key=int) if matches else None
 
     async def open_thread(self, target: str, message_id: str, name: str) -> str | None:
         if target in self._dm_channels:
@@ -98,8 +153,9 @@ class DiscordTransport:
             raise
 
     async def _call(self, route: Route, **kwargs: Any) -> Any:
+        http = await self._ensure()
         try:
-            return await self.http.request(route, **kwargs)
+            return await http.request(route, **kwargs)
         except (discord.NotFound, discord.Forbidden) as exc:
             if exc.code in GONE_CODES:
                 raise DestinationGone(f"Discord says {exc.text or exc.code}") from None
@@ -108,5 +164,15 @@ class DiscordTransport:
             raise TransportError(
                 f"Discord answered {exc.status} ({exc.code}: {exc.text})"
             ) from None
-        except OSError as exc:
-            raise TransportError(f"Discord unreachable: {exc}") from None
+        except (OSError, aiohttp.ClientError, TimeoutError) as exc:
+            raise TransportError(f"Discord unreachable: {_why(exc)}") from None
+
+
+def _embeds(message: Payload) -> list[tuple[Any, Any]]:
+    return [(e.get("title"), e.get("description")) for e in message.get("embeds") or []]
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return f"it answered {exc.status}"
+    return str(exc) or type(exc).__name__

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 
+from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
 from bot.adapters.slack_text import parse_report, parse_subscription
 from bot.adapters.slack_transport import slack_client
 from bot.service.commands import Answer, CommandError, CommandService
@@ -27,27 +27,10 @@ from formatters.slack_blocks import render_slack
 
 log = logging.getLogger(__name__)
 
-REPLAY_WINDOW = 300  # seconds; Slack's own timestamp tolerance
+__all__ = ["REPLAY_WINDOW", "ReplayGuard", "build_slack_app", "send_answer", "start_slack"]
+
 RESPONSE_URL_POSTS = 5  # Slack accepts this many responses per response_url
 Respond = Callable[..., Awaitable[Any]]
-
-
-class ReplayGuard:
-    """Remembers request signatures for the replay window; a second sighting is refused."""
-
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
-        self.clock = clock
-        self._seen: dict[str, float] = {}
-
-    def fresh(self, signature: str | None) -> bool:
-        if not signature:
-            return True  # Socket Mode: no signature, nothing to replay over HTTP
-        now = self.clock()
-        self._seen = {s: t for s, t in self._seen.items() if now - t < REPLAY_WINDOW}
-        if signature in self._seen:
-            return False
-        self._seen[signature] = now
-        return True
 
 
 def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:

@@ -2,15 +2,23 @@
 
 Retries: slack_sdk's rate-limit handler honours `Retry-After` on 429, and its server-error
 and connection handlers retry 5xx and dropped connections. Posts are paced to at most one
-per second per channel, as Slack asks. Dead channels raise DestinationGone.
+per second per channel, as Slack asks. Dead channels raise DestinationGone; any other
+failure (Slack down, a timeout) is a TransportError for this destination alone.
+
+Every post carries its part's identity in the message metadata (`event_payload.id`, the
+deliverer's `PartKey.digest`, stamped here whatever the formatter wrote), and `find` looks for
+that id in the channel's history or the thread's replies: metadata is kept by Slack, so a
+part posted before a crash (or before the database was lost) is found, however long ago.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
+import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
@@ -19,7 +27,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.delivery import DestinationGone, Payload, TransportError
+from bot.delivery import DestinationGone, PartKey, Payload, TransportError
 
 GONE_ERRORS = frozenset(
     {
@@ -32,11 +40,17 @@ GONE_ERRORS = frozenset(
         "cannot_dm_bot",
     }
 )
+log = logging.getLogger(__name__)
+
 HISTORY_LIMIT = 100  # how far back `find` looks for an unrecorded post
+EVENT_TYPE = "vllm_report_part"
+# Reading history may be refused for want of a scope (e.g. im:history for DMs): then the
+# platform cannot be checked, which is said in the log, and the ledger alone decides.
+UNCHECKABLE_ERRORS = frozenset({"missing_scope", "not_allowed_token_type", "no_permission"})
 PACE_SECONDS = 1.0  # Slack: about one message per second per channel
 
 
-def slack_client(token: str, base_url: str, retries: int = 3) -> AsyncWebClient:
+def slack_client(token: str, base_url: str, retries: int = 5) -> AsyncWebClient:
     return AsyncWebClient(
         token=token,
         base_url=base_url,
@@ -57,7 +71,8 @@ class SlackTransport:
         self._last: dict[str, float] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
-    async def post(self, target: str, payload: Payload, thread: str | None) -> str:
+    async def post(self, target: str, payload: Payload, thread: str | None, key: PartKey) -> str:
+        payload = stamp(payload, key)
         async with self._locks.setdefault(target, asyncio.Lock()):
             wait = self._last.get(target, 0.0) + self.pace - time.monotonic()
             if wait > 0:
@@ -69,29 +84,37 @@ class SlackTransport:
         return str(response["ts"])
 
     async def find(
-        self, target: str, part: str, payload: Payload, thread: str | None
+        self,
+        target: str,
+        key: PartKey,
+        payload: Payload,
+        thread: str | None,
+        exclude: set[str],
     ) -> str | None:
-        wanted = (payload.get("metadata") or {}).get("event_payload")
-        if not wanted:
+        since = key.since
+        try:
+            if thread is None:
+                response = await self._call(
+                    self.client.conversations_history,
+                    channel=target,
+                    limit=HISTORY_LIMIT,
+                    include_all_metadata=True,
+                    **({"oldest": f"{since.timestamp():.6f}"} if since else {}),
+                )
+            else:
+                response = await self._call(
+                    self.client.conversations_replies,
+                    channel=target,
+                    ts=thread,
+                    limit=HISTORY_LIMIT,
+                    include_all_metadata=True,
+                )
+        except _Uncheckable as exc:
+            log.warning("cannot look for %s in %s (%s): trusting the ledger", key.part, target, exc)
             return None
-        if thread is None:
-            response = await self._call(
-                self.client.conversations_history,
-                channel=target,
-                limit=HISTORY_LIMIT,
-                include_all_metadata=True,
-            )
-        else:
-            response = await self._call(
-                self.client.conversations_replies,
-                channel=target,
-                ts=thread,
-                limit=HISTORY_LIMIT,
-                include_all_metadata=True,
-            )
         for message in response.get("messages") or []:
-            found = (message.get("metadata") or {}).get("event_payload")
-            if found == wanted:
+            found = (message.get("metadata") or {}).get("event_payload") or {}
+            if found.get("id") == key.digest and str(message.get("ts")) not in exclude:
                 return str(message["ts"])
         return None
 
@@ -111,6 +134,22 @@ class SlackTransport:
             error = str(exc.response.get("error", "")) if exc.response is not None else ""
             if error in GONE_ERRORS:
                 raise DestinationGone(f"Slack says {error}") from None
+            if error in UNCHECKABLE_ERRORS:
+                raise _Uncheckable(error) from None
             raise TransportError(f"Slack answered {error or exc}") from None
-        except (TimeoutError, OSError) as exc:
-            raise TransportError(f"Slack unreachable: {exc}") from None
+        except (TimeoutError, OSError, aiohttp.ClientError) as exc:
+            raise TransportError(f"Slack unreachable: {exc or type(exc).__name__}") from None
+
+
+class _Uncheckable(Exception):
+    """Slack refused to show history (a missing scope): the platform cannot be checked."""
+
+
+def stamp(payload: Payload, key: PartKey) -> Payload:
+    """The payload with its part's identity in the metadata (replacing the formatter's)."""
+    metadata = dict(payload.get("metadata") or {})
+    event_payload = dict(metadata.get("event_payload") or {})
+    event_payload.update({"id": key.digest, "destination": key.destination, "part": key.part})
+    metadata["event_type"] = metadata.get("event_type") or EVENT_TYPE
+    metadata["event_payload"] = event_payload
+    return {**payload, "metadata": metadata}

@@ -31,6 +31,14 @@ from bot.model.report import ActivityItem, CommentRecord, PullDetails
 
 log = logging.getLogger(__name__)
 
+# PyGithub gives its logger a handler of its own at INFO on import (each retry printed, and
+# twice over with ours): its lines go through the application's logging instead, so the
+# verbosity asked for (-v) decides.
+_GITHUB_LOG = logging.getLogger("github")
+for _handler in list(_GITHUB_LOG.handlers):
+    _GITHUB_LOG.removeHandler(_handler)
+_GITHUB_LOG.setLevel(logging.NOTSET)
+
 SEARCH_CAP = 1000  # GitHub search returns at most this many results per query
 PER_PAGE = 100  # the API's maximum page size
 RETRY_STATUSES = (429, 500, 502, 503, 504)  # GithubRetry adds 403 (rate limits) itself
@@ -41,12 +49,33 @@ SPLIT_MARGIN = 1.25
 __all__ = ["CollectError", "Collected", "Collector", "GitHubSource", "describe_failure"]
 
 
+class _Retry(GithubRetry):
+    """GithubRetry that remembers the last failed answer's status and headers, so the final
+    sentence can say a rate limit is used up and when it resets (urllib3 keeps only
+    "too many 403 error responses")."""
+
+    def __init__(self, *, last: list[Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.last: list[Any] = last if last is not None else [None]
+
+    def new(self, **kwargs: Any) -> _Retry:
+        retry = super().new(**kwargs)
+        retry.last = self.last  # one record shared by every copy urllib3 makes
+        return retry
+
+    def increment(self, *args: Any, **kwargs: Any) -> Any:
+        response = kwargs.get("response") or (args[2] if len(args) > 2 else None)
+        if response is not None:
+            self.last[0] = (response.status, {k.lower(): v for k, v in response.headers.items()})
+        return super().increment(*args, **kwargs)
+
+
 class Collector:
     """Fetches issues and PRs of one repository; never hands out a PyGithub object."""
 
     def __init__(self, source: GitHubSource) -> None:
         self.source = source
-        retry = GithubRetry(
+        retry = _Retry(
             total=source.retries,
             # A host that does not resolve or refuses connections rarely recovers in seconds:
             # one more try, then say so, instead of half a minute of backoff.
@@ -57,6 +86,7 @@ class Collector:
             max_rate_limit_wait=source.max_rate_limit_wait,
             respect_retry_after_header=True,
         )
+        self._retry = retry
         self._github = Github(
             auth=Auth.Token(source.token) if source.token else None,
             base_url=source.api_url,
@@ -220,15 +250,23 @@ class Collector:
         try:
             yield
         except Exception as exc:
-            message = describe_failure(exc, self.source)
+            message = describe_failure(exc, self.source, self._retry.last[0])
             if message is None:
                 raise  # not a GitHub failure but a bug: let it show
             raise CollectError(message) from exc
 
 
-def describe_failure(exc: BaseException, source: GitHubSource) -> str | None:
-    """A sentence for a GitHub failure, or None when `exc` is not one (a bug: let it show)."""
+def describe_failure(
+    exc: BaseException,
+    source: GitHubSource,
+    last: tuple[int, dict[str, str]] | None = None,
+) -> str | None:
+    """A sentence for a GitHub failure, or None when `exc` is not one (a bug: let it show).
+
+    `last`: the status and headers of the last failed answer, when retries ran out.
+    """
     where = source.api_url
+    hint = "" if source.token else "; set GITHUB_TOKEN for a higher limit"
     if isinstance(exc, RateLimitExceededException):
         reset = _reset_time(exc.headers)
         when = (
@@ -236,7 +274,6 @@ def describe_failure(exc: BaseException, source: GitHubSource) -> str | None:
             if reset
             else "GitHub did not say when it resets"
         )
-        hint = "" if source.token else "; set GITHUB_TOKEN for a higher limit"
         return (
             f"GitHub's rate limit is used up ({when}), longer than the "
             f"{source.max_rate_limit_wait:.0f} s we may wait{hint}. Try again after the reset."
@@ -250,6 +287,21 @@ def describe_failure(exc: BaseException, source: GitHubSource) -> str | None:
         if exc.status == 422:
             return f"GitHub rejected the query for '{source.repo}' (422): {detail}"
         return f"GitHub answered {exc.status}: {detail}"
+    if isinstance(exc, requests.exceptions.RetryError) and last and last[0] in (403, 429):
+        status, headers = last
+        if headers.get("x-ratelimit-remaining") == "0":
+            reset = _reset_time(headers)
+            when = f"it resets at {reset:%Y-%m-%d %H:%M} UTC" if reset else "no reset time given"
+            return (
+                f"GitHub's rate limit is used up ({when}) and stayed so after "
+                f"{source.retries} retries{hint}. Try again after the reset."
+            )
+        wait = headers.get("retry-after")
+        asked = f", last asking to wait {wait} s" if wait else ""
+        return (
+            f"GitHub's secondary rate limit kept refusing requests ({status}) after "
+            f"{source.retries} retries{asked}; try again in a few minutes"
+        )
     if isinstance(exc, requests.exceptions.RetryError):
         return (
             f"GitHub at {where} kept failing after {source.retries} retries "

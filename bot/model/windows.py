@@ -17,6 +17,11 @@ from zoneinfo import ZoneInfo
 from bot.model.errors import InputError
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# The report days a window may name. Before 1970 nothing was on GitHub and time zones go
+# back to local mean time; the upper end leaves room for the next day's cutoff, a 7-day
+# trend baseline before the start and any zone's offset, so no date arithmetic overflows.
+FIRST_DAY = date(1970, 1, 8)
+LAST_DAY = date(9999, 12, 30)
 _DAYS_RE = re.compile(r"^(?:last\s+)?(\d{1,3})\s*(?:d|days?)$")
 _RANGE_SEPARATOR = ".."
 HELP = "use YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD, today, yesterday or Nd (e.g. 7d)"
@@ -168,9 +173,15 @@ def _parse_date(text: str, phrase: str) -> date:
     if not _DATE_RE.match(text):
         raise WindowError(f"could not read '{phrase}' as a date: {HELP}")
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise WindowError(f"'{text}' is not a real date (check month and day): {HELP}") from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise WindowError(
+            f"'{text}' is outside the days a report can cover "
+            f"({FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()})"
+        )
+    return day
 
 
 def format_local(moment: datetime) -> str:

@@ -36,7 +36,12 @@ class DailyJob:
         self.store = store
         self.transports = transports
         self.clock = clock
-        self.deliverer = Deliverer(store.ledger, transports, clock)
+        self.deliverer = Deliverer(
+            store.ledger,
+            transports,
+            clock,
+            lease=timedelta(seconds=settings.delivery_lease_seconds),
+        )
         self._lock = asyncio.Lock()  # one run at a time in this process
 
     def destinations(self) -> list[Destination]:

@@ -8,16 +8,29 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 - `coverage`: the spans of time fully collected and the sync cursor (`coverage.py`);
 - `threads`: comment threads of hot-discussion candidates (`threads.py`);
 - `prose`: the model-prose cache (`prose_cache.py`);
-- `ledger`: the delivery ledger and gone destinations (`ledger.py`);
+- `ledger`: the delivery ledger with its per-part leases, and gone destinations (`ledger.py`);
+- `leases`: named leases with a fencing token, e.g. the scheduler's leadership (`leases.py`);
 - `subscriptions`: who gets which digest (`subscriptions.py`);
 - `pulls`: size and reviewers of key-change candidates (`pull_details.py`).
 """
 
 from __future__ import annotations
 
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
 from bot.store.coverage import Coverage
-from bot.store.engine import StoreError, Transactions, first_line, open_engine, safe_url
+from bot.store.engine import (
+    BUSY_SECONDS,
+    StoreError,
+    StoreUrlError,
+    Transactions,
+    describe,
+    first_line,
+    open_engine,
+    safe_url,
+)
 from bot.store.items import Items
+from bot.store.leases import Held, Leases
 from bot.store.ledger import Ledger
 from bot.store.prose_cache import ProseCache
 from bot.store.pull_details import PullDetailsStore
@@ -26,9 +39,11 @@ from bot.store.subscriptions import Subscription, Subscriptions
 from bot.store.threads import Threads
 
 __all__ = [
+    "Held",
     "Span",
     "Store",
     "StoreError",
+    "StoreUrlError",
     "Subscription",
     "merge_spans",
     "subtract_spans",
@@ -38,20 +53,29 @@ __all__ = [
 class Store:
     """All persistence of the bot. Open once per process; short transactions only."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_seconds: float = BUSY_SECONDS) -> None:
         self.url = url
         try:
-            self.engine = open_engine(url)
-        except StoreError:
+            self.engine = open_engine(url, busy_seconds)
+        except (StoreError, StoreUrlError):
             raise
+        except (ArgumentError, NoSuchModuleError) as exc:
+            raise StoreUrlError(
+                f"DATABASE_URL ({safe_url(url)}) is not a database URL SQLAlchemy can use "
+                f"({first_line(exc)}): write sqlite:////path/to/file.sqlite3 or "
+                "postgresql://user@host/dbname"
+            ) from None
         except Exception as exc:  # driver errors vary; the message is what matters
-            raise StoreError(f"cannot open the store ({safe_url(url)}): {first_line(exc)}") from exc
+            raise StoreError(
+                describe(exc, safe_url(url), "cannot open the store ({where})")
+            ) from exc
         transactions = Transactions(self.engine, url)
         self.items = Items(transactions)
         self.coverage = Coverage(transactions)
         self.threads = Threads(transactions)
         self.prose = ProseCache(transactions)
         self.ledger = Ledger(transactions)
+        self.leases = Leases(transactions)
         self.subscriptions = Subscriptions(transactions)
         self.pulls = PullDetailsStore(transactions)
 

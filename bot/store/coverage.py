@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from bot.store.engine import Transactions
 from bot.store.schema import CoverageRow, SyncCursorRow
@@ -53,9 +54,11 @@ class Coverage:
             return row.cursor if row else None
 
     def set_cursor(self, repo: str, cursor: datetime, now: datetime) -> None:
-        with self._tx.begin() as session:
+        def work(session: Session) -> None:
             row = session.get(SyncCursorRow, repo)
             if row is None:
                 session.add(SyncCursorRow(repo=repo, cursor=cursor, updated_at=now))
             else:
                 row.cursor, row.updated_at = cursor, now
+
+        self._tx.write(work)

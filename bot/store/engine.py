@@ -10,32 +10,42 @@ about half a second, so opening a store first reads the recorded revision with o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.model.errors import ServiceError
+from bot.model.errors import InputError, ServiceError
 from bot.store.schema import HEAD_REVISION, Base
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 VERSION_TABLE = "alembic_version"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_SECONDS = 30.0  # how long a SQLite writer waits for another process's lock
+WRITE_ATTEMPTS = 3
+T = TypeVar("T")
 
 
 class StoreError(ServiceError):
     """The database could not be opened or written; the message says which and why."""
 
 
+class StoreUrlError(InputError):
+    """DATABASE_URL is wrong (not a URL, an unknown driver, a file that is no database)."""
+
+
 class Transactions:
     """Short transactions on one engine; a database failure becomes one StoreError sentence.
 
-    An IntegrityError passes through untouched: callers use unique constraints on purpose
-    (a second subscription, a part already claimed).
+    An IntegrityError passes through only to callers that ask for it (`conflicts=True`): they
+    use a unique constraint on purpose (a second subscription). A write that may race the
+    same write in another process goes through `write`, which runs it again after a unique
+    conflict (the second time it sees the other's rows).
     """
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -43,19 +53,55 @@ class Transactions:
         self._where = safe_url(url)
 
     @contextmanager
-    def begin(self) -> Iterator[Session]:
+    def begin(self, *, conflicts: bool = False) -> Iterator[Session]:
         try:
             with self._sessions.begin() as session:
                 yield session
-        except IntegrityError:
-            raise
+        except IntegrityError as exc:
+            if conflicts:
+                raise
+            raise StoreError(
+                f"the store ({self._where}) refused a write: {first_line(exc)}"
+            ) from exc
         except SQLAlchemyError as exc:
-            raise StoreError(f"the store ({self._where}) failed: {first_line(exc)}") from exc
+            raise StoreError(describe(exc, self._where)) from exc
+
+    def write(self, work: Callable[[Session], T]) -> T:
+        """`work` in one transaction, run again if another process wrote the same rows first."""
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
+            try:
+                with self.begin(conflicts=True) as session:
+                    return work(session)
+            except IntegrityError as exc:
+                if attempt == WRITE_ATTEMPTS:
+                    raise StoreError(
+                        f"the store ({self._where}) kept refusing a write: {first_line(exc)}"
+                    ) from exc
+        raise AssertionError("unreachable")  # pragma: no cover
 
 
-def open_engine(url: str) -> Engine:
+def describe(exc: BaseException, where: str, doing: str = "the store ({where}) failed") -> str:
+    """One sentence for a database failure, with what to do about the common ones."""
+    said = first_line(exc)
+    low = said.lower()
+    if "database is locked" in low or "database table is locked" in low:
+        return (
+            f"the store ({where}) stayed locked by another process longer than its wait "
+            f"({BUSY_SECONDS:.0f} s by default); try again when the other run has finished"
+        )
+    if "malformed" in low or "not a database" in low or "file is encrypted" in low:
+        return (
+            f"the store ({where}) is damaged ({said}): restore it from a backup, or move it "
+            "aside and the archive is fetched again from GitHub"
+        )
+    if "does not exist" in low and "database" in low:
+        return f"the store's database is gone ({where}): {said}"
+    return f"{doing.format(where=where)}: {said}"
+
+
+def open_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
     """An engine for `url` with its schema at the newest revision."""
-    engine = make_engine(url)
+    engine = make_engine(url, busy_seconds)
     with engine.begin() as connection:
         revision = current_revision(connection)
         if revision == HEAD_REVISION:
@@ -95,19 +141,20 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
+        path = url.split("///", 1)[-1].split("?", 1)[0]
         if path and path != ":memory:":
+            check_sqlite_file(Path(path), url)
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30})
+        engine = create_engine(url, connect_args={"timeout": busy_seconds})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
             # WAL and a busy timeout: the scheduler and commands may write at once.
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
             cursor.close()
 
         return engine
@@ -115,6 +162,26 @@ def make_engine(url: str) -> Engine:
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     # pre-ping: a long-lived process outlives server restarts and idle timeouts.
     return create_engine(url, pool_pre_ping=True)
+
+
+def check_sqlite_file(path: Path, url: str) -> None:
+    """Refuse a path that holds something other than a SQLite database: SQLite would turn an
+    empty file into a database and fail later on any other, and neither is what was meant."""
+    if path.is_dir():
+        raise StoreUrlError(f"DATABASE_URL names {path}, which is a folder: name a file in it")
+    if not path.exists():
+        return
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise StoreError(f"cannot read the store ({safe_url(url)}): {exc.strerror}") from None
+    if head != SQLITE_MAGIC:
+        what = "an empty file" if not head else "a file that is not a SQLite database"
+        raise StoreUrlError(
+            f"DATABASE_URL names {path}, {what}; refusing to touch it: point DATABASE_URL "
+            "at a new file name (or at an existing store)"
+        )
 
 
 def safe_url(url: str) -> str:

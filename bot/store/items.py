@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from bot.model.report import ActivityItem
 from bot.store.engine import Transactions
@@ -28,7 +29,8 @@ class Items:
         rows = [_to_row(item, fetched_at) for item in items]
         if not rows:
             return 0
-        with self._tx.begin() as session:
+
+        def work(session: Session) -> None:
             existing = {
                 (row.repo, row.number): row
                 for row in session.scalars(
@@ -45,6 +47,8 @@ class Items:
                 elif values["updated_at"] >= row.updated_at:
                     for key, value in values.items():
                         setattr(row, key, value)
+
+        self._tx.write(work)  # another process may store the same items at once
         return len(rows)
 
     def touching(self, repo: str, span: Span) -> list[ActivityItem]:

@@ -1,14 +1,16 @@
-"""The delivery ledger: which part of which report went to which destination, and gone
-destinations. Rows are unique on (repo, window, destination, part); see bot/delivery.py.
+"""The delivery ledger: which part of which report went to which destination, who may send
+it (a lease: owner and expiry), and gone destinations. Rows are unique on (repo, window,
+destination, part); see bot/delivery.py for how the lease is used.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from bot.store.engine import Transactions
@@ -17,46 +19,164 @@ from bot.store.schema import DeliveryRow, DestinationRow
 
 @dataclass(frozen=True)
 class Claim:
-    """What claiming a part found: the message id if it went out, and whether it is new."""
+    """What claiming a part found.
+
+    `message_id`: the part is known to be out (nothing to do). `held`: this owner holds the
+    lease and alone may send it. `new`: the row was made by this call (no earlier run
+    touched the part). Neither: another owner's lease is alive until `lease_until`.
+    """
 
     message_id: str | None
-    new: bool  # True when this call created the claim
+    held: bool = False
+    new: bool = False
+    lease_until: datetime | None = None
 
 
 class Ledger:
     def __init__(self, transactions: Transactions) -> None:
         self._tx = transactions
 
-    def claim(self, repo: str, window: str, destination: str, part: str, now: datetime) -> Claim:
-        """Claim a part for sending, or return what an earlier run recorded for it.
+    def claim(
+        self,
+        repo: str,
+        window: str,
+        destination: str,
+        part: str,
+        owner: str,
+        now: datetime,
+        lease: timedelta,
+    ) -> Claim:
+        """Take the part's lease, or say who has it or that it went out.
 
-        The unique constraint makes two runs race safely: the loser sees the winner's row.
+        Atomic on both backends: the row is created with `INSERT … ON CONFLICT DO NOTHING`
+        (only one of two racing inserts makes it), and an existing row changes hands only
+        through `UPDATE … WHERE` its lease ran out (or is already ours), which the database
+        evaluates under the row's write lock. On PostgreSQL the row is first read with
+        `FOR UPDATE SKIP LOCKED`: a row another claimer is changing right now counts as held.
         """
+        until = now + lease
+        keys = _keys(repo, window, destination, part)
         with self._tx.begin() as session:
-            row = _row(session, repo, window, destination, part)
-            if row is not None:
-                row.attempts += 1
-                row.updated_at = now
-                return Claim(row.message_id, new=False)
-        try:
-            with self._tx.begin() as session:
-                session.add(
-                    DeliveryRow(
-                        repo=repo,
-                        window=window,
-                        destination=destination,
-                        part=part,
-                        state="claimed",
-                        message_id=None,
-                        attempts=1,
-                        updated_at=now,
-                    )
+            insert = _insert(session).values(
+                repo=repo,
+                window=window,
+                destination=destination,
+                part=part,
+                state="claimed",
+                message_id=None,
+                attempts=1,
+                updated_at=now,
+                owner=owner,
+                lease_until=until,
+            )
+            inserted = session.execute(
+                insert.on_conflict_do_nothing(
+                    index_elements=["repo", "window", "destination", "part"]
+                ).returning(DeliveryRow.id)
+            ).first()
+            if inserted is not None:  # only the one insert that made the row returns it
+                return Claim(None, held=True, new=True)
+        with self._tx.begin() as session:
+            query = select(DeliveryRow).where(*keys)
+            if session.get_bind().dialect.name == "postgresql":
+                query = query.with_for_update(skip_locked=True)
+            row = session.scalars(query).first()
+            if row is None:  # another claimer has the row locked this instant
+                return Claim(None, lease_until=until)
+            if row.message_id is not None:
+                return Claim(row.message_id)
+            takeover = session.execute(
+                update(DeliveryRow)
+                .where(
+                    DeliveryRow.id == row.id,
+                    DeliveryRow.message_id.is_(None),
+                    or_(
+                        DeliveryRow.owner == owner,
+                        DeliveryRow.owner.is_(None),
+                        DeliveryRow.lease_until.is_(None),
+                        DeliveryRow.lease_until <= now,
+                    ),
                 )
-            return Claim(None, new=True)
-        except IntegrityError:
-            with self._tx.begin() as session:
-                row = _row(session, repo, window, destination, part)
-                return Claim(row.message_id if row is not None else None, new=False)
+                .values(
+                    owner=owner,
+                    lease_until=until,
+                    state="claimed",
+                    attempts=DeliveryRow.attempts + 1,
+                    updated_at=now,
+                )
+                .execution_options(synchronize_session=False)
+            )
+            if _count(takeover) == 1:
+                return Claim(None, held=True)
+            return Claim(None, lease_until=row.lease_until)
+
+    def holds(
+        self,
+        repo: str,
+        window: str,
+        destination: str,
+        part: str,
+        owner: str,
+        now: datetime,
+        lease: timedelta,
+    ) -> bool:
+        """Fencing before a send: True (and the lease extended) only while `owner` holds it."""
+        with self._tx.begin() as session:
+            result = session.execute(
+                update(DeliveryRow)
+                .where(
+                    *_keys(repo, window, destination, part),
+                    DeliveryRow.owner == owner,
+                    DeliveryRow.message_id.is_(None),
+                    DeliveryRow.lease_until > now,
+                )
+                .values(lease_until=now + lease)
+                .execution_options(synchronize_session=False)
+            )
+            return _count(result) == 1
+
+    def renew(self, owner: str, now: datetime, lease: timedelta) -> int:
+        """Extend every live lease `owner` holds on an unsent part (the holder's heartbeat)."""
+        with self._tx.begin() as session:
+            result = session.execute(
+                update(DeliveryRow)
+                .where(
+                    DeliveryRow.owner == owner,
+                    DeliveryRow.message_id.is_(None),
+                    DeliveryRow.lease_until > now,
+                )
+                .values(lease_until=now + lease)
+                .execution_options(synchronize_session=False)
+            )
+            return _count(result)
+
+    def release(
+        self, repo: str, window: str, destination: str, part: str, owner: str, now: datetime
+    ) -> None:
+        """Give a lease up at once (the send failed): the next run need not wait it out."""
+        with self._tx.begin() as session:
+            session.execute(
+                update(DeliveryRow)
+                .where(
+                    *_keys(repo, window, destination, part),
+                    DeliveryRow.owner == owner,
+                    DeliveryRow.message_id.is_(None),
+                )
+                .values(lease_until=now)
+                .execution_options(synchronize_session=False)
+            )
+
+    def message_ids(self, repo: str, window: str) -> set[str]:
+        """Every platform message id recorded for a window (any destination, any part)."""
+        with self._tx.begin() as session:
+            found = session.scalars(
+                select(DeliveryRow.message_id).where(
+                    DeliveryRow.repo == repo,
+                    DeliveryRow.window == window,
+                    DeliveryRow.message_id.is_not(None),
+                )
+            )
+            return {str(m) for m in found}
 
     def record(
         self,
@@ -68,24 +188,32 @@ class Ledger:
         message_id: str | None,
         now: datetime,
     ) -> None:
+        """Set a part's state (and message id); two runs recording at once both succeed."""
         with self._tx.begin() as session:
-            row = _row(session, repo, window, destination, part)
-            if row is None:
-                session.add(
-                    DeliveryRow(
-                        repo=repo,
-                        window=window,
-                        destination=destination,
-                        part=part,
-                        state=state,
-                        message_id=message_id,
-                        attempts=1,
-                        updated_at=now,
-                    )
+            session.execute(
+                _insert(session)
+                .values(
+                    repo=repo,
+                    window=window,
+                    destination=destination,
+                    part=part,
+                    state=state,
+                    message_id=message_id,
+                    attempts=1,
+                    updated_at=now,
                 )
-            else:
-                row.state, row.updated_at = state, now
-                row.message_id = message_id or row.message_id
+                .on_conflict_do_nothing(index_elements=["repo", "window", "destination", "part"])
+            )
+        with self._tx.begin() as session:
+            values: dict[str, Any] = {"state": state, "updated_at": now}
+            if message_id is not None:
+                values.update(message_id=message_id, lease_until=None)  # out: nobody holds it
+            session.execute(
+                update(DeliveryRow)
+                .where(*_keys(repo, window, destination, part))
+                .values(**values)
+                .execution_options(synchronize_session=False)
+            )
 
     def parts(self, repo: str, window: str, destination: str) -> set[str]:
         """The parts recorded for one destination and window."""
@@ -127,14 +255,21 @@ class Ledger:
             return {r.destination: r.reason or "" for r in rows}
 
 
-def _row(
-    session: Session, repo: str, window: str, destination: str, part: str
-) -> DeliveryRow | None:
-    return session.scalars(
-        select(DeliveryRow).where(
-            DeliveryRow.repo == repo,
-            DeliveryRow.window == window,
-            DeliveryRow.destination == destination,
-            DeliveryRow.part == part,
-        )
-    ).first()
+def _keys(repo: str, window: str, destination: str, part: str) -> tuple[Any, ...]:
+    return (
+        DeliveryRow.repo == repo,
+        DeliveryRow.window == window,
+        DeliveryRow.destination == destination,
+        DeliveryRow.part == part,
+    )
+
+
+def _insert(session: Session) -> Any:
+    """The backend's INSERT, which knows ON CONFLICT DO NOTHING."""
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(DeliveryRow)
+    return sqlite.insert(DeliveryRow)
+
+
+def _count(result: Any) -> int:
+    return int(getattr(result, "rowcount", 0) or 0)

@@ -19,5 +19,5 @@ class ProseCache:
             return dict(row.value) if row is not None else None
 
     def put(self, key: str, model: str, value: dict[str, Any]) -> None:
-        with self._tx.begin() as session:
-            session.merge(ProseRow(key=key, model=model, value=value, created_at=datetime.now(UTC)))
+        row = ProseRow(key=key, model=model, value=value, created_at=datetime.now(UTC))
+        self._tx.write(lambda session: session.merge(row))

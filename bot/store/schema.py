@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -138,6 +138,9 @@ class DeliveryRow(Base):
     message_id: Mapped[str | None] = mapped_column(String(80))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # The lease: only `owner` may send the part, and only until `lease_until`.
+    owner: Mapped[str | None] = mapped_column(String(120))
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class DestinationRow(Base):
@@ -149,6 +152,22 @@ class DestinationRow(Base):
     failures: Mapped[int] = mapped_column(Integer, default=0)
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
     reason: Mapped[str | None] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class LeaseRow(Base):
+    """A named lease (the scheduler's leadership): one holder at a time, with a fencing token.
+
+    `epoch` grows by one each time the lease changes hands, so a holder that lost it (and
+    may not know yet) can be told from the new one.
+    """
+
+    __tablename__ = "leases"
+
+    name: Mapped[str] = mapped_column(String(80), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(120))
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    lease_until: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

@@ -29,7 +29,7 @@ class Subscriptions:
     def add(self, sub: Subscription, now: datetime) -> bool:
         """Add a subscription; False when it already existed."""
         try:
-            with self._tx.begin() as session:
+            with self._tx.begin(conflicts=True) as session:
                 session.add(
                     SubscriptionRow(
                         platform=sub.platform,

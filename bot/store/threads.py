@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from bot.model.report import CommentRecord
 from bot.store.engine import Transactions
@@ -26,7 +27,9 @@ class Threads:
         fetched_at: datetime,
     ) -> None:
         """Store a thread read from `since` on, and remember that it was read."""
-        with self._tx.begin() as session:
+        comments = list(comments)
+
+        def work(session: Session) -> None:
             for comment in comments:
                 session.merge(
                     CommentRow(
@@ -45,6 +48,8 @@ class Threads:
                 )
             else:
                 fetch.since, fetch.fetched_at = min(fetch.since, since), fetched_at
+
+        self._tx.write(work)
 
     def known(self, repo: str, number: int, span: Span) -> bool:
         """True when #number's thread was read from before `span` to after it."""

@@ -1,8 +1,10 @@
 """A fake Discord REST API on 127.0.0.1, reached through discord.py's `Route.BASE`.
 
 `GET /users/@me`, `POST /channels/{id}/messages` (with `nonce` + `enforce_nonce`
-deduplication, as Discord does for a few minutes), `GET /channels/{id}/messages`,
-`POST /channels/{id}/messages/{mid}/threads`, `POST /users/@me/channels` (DMs). Channels
+deduplication as Discord does it: per *author*, across every channel, for a few minutes —
+a second create with the same nonce returns the first message, wherever it was posted),
+`GET /channels/{id}/messages`, `POST /channels/{id}/messages/{mid}/threads`,
+`POST /users/@me/channels` (DMs), `POST /webhooks/{app}/{token}` (interaction follow-ups). Channels
 can be unknown (10003) or forbidden (50001), posts can answer 429 with `retry_after`, and a
 post can hang after it is stored (to kill the poster mid-send).
 """
@@ -39,22 +41,32 @@ class FakeDiscord(FakeServer):
     sent: list[Sent] = field(default_factory=list)
     threads: dict[str, str] = field(default_factory=dict)  # thread id → parent channel
     requests: list[tuple[str, str]] = field(default_factory=list)
+    nonce_seconds: float = 300.0  # how long Discord remembers an enforced nonce
+    down: bool = False  # every request answers 503 (Discord's API is down)
+    rate_limit_rule: Any = None  # callable(index) -> bool: answer this post with a 429
+    webhooks: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    post_delay: float = 0.0  # seconds each message create takes
+    throttled: int = 0  # how many 429s were answered
 
     def __post_init__(self) -> None:
         super().__init__()
         self.handler = _Handler
         self.hung = threading.Event()
         self._lock = threading.Lock()
-        self._next = 1_100_000_000_000_000_000
+        self._sequence = 0
+        self._posts = 0
+        self._nonces: dict[str, tuple[float, Sent]] = {}  # per author (one bot here)
 
     @property
     def api_url(self) -> str:
         return self.url + "/api/v10"
 
     def snowflake(self) -> str:
+        """A Discord id: milliseconds since Discord's epoch, then a sequence number."""
         with self._lock:
-            self._next += 1
-            return str(self._next)
+            self._sequence += 1
+            millis = int(time.time() * 1000) - 1_420_070_400_000
+            return str((millis << 22) | (self._sequence & 0x3FFFFF))
 
     def in_channel(self, channel: str) -> list[Sent]:
         return [s for s in self.sent if s.channel == channel]
@@ -96,6 +108,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = urlsplit(self.path).path.removeprefix("/api/v10")
         self.fake.requests.append(("GET", path))
+        if self.fake.down:
+            self._send(503, {"message": "upstream connect error", "code": 0})
+            return
         if path == "/users/@me":
             self._send(
                 200,
@@ -123,6 +138,14 @@ class _Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path.removeprefix("/api/v10")
         self.fake.requests.append(("POST", path))
         body = self._body()
+        if self.fake.down:
+            self._send(503, {"message": "upstream connect error", "code": 0})
+            return
+        match = re.fullmatch(r"/webhooks/(\d+)/([^/]+)", path)
+        if match:  # an interaction's follow-up
+            self.fake.webhooks.append((match.group(1), match.group(2), body))
+            self._send(200, {"id": self.fake.snowflake(), "channel_id": "0", **body})
+            return
         if path == "/users/@me/channels":
             self._send(200, {"id": "7" + str(body["recipient_id"])[-17:], "type": 1})
             return
@@ -159,8 +182,13 @@ class _Handler(BaseHTTPRequestHandler):
     def _post_message(self, channel: str, body: dict[str, Any]) -> None:
         if self._channel_error(channel):
             return
-        if self.fake.rate_limited_posts:
-            self.fake.rate_limited_posts -= 1
+        with self.fake._lock:
+            self.fake._posts += 1
+            index = self.fake._posts
+        rule = self.fake.rate_limit_rule
+        if self.fake.rate_limited_posts or (rule is not None and rule(index)):
+            self.fake.throttled += 1
+            self.fake.rate_limited_posts = max(0, self.fake.rate_limited_posts - 1)
             self._send(
                 429,
                 {"message": "You are being rate limited.", "retry_after": 0.2, "global": False},
@@ -168,14 +196,25 @@ class _Handler(BaseHTTPRequestHandler):
                 {"Retry-After": "0.2", "X-RateLimit-Scope": "user", "Via": "1.1 google"},
             )
             return
-        nonce = body.get("nonce")
-        if nonce and body.get("enforce_nonce"):
-            for existing in self.fake.in_channel(channel):
-                if existing.payload.get("nonce") == nonce:
-                    self._send(200, self._message(existing))
-                    return
-        sent = Sent(channel, self.fake.snowflake(), body)
-        self.fake.sent.append(sent)
+        if self.fake.post_delay:
+            time.sleep(self.fake.post_delay)
+        nonce = str(body.get("nonce") or "")
+        enforced = bool(nonce and body.get("enforce_nonce"))
+        with self.fake._lock:
+            seen = self.fake._nonces.get(nonce) if enforced else None
+            if seen is not None and time.monotonic() - seen[0] < self.fake.nonce_seconds:
+                existing = seen[1]
+            else:
+                existing = None
+                sent = Sent(channel, "", body)
+        if existing is not None:  # Discord: the same author's nonce, in any channel
+            self._send(200, self._message(existing))
+            return
+        sent.id = self.fake.snowflake()
+        with self.fake._lock:
+            if enforced:
+                self.fake._nonces[nonce] = (time.monotonic(), sent)
+            self.fake.sent.append(sent)
         if self.fake.hang_on_post is not None and len(self.fake.sent) == self.fake.hang_on_post:
             self.fake.hung.set()
             time.sleep(60)

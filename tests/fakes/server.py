@@ -23,7 +23,7 @@ class FakeServer:
 
     def start(self) -> Self:
         handler = type("Handler", (self.handler,), {"fake": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = _QuietServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
@@ -39,3 +39,14 @@ class FakeServer:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up (a poster killed mid-request) is not an error of the fake's."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)

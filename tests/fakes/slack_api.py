@@ -38,6 +38,10 @@ class FakeSlack(FakeServer):
     posted: list[Posted] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     responses: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    on_post: Any = None  # callable(number of posts so far), called after a post is stored
+    rate_limit_rule: Any = None  # callable(index of the call) -> bool: answer it with a 429
+    post_delay: float = 0.0  # seconds each chat.postMessage takes
+    throttled: int = 0  # how many 429s were answered
 
     def __post_init__(self) -> None:
         super().__init__()
@@ -85,8 +89,12 @@ class _Handler(BaseHTTPRequestHandler):
         method = path.removeprefix("/api/")
         self.fake.calls.append((method, args))
         left = self.fake.rate_limited.get(method, 0)
-        if left:
-            self.fake.rate_limited[method] = left - 1
+        rule = self.fake.rate_limit_rule
+        if left or (
+            method == "chat.postMessage" and rule is not None and rule(len(self.fake.calls))
+        ):
+            self.fake.throttled += 1
+            self.fake.rate_limited[method] = max(0, left - 1)
             self._send(429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "1"})
             return
         handler = getattr(self, "m_" + method.replace(".", "_"), None)
@@ -148,9 +156,13 @@ class _Handler(BaseHTTPRequestHandler):
             args["blocks"] = json.loads(args["blocks"])
         if isinstance(args.get("metadata"), str):
             args["metadata"] = json.loads(args["metadata"])
+        if self.fake.post_delay:
+            time.sleep(self.fake.post_delay)
         ts = self.fake.next_ts()
         posted = Posted(channel, ts, args.get("thread_ts"), args)
         self.fake.posted.append(posted)
+        if self.fake.on_post is not None:
+            self.fake.on_post(len(self.fake.posted))
         if self.fake.hang_on_post is not None and len(self.fake.posted) == self.fake.hang_on_post:
             self.fake.hung.set()
             time.sleep(60)  # the poster is killed meanwhile

@@ -1,7 +1,7 @@
 """Pull details: size of the change and reviewers, for key-change candidates.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -12,8 +12,8 @@ from alembic import op
 
 from bot.store.schema import UTCDateTime
 
-revision: str = "0005"
-down_revision: str | None = "0004"
+revision: str = "0006"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

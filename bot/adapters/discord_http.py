@@ -1,0 +1,266 @@
+"""Discord slash commands over HTTP (an interactions endpoint), for stateless replicas.
+
+The gateway client (discord_app.py) keeps one WebSocket per bot, so only one process can
+answer commands through it. With `DISCORD_PUBLIC_KEY` set, `serve` answers them on
+`POST /discord/interactions` instead (port `DISCORD_INTERACTIONS_PORT`): any number of
+replicas behind a load balancer, no connection held.
+
+Each request is verified before anything is read from it: Ed25519 (PyNaCl) over the
+`X-Signature-Timestamp` header followed by the *raw* body, against the application's public
+key; a bad or missing signature, a timestamp more than 5 minutes off, or a replayed signature
+gets 401 and changes nothing (Discord sends invalid signatures on purpose to check this).
+`PING` → `PONG`; a command is acknowledged at once with a deferred response (type 5, so the
+3-second limit is met whatever the work costs), and answered by follow-ups on the
+interaction's webhook (`POST /webhooks/{application_id}/{token}`, valid 15 minutes), with no
+mentions allowed. Autocomplete is answered inline (type 8).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
+
+from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
+from bot.model.report import SECTIONS
+from bot.service.commands import Answer, CommandService, ReportRequest
+from config.settings import Settings
+from formatters._text import discord_escape, truncate
+from formatters.discord_embeds import CONTENT_LIMIT, render_discord
+
+log = logging.getLogger(__name__)
+
+PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
+PONG, DEFERRED_ANSWER, AUTOCOMPLETE_RESULT = 1, 5, 8
+EPHEMERAL = 1 << 6
+MANAGE_CHANNELS, ADMINISTRATOR = 1 << 4, 1 << 3
+AUTOCOMPLETE_CHOICES = 25
+NO_MENTIONS: dict[str, list[str]] = {"parse": []}
+DEFAULT_API = "https://discord.com/api/v10"
+Response = tuple[int, dict[str, Any]]
+
+
+def verify(public_key: VerifyKey, signature: str, timestamp: str, body: bytes) -> bool:
+    """Ed25519 over timestamp + raw body, as Discord signs it."""
+    try:
+        public_key.verify(timestamp.encode() + body, bytes.fromhex(signature))
+    except (BadSignatureError, ValueError, TypeError):
+        return False
+    return True
+
+
+class Interactions:
+    """Verify, then answer: the endpoint's logic, apart from the web server for tests."""
+
+    def __init__(
+        self,
+        service: CommandService,
+        public_key: str,
+        api_url: str | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.service = service
+        self.key = VerifyKey(bytes.fromhex(public_key))
+        self.api_url = (api_url or DEFAULT_API).rstrip("/")
+        self.clock = clock
+        self.guard = ReplayGuard(clock)
+        self.pending: set[asyncio.Task[None]] = set()
+        self._session: aiohttp.ClientSession | None = None
+
+    async def handle(self, body: bytes, headers: dict[str, str]) -> Response:
+        """One request: (status, JSON body). Never raises for anything a caller sends."""
+        lowered = {k.lower(): v for k, v in headers.items()}
+        signature = lowered.get("x-signature-ed25519", "")
+        timestamp = lowered.get("x-signature-timestamp", "")
+        if not (signature and timestamp and verify(self.key, signature, timestamp, body)):
+            return 401, {"error": "invalid request signature"}
+        try:
+            stale = abs(self.clock() - int(timestamp)) > REPLAY_WINDOW
+        except ValueError:
+            stale = True
+        if stale or not self.guard.fresh(signature):
+            return 401, {"error": "stale or replayed request"}
+        try:
+            interaction = json.loads(body)
+            kind = interaction["type"]
+        except (ValueError, KeyError, TypeError):
+            return 400, {"error": "not an interaction"}
+        if kind == PING:
+            return 200, {"type": PONG}
+        if kind == AUTOCOMPLETE:
+            return 200, {
+                "type": AUTOCOMPLETE_RESULT,
+                "data": {"choices": self._choices(interaction)},
+            }
+        if kind == APPLICATION_COMMAND:
+            options = _options(interaction)
+            public = bool(options.get("public")) and _name(interaction) == "vllm-report"
+            task = asyncio.create_task(self._answer(interaction, options, public))
+            self.pending.add(task)
+            task.add_done_callback(self.pending.discard)
+            return 200, {"type": DEFERRED_ANSWER, "data": {"flags": 0 if public else EPHEMERAL}}
+        return 400, {"error": f"interaction type {kind} is not handled"}
+
+    async def _answer(
+        self, interaction: dict[str, Any], options: dict[str, Any], public: bool
+    ) -> None:
+        try:
+            answer = await self._work(interaction, options)
+            await self._follow_up(interaction, answer, ephemeral=not public)
+        except Exception:  # the person gets a sentence; the log gets the rest
+            log.exception("Discord interaction failed")
+            await self._follow_up(
+                interaction, Answer(text="something went wrong; try again"), ephemeral=True
+            )
+
+    async def _work(self, interaction: dict[str, Any], options: dict[str, Any]) -> Answer:
+        name = _name(interaction)
+        user = _user(interaction)
+        channel = str(interaction.get("channel_id") or "")
+        in_dm = not interaction.get("guild_id")
+        if name == "vllm-report":
+            request = ReportRequest(
+                when=str(options.get("when") or "yesterday"),
+                section=_str(options.get("section")),
+                topic=_str(options.get("topic")),
+                lang=_str(options.get("lang")),
+                public=bool(options.get("public")),
+            )
+            return await self.service.report(f"discord:{user}", request)
+        if name in ("vllm-subscribe", "vllm-unsubscribe"):
+            where = "dm" if in_dm else str(options.get("where") or "here")
+            permissions = int((interaction.get("member") or {}).get("permissions") or 0)
+            allowed = in_dm or bool(permissions & (MANAGE_CHANNELS | ADMINISTRATOR))
+            return self.service.subscribe(
+                "discord",
+                user,
+                channel,
+                str(options.get("topic") or ""),
+                where,
+                allowed,
+                remove=name == "vllm-unsubscribe",
+            )
+        if name == "vllm-subscriptions":
+            return self.service.subscriptions("discord", user, channel)
+        if name == "vllm-topics":
+            return self.service.topics()
+        return Answer(text=f"unknown command '{name}'")
+
+    async def _follow_up(
+        self, interaction: dict[str, Any], answer: Answer, ephemeral: bool
+    ) -> None:
+        url = f"{self.api_url}/webhooks/{interaction['application_id']}/{interaction['token']}"
+        flags = EPHEMERAL if ephemeral else 0
+        if answer.report is None:
+            text = truncate(discord_escape(answer.text or ""), CONTENT_LIMIT)
+            messages: list[dict[str, Any]] = [{"content": text}]
+        else:
+            messages = [
+                {"embeds": m["embeds"]}
+                for m in render_discord(
+                    answer.report, answer.lang, only=answer.only, link=answer.link
+                )
+            ]
+        if self._session is None:
+            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+        for message in messages:
+            payload = {**message, "flags": flags, "allowed_mentions": NO_MENTIONS}
+            async with self._session.post(url, json=payload) as response:
+                if response.status >= 400:
+                    log.warning("Discord refused a follow-up (%d)", response.status)
+                    return
+
+    def _choices(self, interaction: dict[str, Any]) -> list[dict[str, str]]:
+        focused = _focused(interaction)
+        if focused is None:
+            return []
+        field, current = focused
+        current = current.lower()
+        if field == "topic":
+            rules = self.service.rules
+            found = [t for t in rules.topics if current in f"{t.key} {t.name}".lower()]
+            return [
+                {"name": f"{t.key} — {t.name}"[:100], "value": t.key}
+                for t in found[:AUTOCOMPLETE_CHOICES]
+            ]
+        names = [*SECTIONS, *self.service.topic_keys]
+        return [{"name": n, "value": n} for n in names if current in n][:AUTOCOMPLETE_CHOICES]
+
+    async def drain(self) -> None:
+        """Wait for the follow-ups in flight (tests, shutdown)."""
+        while self.pending:
+            await asyncio.gather(*list(self.pending), return_exceptions=True)
+
+    async def close(self) -> None:
+        await self.drain()
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+
+def _name(interaction: dict[str, Any]) -> str:
+    return str((interaction.get("data") or {}).get("name") or "")
+
+
+def _user(interaction: dict[str, Any]) -> str:
+    member = interaction.get("member") or {}
+    user = member.get("user") or interaction.get("user") or {}
+    return str(user.get("id") or "")
+
+
+def _options(interaction: dict[str, Any]) -> dict[str, Any]:
+    raw = (interaction.get("data") or {}).get("options") or []
+    return {str(o.get("name")): o.get("value") for o in raw if isinstance(o, dict)}
+
+
+def _focused(interaction: dict[str, Any]) -> tuple[str, str] | None:
+    for option in (interaction.get("data") or {}).get("options") or []:
+        if isinstance(option, dict) and option.get("focused"):
+            return str(option.get("name")), str(option.get("value") or "")
+    return None
+
+
+def _str(value: Any) -> str | None:
+    return str(value) if value not in (None, "") else None
+
+
+def web_app(interactions: Interactions, path: str = "/discord/interactions") -> Any:
+    """The aiohttp application serving the endpoint (the raw body is what is verified)."""
+    from aiohttp import web
+
+    async def endpoint(request: web.Request) -> web.Response:
+        body = await request.read()
+        status, payload = await interactions.handle(body, dict(request.headers))
+        return web.json_response(payload, status=status)
+
+    app = web.Application()
+    app.router.add_post(path, endpoint)
+    return app
+
+
+async def start_interactions(
+    settings: Settings, service: CommandService, stop: asyncio.Event
+) -> None:
+    """Serve the interactions endpoint until `stop`."""
+    from aiohttp import web
+
+    key = settings.discord_public_key or ""
+    interactions = Interactions(service, key, settings.discord_api_url)
+    runner = web.AppRunner(web_app(interactions))
+    await runner.setup()
+    site = web.TCPSite(runner, "0.0.0.0", settings.discord_interactions_port)  # noqa: S104
+    await site.start()
+    log.info(
+        "Discord: interactions endpoint on port %d, path /discord/interactions",
+        settings.discord_interactions_port,
+    )
+    await stop.wait()
+    await interactions.close()
+    await runner.cleanup()

@@ -1,0 +1,294 @@
+"""Every error path ends in one sentence and the right exit status: 0 done, 1 a service we
+depend on failed, 2 what was typed or configured is wrong. No traceback, ever."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, event, make_url, text
+
+from bot.cli import main
+from bot.store import Store, StoreError
+from tests.anchor_data import REPO, anchor_days
+from tests.factories import item
+from tests.fakes.github_api import FakeGitHub, Fault
+
+DAY = anchor_days()[2]
+T0 = datetime(2026, 3, 26, 3, 45, tzinfo=UTC)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_sentence(err: str) -> str:
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.startswith("vllm-report:")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# -- dates -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "when", ["9999-12-31", "0001-01-01", "0001-01-01..0001-01-03", "9999-12-30..9999-12-31"]
+)
+def test_dates_outside_the_supported_range_are_refused(
+    when: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No overflow: the sentence names the supported range (1970-01-08 to 9999-12-30)."""
+    code, out, err = run(capsys, "show", when)
+    assert code == 2 and out == ""
+    assert "1970-01-08 to 9999-12-30" in one_sentence(err)
+
+
+# -- settings files --------------------------------------------------------------------------
+
+
+def test_malformed_settings_toml(capsys: pytest.CaptureFixture[str], clean_env: Path) -> None:
+    (clean_env / "vllm-report.toml").write_text('cutoff = "11:45\n', encoding="utf-8")
+    code, _, err = run(capsys, "topics")
+    assert code == 2
+    assert "settings file vllm-report.toml is not valid TOML" in one_sentence(err)
+
+
+def test_dotenv_that_is_not_utf8(capsys: pytest.CaptureFixture[str], clean_env: Path) -> None:
+    (clean_env / ".env").write_bytes(b"VLLM_REPORT_LANG=\xff\xfe\n")
+    code, _, err = run(capsys, "topics")
+    assert code == 2
+    assert ".env is not UTF-8 text" in one_sentence(err)
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (lambda p: p.mkdir(), "is a folder"),
+        (lambda p: p.write_bytes(b"\xff\xfe[topics]"), "is not UTF-8 text"),
+        (lambda p: p.write_text("topics = 5\n", encoding="utf-8"), "has the wrong shape"),
+    ],
+    ids=["folder", "not-utf8", "topics-is-a-number"],
+)
+def test_broken_topic_rules_file(
+    make: object,
+    says: str,
+    capsys: pytest.CaptureFixture[str],
+    clean_env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = clean_env / "rules.toml"
+    make(path)  # type: ignore[operator]
+    monkeypatch.setenv("VLLM_REPORT_TOPICS_FILE", str(path))
+    code, _, err = run(capsys, "topics")
+    assert code == 2
+    assert says in one_sentence(err)
+
+
+# -- settings named as they are spelled ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("GITHUB_API_URL", "nope"),
+        ("SLACK_PORT", "abc"),
+        ("LLM_TIMEOUT", "-1"),
+        ("LLM_RETRIES", "many"),
+    ],
+)
+def test_errors_name_the_variable_as_the_user_spells_it(
+    name: str, value: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(name, value)
+    code, _, err = run(capsys, "topics")
+    assert code == 2
+    sentence = one_sentence(err)
+    assert f"— {name}:" in sentence and "VLLM_REPORT_" not in sentence
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        ("SLACK_CHANNELS", "#general", "is a channel name, not an ID"),
+        ("SLACK_CHANNELS", "C1;C2", "separate them with commas"),
+        ("DISCORD_CHANNELS", "general", "not a Discord channel ID"),
+    ],
+)
+def test_channel_ids_are_checked(
+    name: str,
+    value: str,
+    says: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(name, value)
+    code, _, err = run(capsys, "topics")
+    assert code == 2 and says in one_sentence(err)
+
+
+@pytest.mark.parametrize("url", ["postgres//x", "nonsense", "foo://host/db"])
+def test_malformed_database_url_is_input_error(
+    url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", url)
+    code, _, err = run(capsys, "show", "2026-03-26")
+    assert code == 2
+    assert "DATABASE_URL" in one_sentence(err)
+
+
+@pytest.mark.parametrize("content", [b"", b"my precious notes\n"], ids=["empty", "text"])
+def test_database_url_naming_another_file_leaves_it_alone(
+    content: bytes,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    clean_env: Path,
+) -> None:
+    notes = clean_env / "notes.md"
+    notes.write_bytes(content)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{notes}")
+    code, _, err = run(capsys, "show", "2026-03-26")
+    assert code == 2
+    assert "refusing to touch it" in one_sentence(err)
+    assert notes.read_bytes() == content
+    assert not (clean_env / "notes.md-wal").exists()
+
+
+# -- the store failing after it opened --------------------------------------------------------
+
+
+def test_sqlite_locked_by_another_process_is_one_sentence(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'locked.sqlite3'}"
+    Store(url).close()
+    holder = sqlite3.connect(tmp_path / "locked.sqlite3")
+    holder.execute("BEGIN EXCLUSIVE")
+    store = Store(url, busy_seconds=0.2)
+    try:
+        with pytest.raises(StoreError, match="stayed locked by another process"):
+            store.items.save([item(1, created_at=T0)], T0)
+    finally:
+        holder.rollback()
+        holder.close()
+        store.close()
+
+
+def test_two_processes_storing_the_same_items_at_once(store_url: str) -> None:
+    """B stores the item between A's look and A's insert: A's write is run again, no error."""
+    a, b = Store(store_url), Store(store_url)
+    raced = []
+
+    @event.listens_for(a.engine, "before_cursor_execute")
+    def _race(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
+        if statement.lstrip().upper().startswith("INSERT INTO ITEMS") and not raced:
+            raced.append(True)
+            b.items.save([item(1, created_at=T0, title="from B")], T0)
+
+    a.items.save([item(1, created_at=T0, title="from A")], T0)
+    assert raced
+    assert a.items.get(REPO, 1) is not None
+    a.close()
+    b.close()
+
+
+def test_corrupted_sqlite_file_is_one_sentence(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "damaged.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    store.items.save([item(n, created_at=T0) for n in range(1, 400)], T0)
+    store.close()
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    data = bytearray(path.read_bytes())
+    for offset in range(4096 * 2, len(data), 4096):
+        data[offset : offset + 64] = b"\x77" * 64
+    path.write_bytes(bytes(data))
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{path}")
+    code, _, err = run(capsys, "show", "2026-03-26")
+    assert code == 1
+    assert "is damaged" in one_sentence(err)
+
+
+@pytest.fixture
+def doomed_pg(pg_url: str) -> object:
+    """A database of its own beside the tests' one, to be dropped in the middle of a run."""
+    name = f"{make_url(pg_url).database}_doomed"
+    server = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    with server.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(pg_url).set(database=name).render_as_string(hide_password=False)
+
+    def drop() -> None:
+        with server.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+    yield url, drop
+    drop()
+    server.dispose()
+
+
+@pytest.mark.postgres
+def test_postgres_dropped_in_the_middle_of_show(
+    doomed_pg: tuple[str, object],
+    fake_github: FakeGitHub,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url, drop = doomed_pg
+    monkeypatch.setenv("DATABASE_URL", url)
+
+    def drop_on_third(index: int, path: str) -> Fault | None:
+        if index == 2:
+            drop()  # type: ignore[operator]
+        return None
+
+    fake_github.fault_rule = drop_on_third
+    code, out, err = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff)
+    assert code == 1 and out == ""
+    assert "the store's database is gone" in one_sentence(err)
+
+
+@pytest.mark.postgres
+def test_postgres_dropped_in_the_middle_of_post(
+    doomed_pg: tuple[str, object],
+    fake_github: FakeGitHub,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.fakes.slack_api import FakeSlack
+
+    url, drop = doomed_pg
+    monkeypatch.setenv("DATABASE_URL", url)
+    with FakeSlack() as slack:
+        slack.on_post = lambda count: drop() if count == 2 else None  # type: ignore[operator]
+        monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-test")
+        monkeypatch.setenv("SLACK_API_URL", slack.api_url)
+        monkeypatch.setenv("SLACK_CHANNELS", "C1")
+        monkeypatch.setenv("VLLM_REPORT_SLACK_POST_INTERVAL", "0")
+        code, _, err = run(capsys, "post", DAY.label, "--cutoff", DAY.cutoff)
+    assert code == 1
+    assert "the store's database is gone" in one_sentence(err)
+
+
+# -- GitHub's rate limit ---------------------------------------------------------------------
+
+
+def test_rate_limit_used_up_says_so_and_when_it_resets_without_log_noise(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Retries spent on primary-limit 403s: the sentence says the limit is used up and the
+    reset time; nothing else is printed at the default verbosity."""
+    monkeypatch.setenv("VLLM_REPORT_GITHUB_RETRIES", "1")
+    fake_github.fault_rule = lambda index, path: Fault.primary_limit(reset_in=1)
+    code, out, err = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff)
+    assert code == 1 and out == ""
+    sentence = one_sentence(err)
+    assert "rate limit is used up (it resets at" in sentence
+    assert "too many 403" not in sentence
+    assert err.strip() == sentence

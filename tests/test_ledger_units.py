@@ -1,0 +1,126 @@
+"""The ledger's lease, call by call, on SQLite and PostgreSQL (a hand-moved clock)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.store import Store
+
+R, W, D = "o/r", "2026-03-25@2026-03-25T11:43:00+08:00", "slack:C1"
+T0 = datetime(2026, 3, 26, 4, 0, tzinfo=UTC)
+LEASE = timedelta(seconds=30)
+S = timedelta(seconds=1)
+
+
+def claim(store: Store, owner: str, now: datetime, part: str = "p") -> object:
+    return store.ledger.claim(R, W, D, part, owner, now, LEASE)
+
+
+def test_a_new_part_is_leased_to_its_first_claimer(store: Store) -> None:
+    first = store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    assert (first.message_id, first.held, first.new) == (None, True, True)
+    second = store.ledger.claim(R, W, D, "p", "b", T0 + S, LEASE)
+    assert (second.message_id, second.held, second.new) == (None, False, False)
+    assert second.lease_until == T0 + LEASE
+
+
+def test_the_holder_claims_again_as_not_new(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    again = store.ledger.claim(R, W, D, "p", "a", T0 + S, LEASE)
+    assert (again.held, again.new) == (True, False)
+
+
+def test_a_lease_is_taken_over_exactly_when_it_ends(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    before = store.ledger.claim(R, W, D, "p", "b", T0 + LEASE - S, LEASE)
+    assert not before.held
+    at_end = store.ledger.claim(R, W, D, "p", "b", T0 + LEASE, LEASE)
+    assert (at_end.held, at_end.new) == (True, False)
+    assert not store.ledger.holds(R, W, D, "p", "a", T0 + LEASE, LEASE)  # fenced off
+    assert store.ledger.holds(R, W, D, "p", "b", T0 + LEASE, LEASE)
+
+
+def test_a_sent_part_is_never_leased_again(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.record(R, W, D, "p", "sent", "m1", T0)
+    later = store.ledger.claim(R, W, D, "p", "b", T0 + 10 * LEASE, LEASE)
+    assert (later.message_id, later.held) == ("m1", False)
+    assert not store.ledger.holds(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.record(R, W, D, "p", "confirmed", None, T0)  # keeps the id
+    assert store.ledger.claim(R, W, D, "p", "b", T0, LEASE).message_id == "m1"
+    assert store.ledger.message_ids(R, W) == {"m1"}
+    assert store.ledger.message_ids(R, "other") == set()
+
+
+def test_holds_extends_and_renew_extends_every_live_lease(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.claim(R, W, D, "q", "a", T0, LEASE)
+    assert store.ledger.holds(R, W, D, "p", "a", T0 + LEASE - S, LEASE)
+    assert store.ledger.renew("a", T0 + LEASE - S, LEASE) == 2
+    assert not store.ledger.claim(R, W, D, "p", "b", T0 + 2 * LEASE - 2 * S, LEASE).held
+    assert not store.ledger.holds(R, W, D, "p", "b", T0, LEASE)  # not b's
+    assert store.ledger.renew("a", T0 + 5 * LEASE, LEASE) == 0  # ran out: nothing to renew
+
+
+def test_release_lets_the_next_claimer_in_at_once(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.release(R, W, D, "p", "b", T0 + S)  # not b's to release
+    assert not store.ledger.claim(R, W, D, "p", "b", T0 + S, LEASE).held
+    store.ledger.release(R, W, D, "p", "a", T0 + S)
+    assert store.ledger.claim(R, W, D, "p", "b", T0 + S, LEASE).held
+
+
+def test_parts_and_record_of_an_unclaimed_part(store: Store) -> None:
+    store.ledger.record(R, W, D, "_complete", "confirmed", None, T0)
+    store.ledger.record(R, W, D, "_complete", "confirmed", None, T0)  # twice: no error
+    assert store.ledger.parts(R, W, D) == {"_complete"}
+    assert store.ledger.parts(R, W, "slack:C2") == set()
+
+
+def test_gone_destinations_are_disabled_at_the_limit_and_reset_by_success(store: Store) -> None:
+    assert not store.ledger.destination_failed("slack:CG", "gone", 2, T0)
+    store.ledger.destination_ok("slack:CG")
+    assert not store.ledger.destination_failed("slack:CG", "gone", 2, T0)
+    assert store.ledger.destination_failed("slack:CG", "gone again", 2, T0)
+    assert store.ledger.disabled() == {"slack:CG": "gone again"}
+    store.ledger.destination_ok("slack:CG")  # a disabled one stays disabled
+    assert store.ledger.disabled() == {"slack:CG": "gone again"}
+
+
+def test_a_lease_no_longer_holds_at_its_end(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    assert store.ledger.holds(R, W, D, "p", "a", T0 + LEASE - S, timedelta(seconds=1))
+    assert not store.ledger.holds(R, W, D, "p", "a", T0 + LEASE, LEASE)  # ended exactly now
+    assert store.ledger.renew("a", T0 + LEASE, LEASE) == 0
+
+
+def test_a_takeover_changes_that_part_only(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.claim(R, W, D, "q", "a", T0, LEASE)
+    assert store.ledger.claim(R, W, D, "p", "b", T0 + LEASE, LEASE).held
+    assert store.ledger.claim(R, W, D, "q", "c", T0 + LEASE, LEASE).held  # not b's now
+
+
+def test_release_gives_back_that_part_only(store: Store) -> None:
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.claim(R, W, D, "q", "a", T0, LEASE)
+    store.ledger.release(R, W, D, "p", "a", T0 + S)
+    assert store.ledger.claim(R, W, D, "p", "b", T0 + S, LEASE).held
+    assert not store.ledger.claim(R, W, D, "q", "b", T0 + S, LEASE).held
+
+
+def test_a_row_without_a_lease_is_taken_over(store: Store) -> None:
+    """A claimed row from before leases existed (or written by `record`) has no holder."""
+    store.ledger.record(R, W, D, "p", "claimed", None, T0)
+    claim = store.ledger.claim(R, W, D, "p", "b", T0, LEASE)
+    assert (claim.held, claim.new) == (True, False)
+
+
+def test_lookups_stay_inside_their_repo_and_window(store: Store) -> None:
+    store.ledger.record(R, W, D, "p", "sent", "m1", T0)
+    store.ledger.record("other/repo", W, D, "p", "sent", "m2", T0)
+    store.ledger.record(R, "other-window", D, "x", "sent", "m3", T0)
+    store.ledger.claim(R, W, D, "unsent", "a", T0, LEASE)
+    assert store.ledger.message_ids(R, W) == {"m1"}
+    assert store.ledger.parts(R, W, D) == {"p", "unsent"}
+    assert store.ledger.parts("other/repo", W, D) == {"p"}

@@ -87,7 +87,7 @@ def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime
     pipeline = Pipeline(
         Archiver(store, github_source(settings)),
         rules,
-        ReportFiles(settings.archive_dir, settings.archive_url),
+        ReportFiles(settings.archive_dir, settings.archive_url, settings.repo),
         clock,
         prose=prose_writer(settings, store),
     )

@@ -150,6 +150,16 @@ class PartKey:
         return hashlib.sha256(text.encode()).hexdigest()
 
     @property
+    def tag(self) -> str:
+        """The identity as a file-name fragment (an uploaded file carries no metadata)."""
+        return self.digest[:16]
+
+    def file_name(self, name: str) -> str:
+        """`chart.png` → `chart-<tag>.png`: an uploaded file says which part it is."""
+        stem, dot, suffix = name.rpartition(".")
+        return f"{stem}-{self.tag}{dot}{suffix}" if dot else f"{name}-{self.tag}"
+
+    @property
     def since(self) -> datetime | None:
         """The window's start (from the ledger's `label@start` key): no part is older."""
         _, _, start = self.window.rpartition("@")
@@ -164,7 +174,9 @@ class Transport(Protocol):
     platform: str
 
     async def post(self, target: str, payload: Payload, thread: str | None, key: PartKey) -> str:
-        """Send, stamped with `key`; return the message id. `thread`: the parent to reply under."""
+        """Send, stamped with `key`; return the message id. `thread`: the parent to reply under.
+        A payload with a `file` (name, data, alt, title) is a picture: uploaded with its
+        caption, its name stamped with `key.file_name`."""
         ...
 
     async def find(

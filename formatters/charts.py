@@ -52,10 +52,12 @@ class Chart:
     kind: str
     png: bytes
     alt: str
+    days: int  # report days drawn
 
 
-def chart(history: History, kind: str = "counts") -> Chart:
-    """The `kind` chart of `history` as PNG bytes with its alt text."""
+def chart(history: History, kind: str = "counts", first: str | None = None) -> Chart:
+    """The `kind` chart of `history` as PNG bytes with its alt text; `first`: the vendor
+    drawn first (a digest's topic), else the history's topic, else the rules' order."""
     if kind not in KINDS:
         raise ChartError(f"unknown chart '{kind}': use {', '.join(KINDS)}")
     if not history.covered:
@@ -70,11 +72,14 @@ def chart(history: History, kind: str = "counts") -> Chart:
     from matplotlib import pyplot as plt
 
     with plt.rc_context(_STYLE):  # type: ignore[arg-type]
-        figure = {"counts": _counts, "vendors": _vendors, "merged": _merged}[kind](history)
+        if kind == "vendors":
+            figure = _vendors(history, first)
+        else:
+            figure = {"counts": _counts, "merged": _merged}[kind](history)
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=DPI, facecolor=CARD, metadata={"Software": None})
         plt.close(figure)
-    return Chart(kind, buffer.getvalue(), alt_text(history, kind))
+    return Chart(kind, buffer.getvalue(), alt_text(history, kind, first), len(history.days))
 
 
 _STYLE: dict[str, Any] = {
@@ -191,18 +196,19 @@ def _merged(history: History):  # type: ignore[no-untyped-def]
     return figure
 
 
-def vendor_order(history: History) -> list[str]:
+def vendor_order(history: History, first: str | None = None) -> list[str]:
     """Vendors with any activity, the digest's topic first, then the rules' order (AMD first)."""
     keys = [t.key for t in history.catalog.vendors]
-    if history.topic is not None:
-        keys = [history.topic] + [k for k in keys if k != history.topic]
+    lead = first or history.topic
+    if lead is not None:
+        keys = [lead] + [k for k in keys if k != lead]
     active = [k for k in keys if any(day.topics.get(k) for day in history.covered)]
     return active[:SMALL_MULTIPLES]
 
 
-def _vendors(history: History):  # type: ignore[no-untyped-def]
+def _vendors(history: History, first: str | None):  # type: ignore[no-untyped-def]
     figure = _figure(_title(history, TITLES["vendors"]), history)
-    keys = vendor_order(history) or [history.catalog.vendors[0].key]
+    keys = vendor_order(history, first) or [history.catalog.vendors[0].key]
     columns = 3 if len(keys) > 4 else 2 if len(keys) > 1 else 1
     rows = math.ceil(len(keys) / columns)
     grid = figure.add_gridspec(
@@ -218,7 +224,7 @@ def _vendors(history: History):  # type: ignore[no-untyped-def]
     return figure
 
 
-def alt_text(history: History, kind: str) -> str:
+def alt_text(history: History, kind: str, first: str | None = None) -> str:
     """What the chart shows, with its numbers, for people who cannot see it."""
     days = history.days
     missing = [day.label for day in days if not day.covered]
@@ -227,7 +233,7 @@ def alt_text(history: History, kind: str) -> str:
         parts = [
             f"{history.catalog.topic_name(key, 'en')}: "
             + ", ".join(_figure_of(day.topics.get(key, 0), day.covered) for day in days)
-            for key in vendor_order(history)
+            for key in vendor_order(history, first)
         ]
     else:
         names = (

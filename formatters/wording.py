@@ -48,6 +48,11 @@ TEXT: dict[str, dict[str, str]] = {
         "cut_notice": "…{n} more lines in the full report",
         "full_report": "Full report",
         "thread_hint": "🧵 Details in the thread",
+        "chart_counts": "📈 The five counts over the last {days} report days "
+        "(shaded: days not archived)",
+        "chart_vendors": "📈 Items per vendor over the last {days} report days "
+        "(shaded: days not archived)",
+        "chart_merged": "📈 PRs merged and opened over the last {days} report days",
         "stale_folded": "+{n} closed by the stale bot or as slop: {refs}",
         "by": "by {author}",
         "unknown_author": "unknown",
@@ -108,6 +113,9 @@ TEXT: dict[str, dict[str, str]] = {
         "cut_notice": "……另有 {n} 行，见完整报告",
         "full_report": "完整报告",
         "thread_hint": "🧵 详情见讨论串",
+        "chart_counts": "📈 近 {days} 个报告日的五项计数（阴影：未归档的日子）",
+        "chart_vendors": "📈 近 {days} 个报告日各厂商的条目数（阴影：未归档的日子）",
+        "chart_merged": "📈 近 {days} 个报告日合并与新建的 PR",
         "stale_folded": "另有 {n} 项过期或作为低质量关闭：{refs}",
         "by": "作者 {author}",
         "unknown_author": "未知",

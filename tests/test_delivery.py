@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,7 +68,15 @@ def expected_parts(capsys: pytest.CaptureFixture[str], platform: str) -> list[di
 
 
 def slack_parts(fake: FakeSlack, channel: str) -> list[str]:
-    return [p.payload["metadata"]["event_payload"]["part"] for p in fake.channel_posts(channel)]
+    return [p.part for p in fake.channel_posts(channel)]
+
+
+def messages(posts: list[Any]) -> list[Any]:
+    """The text messages of a thread (the pictures left out)."""
+    return [p for p in posts if not p.payload.get("files") and not p.payload.get("attachments")]
+
+
+PICTURE = 1  # the trend chart: one picture, the thread's first reply
 
 
 def test_one_post_delivers_every_part_once_thread_first(
@@ -83,18 +93,29 @@ def test_one_post_delivers_every_part_once_thread_first(
     want_discord = expected_parts(capsys, "discord")
 
     posts = slack.channel_posts("C1")
-    assert [p.payload["blocks"] for p in posts] == [m["blocks"] for m in want_slack]
+    assert [p.payload["blocks"] for p in messages(posts)] == [m["blocks"] for m in want_slack]
     assert posts[0].thread_ts is None
     assert {p.thread_ts for p in posts[1:]} == {posts[0].ts}
+    # The trend chart: uploaded once (Slack's external upload), shared as the first reply.
+    (file,) = posts[1].payload["files"]
+    assert slack.uploads[file["id"]].startswith(b"\x89PNG")
+    assert file["name"].startswith(f"vllm-report-{DAY.label}-counts-")
+    assert "Merged PRs: " in file["alt_txt"] and str(DAY.counts["merged_prs"]) in file["alt_txt"]
+    assert posts[1].payload["text"].startswith("📈 The five counts over the last 14 report days")
 
     headline = discord_.in_channel("111")
     assert len(headline) == 1
     assert headline[0].payload["embeds"] == want_discord[0]["embeds"]
     assert discord_.threads == {headline[0].id: "111"}
     replies = discord_.in_channel(headline[0].id)
+    chart, replies = replies[0], replies[1:]
+    (attachment,) = chart.payload["attachments"]
+    assert chart.files[attachment["filename"]].startswith(b"\x89PNG")
+    assert attachment["description"].startswith("Daily activity · vllm-project/vllm")
     assert [r.payload["embeds"] for r in replies] == [m["embeds"] for m in want_discord[1:]]
-    assert all(r.payload["allowed_mentions"] == {"parse": []} for r in [*headline, *replies])
-    assert f"{len(posts) + len(want_discord)} messages sent" in err
+    everything = [*headline, chart, *replies]
+    assert all(r.payload["allowed_mentions"] == {"parse": []} for r in everything)
+    assert f"{len(posts) + len(want_discord) + PICTURE} messages sent" in err
 
 
 def test_running_again_and_restarting_posts_nothing_twice(
@@ -146,11 +167,52 @@ def test_killed_between_send_and_record_then_rerun(
     if platform == "slack":
         parts = slack_parts(slack, "C1")
         assert Counter(parts).most_common(1)[0][1] == 1  # nothing twice
-        assert len(parts) == len(expected_parts(capsys, "slack"))  # nothing missed
+        assert len(parts) == len(expected_parts(capsys, "slack")) + PICTURE  # nothing missed
     else:
         everything = [s.payload["nonce"] for s in discord_.sent]
         assert Counter(everything).most_common(1)[0][1] == 1
-        assert len(everything) == len(expected_parts(capsys, "discord"))
+        assert len(everything) == len(expected_parts(capsys, "discord")) + PICTURE
+
+
+@pytest.mark.parametrize("platform", ["slack", "discord"])
+def test_killed_while_the_chart_is_shared_then_rerun(
+    platform: str,
+    db: str,
+    fake_github: FakeGitHub,
+    slack: FakeSlack,
+    discord_: FakeDiscord,
+    capsys: pytest.CaptureFixture[str],
+    clean_env: Path,
+) -> None:
+    """SIGKILL while the chart (the 2nd message) is shared, unanswered: the rerun finds the
+    picture by its name in the thread and uploads nothing again."""
+    fake = slack if platform == "slack" else discord_
+    fake.hang_on_post = 2
+    discord_.nonce_seconds = 0  # long after Discord forgot the nonce: the thread must tell
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "post", DAY.label, "--cutoff", DAY.cutoff],
+        cwd=clean_env,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "VLLM_REPORT_DELIVERY_LEASE_SECONDS": "2"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert fake.hung.wait(120), "the poster never reached the chart"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+    fake.hang_on_post = None
+    code, err = post(capsys)
+    assert code == 0, err
+    assert "1 recovered" in err
+    if platform == "slack":
+        pictures = [p for p in slack.channel_posts("C1") if p.payload.get("files")]
+        assert len(pictures) == 1 and slack.upload_urls == 1
+        assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack")) + PICTURE
+    else:
+        thread = discord_.in_channel(discord_.in_channel("111")[0].id)
+        assert sum(1 for m in thread if m.payload.get("attachments")) == 1
+        assert len(thread) == len(expected_parts(capsys, "discord")) - 1 + PICTURE
 
 
 def test_dead_destinations_are_disabled_after_two_attempts_and_the_rest_carry_on(
@@ -171,7 +233,7 @@ def test_dead_destinations_are_disabled_after_two_attempts_and_the_rest_carry_on
     assert "discord:222: disabled: Discord says Unknown Channel" in err
     gone_tries = [c for c in slack.calls if c[1].get("channel") == "CGONE"]
     assert len(gone_tries) == 2  # a post, then (is it there after all?) a history read
-    assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack"))
+    assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack")) + PICTURE
     assert len(discord_.in_channel("111")) == 1
     slack.calls.clear()
     code, err = post(capsys)
@@ -191,8 +253,8 @@ def test_rate_limits_are_waited_out(
     discord_.rate_limited_posts = 1
     code, err = post(capsys)
     assert code == 0, err
-    assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack"))
-    assert len(discord_.sent) == len(expected_parts(capsys, "discord"))
+    assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack")) + PICTURE
+    assert len(discord_.sent) == len(expected_parts(capsys, "discord")) + PICTURE
 
 
 def test_subscribers_get_their_topic_digest(
@@ -209,13 +271,19 @@ def test_subscribers_get_their_topic_digest(
     store.subscriptions.add(Subscription("discord", "dm", "4242", "nvidia", "4242"), now)
     store.close()
     assert post(capsys)[0] == 0
-    assert slack_parts(slack, "C9") == ["headline", "amd"]
+    chart = f"file:vllm-report-{DAY.label}-vendors-"
+    parts = slack_parts(slack, "C9")
+    assert parts[0] == "headline" and parts[1].startswith(chart) and parts[2:] == ["amd"]
     dm = discord_.in_channel("74242")
-    titles = [m.payload["embeds"][0]["title"] for m in dm]
+    titles = [m.payload["embeds"][0]["title"] for m in dm if m.payload.get("embeds")]
     assert titles[0] == "vLLM daily report · 2026-03-25 · NVIDIA"
     assert all(t.startswith("🎯 NVIDIA") for t in titles[1:])
+    (picture,) = [m for m in dm if m.payload.get("attachments")]
+    # The digest's chart: per vendor, the subscriber's topic drawn (and described) first.
+    described = picture.payload["attachments"][0]["description"]
+    assert re.search(r"Per day from [0-9-]+: NVIDIA: ", described), described
     assert post(capsys)[0] == 0
-    assert slack_parts(slack, "C9") == ["headline", "amd"]  # still once
+    assert slack_parts(slack, "C9") == parts  # still once
 
 
 def test_chat_tokens_never_reach_output_or_logs(

@@ -10,6 +10,10 @@ channel's (or thread's) recent messages for the same embeds, posted since the wi
 and not already another part's, for crashes older than that. Threads are started on the
 headline; a thread made from a message has that message's id.
 
+A picture (a payload with a `file`) is a multipart create: `payload_json` (caption, nonce,
+the attachment's alt text as its `description`) and `files[0]`, named with the part's
+identity (`…-<digest>.png`) so `find` knows it among the thread's attachments.
+
 The login is lazy and retried: Discord being down at start-up fails Discord's destinations
 for that run (a TransportError each), never Slack's, and never the process.
 """
@@ -17,6 +21,8 @@ for that run (a TransportError each), never Slack's, and never the process.
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -105,7 +111,10 @@ class DiscordTransport:
         channel = thread or target
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel)
         stamped = {**payload, "nonce": nonce(key), "enforce_nonce": True}
-        data = await self._call(route, json=stamped)
+        if "file" in payload:
+            data = await self._call(route, **_multipart(stamped, key))
+        else:
+            data = await self._call(route, json=stamped)
         return str(data["id"])
 
     async def find(
@@ -128,7 +137,10 @@ class DiscordTransport:
                 continue
             if message_id in exclude or (since and snowflake_time(message_id) < since):
                 continue
-            if _embeds(message) == wanted:
+            if "file" in payload:  # a picture: named by its part
+                if any(key.tag in str(a.get("filename")) for a in message.get("attachments") or []):
+                    matches.append(message_id)
+            elif _embeds(message) == wanted:
                 matches.append(message_id)
         # The oldest unclaimed match: parts go out in the order they are looked for.
         return min(matches, key=int) if matches else None
@@ -166,6 +178,25 @@ class DiscordTransport:
             ) from None
         except (OSError, aiohttp.ClientError, TimeoutError) as exc:
             raise TransportError(f"Discord unreachable: {_why(exc)}") from None
+
+
+def _multipart(payload: Payload, key: PartKey) -> dict[str, Any]:
+    """discord.py's request arguments for a message with one file (payload_json + files[0])."""
+    file = payload["file"]
+    name = key.file_name(file["name"])
+    body = {k: v for k, v in payload.items() if k != "file"}
+    body["attachments"] = [{"id": 0, "filename": name, "description": file["alt"]}]
+    upload = discord.File(io.BytesIO(file["data"]), filename=name, description=file["alt"])
+    form = [
+        {"name": "payload_json", "value": json.dumps(body)},
+        {
+            "name": "files[0]",
+            "value": upload.fp,
+            "filename": name,
+            "content_type": "image/png",
+        },
+    ]
+    return {"form": form, "files": [upload]}  # files: rewound by discord.py on each retry
 
 
 def _embeds(message: Payload) -> list[tuple[Any, Any]]:

@@ -9,6 +9,13 @@ Every post carries its part's identity in the message metadata (`event_payload.i
 deliverer's `PartKey.digest`, stamped here whatever the formatter wrote), and `find` looks for
 that id in the channel's history or the thread's replies: metadata is kept by Slack, so a
 part posted before a crash (or before the database was lost) is found, however long ago.
+
+A picture (a payload with a `file`) goes through Slack's external upload
+(`files_upload_v2`: files.getUploadURLExternal, the upload, files.completeUploadExternal,
+shared into the thread with its caption). A file share carries no metadata, so the part's
+identity is in the file's name (`…-<digest>.png`), which `find` looks for; the part's id is
+the file's id. A crash before completeUploadExternal leaves only a private, unshared file,
+and the retry uploads again; a crash after it is found by its name.
 """
 
 from __future__ import annotations
@@ -72,16 +79,36 @@ class SlackTransport:
         self._locks: dict[str, asyncio.Lock] = {}
 
     async def post(self, target: str, payload: Payload, thread: str | None, key: PartKey) -> str:
-        payload = stamp(payload, key)
         async with self._locks.setdefault(target, asyncio.Lock()):
             wait = self._last.get(target, 0.0) + self.pace - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            response = await self._call(
-                self.client.chat_postMessage, channel=target, thread_ts=thread, **payload
-            )
+            if "file" in payload:
+                message_id = await self._upload(target, payload, thread, key)
+            else:
+                response = await self._call(
+                    self.client.chat_postMessage,
+                    channel=target,
+                    thread_ts=thread,
+                    **stamp(payload, key),
+                )
+                message_id = str(response["ts"])
             self._last[target] = time.monotonic()
-        return str(response["ts"])
+        return message_id
+
+    async def _upload(self, target: str, payload: Payload, thread: str | None, key: PartKey) -> str:
+        file = payload["file"]
+        response = await self._call(
+            self.client.files_upload_v2,
+            channel=target,
+            thread_ts=thread,
+            file=file["data"],
+            filename=key.file_name(file["name"]),
+            title=file["title"],
+            alt_txt=file["alt"],
+            initial_comment=payload.get("text"),
+        )
+        return str(response["file"]["id"])
 
     async def find(
         self,
@@ -113,6 +140,11 @@ class SlackTransport:
             log.warning("cannot look for %s in %s (%s): trusting the ledger", key.part, target, exc)
             return None
         for message in response.get("messages") or []:
+            if "file" in payload:  # a picture: named by its part
+                for file in message.get("files") or []:
+                    if key.tag in str(file.get("name")) and str(file.get("id")) not in exclude:
+                        return str(file["id"])
+                continue
             found = (message.get("metadata") or {}).get("event_payload") or {}
             if found.get("id") == key.digest and str(message.get("ts")) not in exclude:
                 return str(message["ts"])

@@ -38,7 +38,9 @@ from bot.model.rules import TopicRules
 from bot.model.windows import Window, current_day, day_window
 from bot.report_files import ReportFiles
 from bot.store import Span, Subscription
-from formatters.chat import chat_parts
+from formatters.charts import Chart
+from formatters.charts import chart as draw_chart
+from formatters.chat import chart_part, chat_parts
 from formatters.json_report import render_json
 from formatters.markdown import render_markdown
 
@@ -49,6 +51,7 @@ __all__ = ["Pipeline", "PostResult", "ReportQuery", "window_key"]
 
 log = logging.getLogger(__name__)
 
+CHART_DAYS = 14  # the trend chart a post carries: the last two weeks of report days
 CACHE_SIZE = 64
 CACHE_SECONDS = 600.0
 
@@ -181,15 +184,35 @@ class Pipeline:
         if not report.complete:
             log.warning("report %s is incomplete (%s); not posted", window.label, report.notes)
             return result
+        pictures: dict[str | None, Chart | None] = {}  # drawn once per run: None, or a topic
         for destination in destinations:  # 5. posted
-            await self._send(report, lang, destination, deliverer, result.delivery)
+            picture = await self._picture(report, None, pictures)
+            await self._send(report, lang, destination, deliverer, result.delivery, (), picture)
         for sub in subscriptions:
             digest = await asyncio.to_thread(self.report, replace(query, topic=sub.topic))
             target = Destination(
                 sub.platform, sub.target_id, sub.target_kind, f"digest-{sub.topic}"
             )
-            await self._send(digest, lang, target, deliverer, result.delivery, (sub.topic,))
+            picture = await self._picture(report, sub.topic, pictures)
+            only = (sub.topic,)
+            await self._send(digest, lang, target, deliverer, result.delivery, only, picture)
         return result
+
+    async def _picture(
+        self, report: Report, topic: str | None, drawn: dict[str | None, Chart | None]
+    ) -> Chart | None:
+        """The trend chart a post carries in its thread: the five counts for the daily post,
+        the vendors (the digest's topic first) for a digest. None when it cannot be drawn: a
+        picture never stops a post."""
+        if topic not in drawn:
+            kind = "vendors" if topic else "counts"
+            try:
+                run = await asyncio.to_thread(self.history, report.repo, report.window, CHART_DAYS)
+                drawn[topic] = await asyncio.to_thread(draw_chart, run, kind, topic)
+            except Exception as exc:
+                log.warning("posting %s without its %s chart: %s", report.window.label, kind, exc)
+                drawn[topic] = None
+        return drawn[topic]
 
     async def _send(
         self,
@@ -199,9 +222,13 @@ class Pipeline:
         deliverer: Deliverer,
         result: DeliveryResult,
         only: tuple[str, ...] = (),
+        picture: Chart | None = None,
     ) -> None:
         link = self.files.link(report, lang)
         parts = chat_parts(destination.platform, report, lang, only=only, link=link)
+        if picture is not None and parts:  # the first reply in the thread: seen at once
+            label = report.window.label
+            parts.insert(1, chart_part(destination.platform, picture, lang, label))
         name = f"vLLM report {report.window.label}"
         await deliverer.deliver(
             report.repo, window_key(report.window), destination, parts, name, result

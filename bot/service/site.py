@@ -37,14 +37,14 @@ from bot.model.history import History
 from bot.model.query import ReportQuery
 from bot.model.windows import Window, day_window
 from bot.report_files import page_path
-from bot.service.pipeline import Pipeline
+from bot.service.pipeline import CHART_DAYS, Pipeline
 from formatters import html
 from formatters import outline as ol
 
 log = logging.getLogger(__name__)
 
 LANGS = ("en", "zh")
-CHART_DAYS = 14
+
 CHARTS = ("counts", "vendors")
 FEED_ENTRIES = 60
 ASSETS = ("style.css", "favicon.svg")

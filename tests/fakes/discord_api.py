@@ -4,7 +4,9 @@
 deduplication as Discord does it: per *author*, across every channel, for a few minutes —
 a second create with the same nonce returns the first message, wherever it was posted),
 `GET /channels/{id}/messages`, `POST /channels/{id}/messages/{mid}/threads`,
-`POST /users/@me/channels` (DMs), `POST /webhooks/{app}/{token}` (interaction follow-ups). Channels
+`POST /users/@me/channels` (DMs), `POST /webhooks/{app}/{token}` (interaction follow-ups). A
+message create may be multipart (`payload_json` and `files[n]`, as discord.py sends a file):
+its attachments are kept and listed with their filename, size and description. Channels
 can be unknown (10003) or forbidden (50001), posts can answer 429 with `retry_after`, and a
 post can hang after it is stored (to kill the poster mid-send).
 """
@@ -16,6 +18,8 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
+from email.parser import BytesParser
+from email.policy import default as email_policy
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import urlsplit
@@ -30,6 +34,7 @@ class Sent:
     channel: str
     id: str
     payload: dict[str, Any]
+    files: dict[str, bytes] = field(default_factory=dict)  # filename → bytes
 
 
 @dataclass
@@ -81,7 +86,35 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _body(self) -> dict[str, Any]:
         length = int(self.headers.get("Content-Length", "0"))
-        return json.loads(self.rfile.read(length) or b"{}")
+        raw = self.rfile.read(length)
+        kind = self.headers.get("Content-Type", "")
+        if not kind.startswith("multipart/form-data"):
+            return json.loads(raw or b"{}")
+        form = BytesParser(policy=email_policy).parsebytes(
+            b"Content-Type: " + kind.encode() + b"\r\n\r\n" + raw
+        )
+        body: dict[str, Any] = {}
+        files: dict[str, bytes] = {}
+        for part in form.iter_parts():
+            name = part.get_param("name", header="content-disposition")
+            data = part.get_payload(decode=True) or b""
+            if name == "payload_json":
+                body = json.loads(data)
+            elif str(name).startswith("files["):
+                files[str(part.get_filename())] = data
+        described = {a.get("filename"): a for a in body.get("attachments") or []}
+        body["attachments"] = [
+            {
+                "id": self.fake.snowflake(),
+                "filename": filename,
+                "size": len(data),
+                "content_type": "image/png" if filename.endswith(".png") else "text/plain",
+                "description": described.get(filename, {}).get("description"),
+            }
+            for filename, data in files.items()
+        ]
+        body["_files"] = files
+        return body
 
     def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
         payload = json.dumps(body).encode() if body is not None else b""
@@ -206,7 +239,8 @@ class _Handler(BaseHTTPRequestHandler):
                 existing = seen[1]
             else:
                 existing = None
-                sent = Sent(channel, "", body)
+                files = body.pop("_files", {})
+                sent = Sent(channel, "", body, files)
         if existing is not None:  # Discord: the same author's nonce, in any channel
             self._send(200, self._message(existing))
             return
@@ -241,6 +275,6 @@ class _Handler(BaseHTTPRequestHandler):
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": sent.payload.get("attachments", []),
             "pinned": False,
         }

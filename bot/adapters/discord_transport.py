@@ -186,6 +186,13 @@ def _multipart(payload: Payload, key: PartKey) -> dict[str, Any]:
     name = key.file_name(file["name"])
     body = {k: v for k, v in payload.items() if k != "file"}
     body["attachments"] = [{"id": 0, "filename": name, "description": file["alt"]}]
+    old = f"attachment://{file['name']}"  # an embed showing the picture follows its new name
+    body["embeds"] = [
+        {**e, "image": {"url": f"attachment://{name}"}}
+        if (e.get("image") or {}).get("url") == old
+        else e
+        for e in body.get("embeds") or []
+    ]
     upload = discord.File(io.BytesIO(file["data"]), filename=name, description=file["alt"])
     form = [
         {"name": "payload_json", "value": json.dumps(body)},

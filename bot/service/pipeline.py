@@ -40,7 +40,7 @@ from bot.report_files import ReportFiles
 from bot.store import Span, Subscription
 from formatters.charts import Chart
 from formatters.charts import chart as draw_chart
-from formatters.chat import chart_part, chat_parts
+from formatters.chat import chat_parts, with_picture
 from formatters.json_report import render_json
 from formatters.markdown import render_markdown
 
@@ -226,9 +226,8 @@ class Pipeline:
     ) -> None:
         link = self.files.link(report, lang)
         parts = chat_parts(destination.platform, report, lang, only=only, link=link)
-        if picture is not None and parts:  # the first reply in the thread: seen at once
-            label = report.window.label
-            parts.insert(1, chart_part(destination.platform, picture, lang, label))
+        if picture is not None and parts:
+            parts = with_picture(destination.platform, parts, picture, lang, report.window.label)
         name = f"vLLM report {report.window.label}"
         await deliverer.deliver(
             report.repo, window_key(report.window), destination, parts, name, result

@@ -137,14 +137,17 @@ def test_a_gone_destination_is_disabled_after_the_attempts(store: Store) -> None
 
 def test_gone_once_then_back_is_not_disabled(store: Store) -> None:
     class Flaky(Scripted):
+        gone = 0
+
         async def post(self, *args: Any) -> str:
-            if not self.calls:
-                self.calls.append(("post", "gone"))
+            if not self.gone:
+                self.gone += 1
                 raise DestinationGone("Slack says not_in_channel")
             return await super().post(*args)
 
     transport = Flaky()
     result = deliver(store, transport)
+    assert transport.gone == 1
     assert result.failed == {} and result.sent == 3
     assert store.ledger.disabled() == {}
 
@@ -287,13 +290,17 @@ def test_success_resets_the_gone_count(store: Store) -> None:
     """Gone once, then fine, then gone once again: two single failures apart never disable."""
 
     class OnceGone(Scripted):
+        gone = 0
+
         async def post(self, *args: Any) -> str:
-            if not self.calls:
-                self.calls.append(("gone",))
+            if not self.gone:
+                self.gone += 1
                 raise DestinationGone("Slack says not_in_channel")
             return await super().post(*args)
 
-    deliver(store, OnceGone())
+    first = OnceGone()
+    deliver(store, first)
+    assert first.gone == 1
     other_window = "2026-03-26@2026-03-26T11:43:00+08:00"
     deliverer = Deliverer(
         store.ledger,

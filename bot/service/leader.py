@@ -93,7 +93,7 @@ class Leader:
             had = self.held is not None
             leading = await asyncio.to_thread(self.try_lead)
             if leading and not had and on_gain is not None:
-                task = asyncio.create_task(on_gain())
+                task = asyncio.create_task(_logged(on_gain))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
             with contextlib.suppress(TimeoutError):
@@ -112,3 +112,11 @@ class Leader:
             return await job()
 
         return gated
+
+
+async def _logged(work: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+    """Run `work`; a failure (GitHub or the store away) is one log line, not a lost traceback."""
+    try:
+        await work()
+    except Exception as exc:
+        log.error("catch-up failed: %s", exc)

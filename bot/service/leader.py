@@ -96,6 +96,7 @@ class Leader:
                 task = asyncio.create_task(on_gain())
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
+                task.add_done_callback(_told)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), interval)
         await asyncio.to_thread(self.release)
@@ -112,3 +113,17 @@ class Leader:
             return await job()
 
         return gated
+
+
+def _told(task: asyncio.Task[Any]) -> None:
+    """A failure of the work run on gaining the lead is logged, never dropped."""
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None:
+        log.error(
+            "the catch-up stopped: %s: %s (a bug: run with -vv and report it)",
+            type(exc).__name__,
+            exc,
+            exc_info=log.isEnabledFor(logging.DEBUG) and exc,
+        )

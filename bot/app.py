@@ -138,9 +138,9 @@ async def post_once(bot: Bot, window: Window) -> PostResult:
         return await job.post(window)
 
 
-async def serve(bot: Bot) -> None:
-    """Run until SIGINT/SIGTERM: schedule, catch up, answer commands, serve HTTP; one log
-    line per event (see bot.observe)."""
+async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
+    """Run until SIGINT/SIGTERM (or `stop` is set): schedule, catch up, answer commands,
+    serve HTTP; one log line per event (see bot.observe)."""
     from bot.observe.github_meter import github_meter
     from bot.observe.metrics import Metrics
     from bot.service.command_log import TimedCommands
@@ -150,7 +150,7 @@ async def serve(bot: Bot) -> None:
     from bot.service.scheduling import build_scheduler, next_run
 
     settings = bot.settings
-    stop = asyncio.Event()
+    stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):

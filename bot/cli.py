@@ -11,11 +11,12 @@ imports what it needs when it runs (settings, the store, the SDKs).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -291,7 +292,8 @@ def run_explain(args: argparse.Namespace) -> int:
 
     settings, rules = _configured(args)
     with _opened(settings, rules) as bot:
-        item = bot.pipeline.archiver.item(settings.repo, args.number, _now())
+        with _repo_checked(settings, number=args.number):
+            item = bot.pipeline.archiver.item(settings.repo, args.number, _now())
         story = bot.pipeline.story_of(item, settings.tz, settings.cutoff_time)
     kind = "PR" if item.kind == "pr" else "issue"
     print(f"#{item.number} ({kind}) {item.title}")
@@ -386,7 +388,9 @@ def run_show(args: argparse.Namespace) -> int:
     sections = [check_section(name, rules) for name in args.section]
     query = _query(args, settings, rules)
     with _opened(settings, rules) as bot:
-        report = bot.pipeline.report(query)
+        with _repo_checked(settings):
+            report = bot.pipeline.report(query)
+        _empty_checked(settings, report)
         print(_render(args.format, report, bot, sections), end="")
     return 0
 
@@ -399,7 +403,9 @@ def run_post(args: argparse.Namespace) -> int:
         with _opened(settings, rules) as bot:
             if chat_configured(settings):
                 return _post_to_chat(bot, query.window)  # the job makes the report itself
-            report = bot.pipeline.report(query)
+            with _repo_checked(settings):
+                report = bot.pipeline.report(query)
+            _empty_checked(settings, report)
             written = bot.pipeline.write(report, settings.lang)
     except OSError as exc:  # the archive folder (or the data folder) cannot be written
         raise UsageError(
@@ -414,6 +420,52 @@ def run_post(args: argparse.Namespace) -> int:
 
 
 # -- pieces --------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _repo_checked(settings: Settings, number: int | None = None) -> Iterator[None]:
+    """GitHub's "not found" told apart: no such repository, or no such issue in it.
+
+    GitHub answers 404 for an issue that does not exist and for a repository that does not
+    (and 422 for a search in a missing repository): one more request says which it was."""
+    from bot.collect.source import CollectError
+
+    try:
+        yield
+    except CollectError as exc:
+        if getattr(exc.__cause__, "status", None) not in (404, 422):
+            raise
+        exists = _repo_exists(settings)
+        if exists is False:
+            raise _no_repo(settings) from None
+        if exists and number is not None:
+            raise UsageError(
+                f"#{number} is neither an issue nor a pull request of {settings.repo}: "
+                "check the number"
+            ) from None
+        raise
+
+
+def _empty_checked(settings: Settings, report: Report) -> None:
+    """A window with no activity at all may be a quiet day, or a repository that does not
+    exist (GitHub's search finds nothing in it either): ask once, only then."""
+    if report.items or _repo_exists(settings) is not False:
+        return
+    raise _no_repo(settings)
+
+
+def _repo_exists(settings: Settings) -> bool | None:
+    from bot.app import github_source
+    from bot.collect.probe import probe
+
+    return probe(github_source(settings), rate_limit=False).repo_exists
+
+
+def _no_repo(settings: Settings) -> UsageError:
+    private = "" if settings.github_token else " (a private one needs GITHUB_TOKEN)"
+    return UsageError(
+        f"GitHub has no repository '{settings.repo}'{private}: check --repo or VLLM_REPORT_REPO"
+    )
 
 
 def _check_phrase(args: argparse.Namespace) -> None:

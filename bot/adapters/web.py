@@ -77,5 +77,5 @@ async def start_web(app: web.Application, host: str, port: int) -> web.AppRunner
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
-    log.info("web: listening on %s:%d", host, port)
+    log.info("http: the report site, /healthz and /metrics on http://%s:%d/", host, port)
     return runner

@@ -32,7 +32,11 @@ CHATTY = (
     "openai",
     "asyncio",
 )
+# The bot's own detail lines (each archive lookup, each store write, the site builder's
+# summary): the events of bot.service.daily say the same in one line; -v shows them.
+DETAIL = ("bot.collect", "bot.service.site")
 _FIELDS = "fields"
+_OURS = "vllm_report_handler"
 _EVENT = "event"
 
 
@@ -105,12 +109,14 @@ def setup_logging(
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT_FORMAT))
     handler.addFilter(SecretFilter(secrets))
+    setattr(handler, _OURS, True)
     root = logging.getLogger()
     for old in list(root.handlers):
-        root.removeHandler(old)
+        if getattr(old, _OURS, False):  # others' handlers (a test runner's) stay
+            root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
-    for name in CHATTY:
+    for name in CHATTY + DETAIL:
         logging.getLogger(name).setLevel(logging.WARNING if verbosity == 0 else logging.NOTSET)
     if verbosity == 0:
         # urllib3 logs each retry as a WARNING; the final sentence is what a person needs.

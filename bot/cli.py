@@ -173,7 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
         commands,
         "topics",
         "list the topics of the rules file",
-        "List the topics of config/topics.toml (or VLLM_REPORT_TOPICS_FILE).",
+        "List the topics a report highlights (vendors and subjects), from config/topics.toml "
+        "or the file VLLM_REPORT_TOPICS_FILE names.",
         ["vllm-report topics", "vllm-report topics --lang zh"],
     )
     _lang_option(topics)
@@ -728,7 +729,7 @@ def run_backfill(args: argparse.Namespace) -> int:
                 "make the folder writable or set VLLM_REPORT_DATA_DIR"
             ) from None
     print(view.summary(phrase, cost, meter.remaining()))
-    return 1 if cost.incomplete else 0
+    return 1 if cost.incomplete or cost.stopped else 0
 
 
 def run_demo(args: argparse.Namespace) -> int:

@@ -35,6 +35,7 @@ def probe(source: GitHubSource, *, rate_limit: bool = True) -> Reach:
         base_url=source.api_url,
         timeout=int(max(1, source.timeout)),
         retry=None,  # a probe says what it sees now; the collector is the one that retries
+        lazy=False,  # get_repo asks GitHub
     )
     remaining = limit = None
     reset = None
@@ -44,7 +45,7 @@ def probe(source: GitHubSource, *, rate_limit: bool = True) -> Reach:
             remaining, limit = core.remaining, core.limit
             reset = core.reset.astimezone(UTC) if core.reset else None
         try:
-            github.get_repo(source.repo, lazy=False)
+            github.get_repo(source.repo)
             exists = True
         except UnknownObjectException:
             exists = False

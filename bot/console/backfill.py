@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
+from bot.model.errors import ServiceError
 from bot.model.windows import Window
 from bot.service.backfill import Backfill, BackfillCost
 
@@ -37,7 +38,11 @@ def run(backfill: Backfill, windows: Sequence[Window], out: TextIO) -> BackfillC
         )
         for window in windows:
             progress.update(task, description=window.label)
-            cost.days.append(backfill.fill(window))
+            try:
+                cost.days.append(backfill.fill(window))
+            except ServiceError as exc:  # GitHub or the store: the days done stay done
+                cost.stopped = (window.label, str(exc))
+                break
             progress.update(task, advance=1, requests=cost.requests, left=_left(backfill))
     return cost
 
@@ -61,6 +66,9 @@ def summary(phrase: str, cost: BackfillCost, left: int | None) -> str:
     if left is not None:
         parts.append(f"rate limit {left} left")
     line = "; ".join(parts)
+    if cost.stopped is not None:
+        day, why = cost.stopped
+        line += f"; stopped at {day}: {why} — run the same command again to go on from there"
     if cost.incomplete:
         line += (
             f"; incomplete (archived as partial): {', '.join(cost.incomplete)} — run again later"

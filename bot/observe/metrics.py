@@ -2,7 +2,7 @@
 
     vllm_report_last_sync_timestamp_seconds        the last collection that came back whole
     vllm_report_last_post_timestamp_seconds        the last daily run that posted (or archived)
-    vllm_report_last_run_success                   1 when the last daily run succeeded, else 0
+    vllm_report_last_run_failed                    1 while the last daily run failed, else 0
     vllm_report_github_rate_limit_remaining{resource}
     vllm_report_github_requests_total{status}      answers GitHub gave, by status class
     vllm_report_posts_total{platform,destination,outcome}   messages sent, skipped or failed
@@ -40,9 +40,9 @@ class Metrics:
             "When the last daily run delivered its report (Unix time)",
             registry=r,
         )
-        self.last_run_success = Gauge(
-            "vllm_report_last_run_success",
-            "1 when the last daily run succeeded, 0 when it failed",
+        self.last_run_failed = Gauge(
+            "vllm_report_last_run_failed",
+            "1 while the last daily run failed (0 before any run and after a success)",
             registry=r,
         )
         self.rate_limit = Gauge(

@@ -43,6 +43,7 @@ class DayDone:
 class BackfillCost:
     days: list[DayDone] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
+    stopped: tuple[str, str] | None = None  # (the day, why) when a day failed
 
     @property
     def requests(self) -> int:

@@ -362,7 +362,7 @@ class DailyJob:
         """The run's outcome for /healthz and the metrics."""
         metrics, health = self.observer.metrics, self.observer.health
         if metrics is not None:
-            metrics.last_run_success.set(0 if reason else 1)
+            metrics.last_run_failed.set(1 if reason else 0)
             if reason is None:
                 metrics.last_post.set(time.time())
         if health is not None:

@@ -197,3 +197,30 @@ def test_a_failing_run_is_one_sentence_and_makes_healthz_503(
     body = json.loads(text)
     assert status == 503 and body["status"] == "failing" and "GitHub" in body["reason"]
     assert {r.get("event") for r in records} >= {"started", "catch-up", "run-failed", "stopped"}
+
+
+def test_half_configured_slack_says_commands_are_off(
+    monkeypatch: pytest.MonkeyPatch, fake_github: FakeGitHub, store_url: str
+) -> None:
+    """A bot token without SLACK_APP_TOKEN or SLACK_SIGNING_SECRET: posts would go out, and
+    start-up says in one line that slash commands are off and what to set."""
+    ports = {"http": free_port()}
+    for name, value in {
+        "DATABASE_URL": store_url,
+        "SLACK_BOT_TOKEN": SLACK_TOKEN,
+        "SLACK_API_URL": "http://127.0.0.1:9/api/",
+        "SLACK_CHANNELS": "C1",
+        "VLLM_REPORT_CATCH_UP_DAYS": "0",
+        "VLLM_REPORT_HTTP_PORT": str(ports["http"]),
+    }.items():
+        monkeypatch.setenv(name, value)
+
+    async def scenario(stream: io.StringIO, ports: dict[str, int]) -> None:
+        await said(stream, r"slash commands are off")
+
+    log = run_serve(scenario, ports)
+    warning = next(line for line in log.splitlines() if "slash commands are off" in line)
+    assert " WARNING " in warning and "SLACK_APP_TOKEN" in warning
+    assert "SLACK_SIGNING_SECRET" in warning
+    assert "Slack (posting only, commands off)" in log
+    assert SLACK_TOKEN not in log

@@ -72,6 +72,19 @@ class SecretFilter(logging.Filter):
         return self._clean(value) if isinstance(value, str) else value
 
 
+class _KnownNoise(logging.Filter):
+    """Drop warnings libraries give about how they are used, not about anything going wrong:
+    Bolt warns that the client we hand it (with its retry handlers) carries the token."""
+
+    NOISE = (("slack_bolt", "As you gave `client` as well"),)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not any(
+            record.name.startswith(name) and str(record.msg).startswith(start)
+            for name, start in self.NOISE
+        )
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, message, and the event's fields."""
 
@@ -109,6 +122,8 @@ def setup_logging(
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT_FORMAT))
     handler.addFilter(SecretFilter(secrets))
+    if verbosity == 0:
+        handler.addFilter(_KnownNoise())
     setattr(handler, _OURS, True)
     root = logging.getLogger()
     for old in list(root.handlers):

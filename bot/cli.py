@@ -211,8 +211,17 @@ def _command(
         help=summary,
         description=description,
         epilog="examples:\n" + "\n".join(f"  {line}" for line in examples),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Help,
     )
+
+
+class _Help(argparse.HelpFormatter):
+    """The description wrapped to the terminal; the examples kept line by line."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
 
 
 def _repo_option(sub: argparse.ArgumentParser) -> None:

@@ -13,6 +13,7 @@ import re
 import socket
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -224,3 +225,40 @@ def test_half_configured_slack_says_commands_are_off(
     assert "SLACK_SIGNING_SECRET" in warning
     assert "Slack (posting only, commands off)" in log
     assert SLACK_TOKEN not in log
+
+
+def test_an_unwritable_archive_fails_the_run_in_one_sentence(
+    fake_github: FakeGitHub,
+    store_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The catch-up's archive write fails: `attempt` tells it in one WARNING line (what and
+    what to do), records it for /healthz, and never raises into the task that ran it."""
+    from bot.service.daily import DailyJob, JobObserver
+    from bot.service.health import RunHealth
+
+    data = tmp_path / "blocked"
+    data.mkdir()
+    (data / "archive").write_text("a file where the archive folder should be\n")
+    monkeypatch.setenv("VLLM_REPORT_DATA_DIR", str(data))
+    monkeypatch.setenv("DATABASE_URL", store_url)
+    monkeypatch.setenv("VLLM_REPORT_CUTOFF", DAY.cutoff)
+    monkeypatch.setenv("VLLM_REPORT_CATCH_UP_DAYS", "1")
+    settings = load_settings()
+    bot = open_bot(settings, RULES, clock=lambda: NOW)
+    health = RunHealth(NOW, lambda: NOW)
+    job = DailyJob(settings, bot.pipeline, bot.store, {}, lambda: NOW, JobObserver(health=health))
+    caplog.set_level(logging.INFO)
+    try:
+        results = asyncio.run(job.catch_up())
+    finally:
+        bot.close()
+    assert [r.complete for r in results] == [False]
+    failed = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(failed) == 1 and failed[0].exc_info is None
+    assert "the 2026-03-25 run failed: cannot write" in failed[0].getMessage()
+    assert "VLLM_REPORT_DATA_DIR" in failed[0].getMessage()
+    ok, facts = health.check(NOW)
+    assert ok is False and "cannot write" in facts["reason"]

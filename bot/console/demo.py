@@ -50,7 +50,7 @@ def run(
         )
         report = demo.report(label, lang)
         console.print(Rule(f"the report of {label}: what `vllm-report show {label}` prints"))
-        console.print(Markdown(render_markdown(report, lang)))
+        console.print(Markdown(_hard_breaks(render_markdown(report, lang))))
         parts = chat_parts("slack", report, lang, link=None)
         head = parts[0][1]
         console.print(Rule("the Slack post (the channel message; the rest goes in its thread)"))
@@ -78,6 +78,12 @@ def run(
         "yesterday` reads GitHub (anonymously; GITHUB_TOKEN raises the limit)."
     )
     return 0
+
+
+def _hard_breaks(markdown: str) -> str:
+    """Lines of one quote block shown as lines (the report's window and counts), not run
+    together as Markdown runs a paragraph's lines together."""
+    return re.sub(r"^(>.*\S)$\n(?=>)", r"\1  \n", markdown, flags=re.M)
 
 
 def _slack_lines(payload: dict[str, Any]) -> list[str]:

@@ -12,23 +12,28 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.collect.source import GitHubSource
 from bot.collect.sync import Archiver
-from bot.delivery import Transport
+from bot.delivery import Destination, Transport
+from bot.model.errors import InputError, ServiceError
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
+from bot.observe.logs import event, problem
 from bot.report_files import ReportFiles
 from bot.service.pipeline import Pipeline, PostResult
 from bot.store import Store
 from config.settings import Settings
 
 if TYPE_CHECKING:
+    from bot.observe.metrics import Metrics
     from bot.prose import ProseWriter
+    from bot.service.doctor import Check
+    from bot.service.health import RunHealth
 
 log = logging.getLogger(__name__)
 
@@ -133,54 +138,183 @@ async def post_once(bot: Bot, window: Window) -> PostResult:
         return await job.post(window)
 
 
-async def serve(bot: Bot) -> None:
-    """Run until SIGINT/SIGTERM: schedule, catch up, answer commands."""
-    from bot.service.commands import CommandService
-    from bot.service.daily import DailyJob
+async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
+    """Run until SIGINT/SIGTERM (or `stop` is set): schedule, catch up, answer commands,
+    serve HTTP; one log line per event (see bot.observe)."""
+    from bot.observe.github_meter import github_meter
+    from bot.observe.metrics import Metrics
+    from bot.service.command_log import TimedCommands
+    from bot.service.daily import DailyJob, JobObserver
+    from bot.service.health import RunHealth
     from bot.service.leader import Leader
-    from bot.service.scheduling import build_scheduler
+    from bot.service.scheduling import build_scheduler, next_run
 
     settings = bot.settings
-    stop = asyncio.Event()
+    stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    clock = bot.pipeline.clock
+    started = clock()
+    meter = github_meter()
+    metrics = Metrics()
+    metrics.watch(meter)
+    # Every replica schedules; only the one holding the scheduler lease runs the job.
+    leader = Leader(bot.store.leases, timedelta(seconds=settings.leader_lease_seconds))
+    due = next_run(settings.tz, settings.cutoff_time, settings.post_delay_minutes, started)
+    health = RunHealth(started, lambda: due, leading=lambda: leader.held is not None)
     async with transports(settings) as opened:
-        clock = bot.pipeline.clock
-        job = DailyJob(settings, bot.pipeline, bot.store, opened, clock)
-        commands = CommandService(settings, bot.rules, bot.pipeline, bot.store.subscriptions, clock)
-        # Every replica schedules; only the one holding the scheduler lease runs the job.
-        leader = Leader(bot.store.leases, timedelta(seconds=settings.leader_lease_seconds))
+        job = DailyJob(
+            settings, bot.pipeline, bot.store, opened, clock, JobObserver(metrics, health, meter)
+        )
+        commands = TimedCommands(settings, bot.rules, bot.pipeline, bot.store.subscriptions, clock)
+        commands.metrics = metrics
         scheduler = build_scheduler(
             settings.tz, settings.cutoff_time, settings.post_delay_minutes, leader.gate(job.run)
         )
         scheduler.start()
-        log.info(
-            "daily report scheduled at %s (%s); destinations: %s",
-            scheduler.get_job("daily-report").trigger,
-            settings.timezone,
-            ", ".join(d.key for d in job.destinations()) or "archive only",
-        )
+        event(log, "started", started_line(bot, job.destinations(), due), next_run=due.isoformat())
+        if settings.slack_bot_token and not settings.slack_commands_on:
+            problem(
+                log,
+                "slack-commands-off",
+                "Slack slash commands are off: SLACK_BOT_TOKEN is set but neither "
+                "SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode); daily "
+                "posts still go out — set one of them to answer commands",
+            )
+        web = await _start_http(settings, health, metrics, clock)
         # The catch-up runs each time this replica becomes the leader (at once when alone).
         tasks: list[asyncio.Task[Any]] = [
-            asyncio.create_task(leader.keep(stop, leader.gate(job.catch_up)))
+            asyncio.create_task(
+                leader.keep(stop, leader.gate(job.catch_up)), name="scheduler lease"
+            )
         ]
-        if settings.slack_bot_token and (settings.slack_app_token or settings.slack_signing_secret):
+        if settings.slack_commands_on:
             from bot.adapters.slack_app import start_slack
 
-            tasks.append(asyncio.create_task(start_slack(settings, commands, stop)))
+            tasks.append(
+                asyncio.create_task(start_slack(settings, commands, stop), name="Slack app")
+            )
         if settings.discord_public_key:  # HTTP interactions: stateless, any number of replicas
             from bot.adapters.discord_http import start_interactions
 
-            tasks.append(asyncio.create_task(start_interactions(settings, commands, stop)))
+            tasks.append(
+                asyncio.create_task(
+                    start_interactions(settings, commands, stop), name="Discord interactions"
+                )
+            )
         elif settings.discord_bot_token:  # the gateway: one connection, one process
             from bot.adapters.discord_app import start_discord
 
-            tasks.append(asyncio.create_task(start_discord(settings, commands, stop)))
+            tasks.append(
+                asyncio.create_task(start_discord(settings, commands, stop), name="Discord gateway")
+            )
+        for task in tasks:
+            task.add_done_callback(_told_if_failed)
         await stop.wait()
         scheduler.shutdown(wait=False)
-        await asyncio.wait_for(tasks[0], 10)  # the leader hands its lease back
+        with contextlib.suppress(Exception):  # a failure was told when the task ended
+            await asyncio.wait_for(tasks[0], 10)  # the leader hands its lease back
         for task in tasks[1:]:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)  # each failure was logged once
+        if web is not None:
+            await web.cleanup()
+    event(log, "stopped", "stopped")
+
+
+def started_line(bot: Bot, destinations: Sequence[Destination], due: datetime) -> str:
+    """The one line `serve` starts with: platforms, store, when the next run is."""
+    from bot.store.engine import safe_url
+
+    settings = bot.settings
+    platforms = []
+    if settings.slack_bot_token:
+        way = (
+            "Socket Mode"
+            if settings.slack_app_token
+            else f"HTTP mode on :{settings.slack_port}"
+            if settings.slack_signing_secret
+            else "posting only, commands off"
+        )
+        platforms.append(f"Slack ({way})")
+    if settings.discord_bot_token or settings.discord_public_key:
+        way = (
+            f"interactions on :{settings.discord_interactions_port}"
+            if settings.discord_public_key
+            else "gateway"
+        )
+        platforms.append(f"Discord ({way})")
+    where = ", ".join(d.key for d in destinations) or "archive only"
+    local = due.astimezone(settings.tz)
+    day = (local - timedelta(days=1)).date().isoformat()
+    return (
+        f"started: {' + '.join(platforms) or 'no chat platform'}; posting to {where}; "
+        f"repo {settings.repo}; store {safe_url(bot.store.url)}; next run "
+        f"{local:%Y-%m-%d %H:%M} {settings.timezone} (report day {day}); catch-up of "
+        f"{settings.catch_up_days} days"
+    )
+
+
+async def _start_http(
+    settings: Settings, health: RunHealth, metrics: Metrics, clock: Callable[[], datetime]
+) -> Any:
+    """The site, /healthz and /metrics on VLLM_REPORT_HTTP_PORT, when it is set."""
+    if settings.http_port is None:
+        return None
+    from bot.adapters.web import start_web, web_app
+
+    async def healthy() -> tuple[bool, dict[str, Any]]:
+        return health.check(clock())
+
+    app = web_app(settings.site_root, healthy, metrics.render)
+    try:
+        return await start_web(app, settings.http_host, settings.http_port)
+    except OSError as exc:
+        problem(
+            log,
+            "http-failed",
+            "cannot listen on %s:%d (%s): the site, /healthz and /metrics are off; choose "
+            "another VLLM_REPORT_HTTP_PORT",
+            settings.http_host,
+            settings.http_port,
+            exc.strerror or exc,
+        )
+        return None
+
+
+def _told_if_failed(task: asyncio.Task[Any]) -> None:
+    """A part of `serve` that stopped with an error is told at once, in one line."""
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is None:
+        return
+    if isinstance(exc, (ServiceError, InputError)):
+        problem(log, "task-failed", "%s stopped: %s", task.get_name(), exc)
+        return
+    log.error(
+        "%s stopped: %s: %s (a bug: run with -vv and report what it prints)",
+        task.get_name(),
+        type(exc).__name__,
+        exc,
+        exc_info=exc if log.isEnabledFor(logging.DEBUG) else None,
+    )
+
+
+async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Check]:
+    """Every check of `vllm-report doctor`, in the order a person fixes things."""
+    from bot.adapters.chat_checks import discord_checks, slack_checks
+    from bot.service import doctor as checks
+
+    found = checks.settings_checks(settings, problems)
+    found.append(checks.topics_check(settings))
+    found.append(await asyncio.to_thread(checks.github_check, settings))
+    found.append(await asyncio.to_thread(checks.store_check, settings))
+    found += await slack_checks(settings)
+    found += await discord_checks(settings)
+    model = await asyncio.to_thread(checks.model_check, settings)
+    if model is not None:
+        found.append(model)
+    return found

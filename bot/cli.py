@@ -11,11 +11,12 @@ imports what it needs when it runs (settings, the store, the SDKs).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,38 +44,38 @@ class UsageError(InputError):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vllm-report",
-        description="Daily reports of a GitHub repository's issues and pull requests.",
+        description="Daily reports of a GitHub repository's issues and pull requests "
+        "(vllm-project/vllm by default), for the terminal, Slack and Discord.",
+        epilog="Start with `vllm-report demo` (offline), then `vllm-report show yesterday`. "
+        "`vllm-report COMMAND --help` shows each command's options and examples.",
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
+    parser.add_argument("--version", action=_Version, help="print the version and exit", nargs=0)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def common(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "--repo", help="owner/name (default: VLLM_REPORT_REPO or vllm-project/vllm)"
-        )
-        sub.add_argument("--timezone", help="IANA zone of the report day (default Asia/Shanghai)")
-        sub.add_argument("--cutoff", help="HH:MM where a report day ends (default 11:45)")
-        sub.add_argument("--lang", choices=("en", "zh"), help="report language (default en)")
-
-    def window_options(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "when",
-            nargs="*",
-            default=["yesterday"],
-            help="2026-03-26, 2026-03-20..2026-03-26, today, yesterday (default), 7d, last 7 days",
-        )
-        common(sub)
-        sub.add_argument("--refresh", action="store_true", help="fetch again even if archived")
-        sub.add_argument("--topic", help="limit the report to one topic (see `vllm-report topics`)")
-        sub.add_argument(
-            "--counts-only",
-            action="store_true",
-            help="only the five counts and lists (no trends, no comment threads: fewest requests)",
-        )
-
-    show = commands.add_parser("show", help="print one window's report")
-    window_options(show)
-    show.add_argument("--format", choices=FORMATS, default="markdown")
+    show = _command(
+        commands,
+        "show",
+        "print one window's report",
+        "Print the report of one window: the five counts and their lists, stories, vendor "
+        "highlights, hot discussions, key changes, trends. What the archive holds costs no "
+        "GitHub request; the rest is fetched and archived.",
+        [
+            "vllm-report show yesterday",
+            "vllm-report show 2026-03-20..2026-03-26 --format json",
+            "vllm-report show 2026-03-26 --section amd --lang zh",
+            "vllm-report show 2026-03-26 --format slack",
+        ],
+    )
+    _window_options(show)
+    _content_options(show)
+    show.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="markdown",
+        help="markdown (default); json: the stable `vllm-report/1` contract; slack, discord: "
+        "the chat payloads a daily post would send, as a JSON array in posting order",
+    )
     show.add_argument(
         "--section",
         action="append",
@@ -83,62 +84,191 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show.set_defaults(func=run_show)
 
-    post = commands.add_parser(
-        "post", help="the daily job for one window: report to the terminal and the archive folder"
+    post = _command(
+        commands,
+        "post",
+        "the daily job for one window: report to the terminal, the archive and the channels",
+        "Run the daily job for one window now, through the same code path as `serve`: the "
+        "full report is written to the archive folder and, when chat is configured, posted "
+        "to every channel and subscriber once (a second run posts nothing twice).",
+        ["vllm-report post yesterday", "vllm-report post 2026-03-26"],
     )
-    window_options(post)
+    _window_options(post)
     post.set_defaults(func=run_post)
 
-    serve = commands.add_parser(
-        "serve", help="run the bot: daily posts, catch-up, Slack and Discord commands"
+    serve = _command(
+        commands,
+        "serve",
+        "run the bot: daily posts, catch-up, Slack and Discord commands",
+        "Run until stopped (Ctrl-C, SIGTERM): the daily job after each cutoff, the catch-up "
+        "of missed days at start-up, and the slash commands. Platforms start when their "
+        "tokens are set: Slack with SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode) or "
+        "SLACK_SIGNING_SECRET (HTTP mode), Discord with DISCORD_BOT_TOKEN; channels in "
+        "SLACK_CHANNELS / DISCORD_CHANNELS. With no chat token it runs archive-only: each "
+        "day's report goes to the archive folder and the report site. VLLM_REPORT_HTTP_PORT "
+        "serves the site, /healthz and /metrics. One log line per event (VLLM_REPORT_LOG_FORMAT"
+        "=json for log shippers).",
+        [
+            "vllm-report serve",
+            "SLACK_BOT_TOKEN=xoxb-… SLACK_APP_TOKEN=xapp-… SLACK_CHANNELS=C0123 vllm-report serve",
+            "VLLM_REPORT_HTTP_PORT=8080 vllm-report serve   # then curl localhost:8080/healthz",
+        ],
     )
-    common(serve)
+    _common(serve)
     serve.set_defaults(func=run_serve)
 
-    chart = commands.add_parser(
-        "chart", help="draw a run of report days from the archive as a PNG (counts, vendors…)"
+    chart = _command(
+        commands,
+        "chart",
+        "draw a run of report days from the archive as a PNG (counts, vendors…)",
+        "Draw report days the archive holds as a PNG (1200×675); days not archived are "
+        "shaded, never drawn as zero. Prints the alt text.",
+        [
+            "vllm-report chart 2026-03-26 --days 14 -o counts.png",
+            "vllm-report chart -o v.png --kind vendors",
+        ],
     )
     chart.add_argument("when", nargs="*", default=["yesterday"], help="the last day drawn")
-    common(chart)
+    _common(chart)
     chart.add_argument("--days", type=int, default=14, help="report days drawn (default 14)")
     chart.add_argument("--topic", help="only this topic's items (see `vllm-report topics`)")
     chart.add_argument("--kind", default="counts", help="counts (default), vendors or merged")
     chart.add_argument("-o", "--output", required=True, help="the PNG file to write")
     chart.set_defaults(func=run_chart)
 
-    site = commands.add_parser(
-        "site", help="the report site: static pages, charts and Atom feeds from the archive"
+    site = _command(
+        commands,
+        "site",
+        "the report site: static pages, charts and Atom feeds from the archive",
+        "The report site, built from the archive alone (no GitHub request).",
+        ["vllm-report site build site/"],
     )
     site_commands = site.add_subparsers(dest="site_command", required=True, metavar="ACTION")
-    build = site_commands.add_parser(
-        "build", help="write (or bring up to date) the site of every archived report day"
+    build = _command(
+        site_commands,
+        "build",
+        "write (or bring up to date) the site of every archived report day",
+        "Write the site of every report day the archive holds whole; incremental (only "
+        "changed files are written).",
+        ["vllm-report site build site/"],
     )
     build.add_argument("output", help="the folder to write, e.g. site/")
-    common(build)
+    _common(build)
     build.set_defaults(func=run_site_build)
 
-    why = commands.add_parser("explain", help="why an issue or PR is (not) in each topic")
+    why = _command(
+        commands,
+        "explain",
+        "why an issue or PR is (not) in each topic, and which story it is in",
+        "Say, topic by topic, why an item is or is not in it, and which story it joins in "
+        "the report of the day of its last event (that day is cut by --timezone/--cutoff).",
+        ["vllm-report explain 38313", "vllm-report explain 1234 --repo sgl-project/sglang"],
+    )
     why.add_argument("number", type=int, help="issue or PR number, e.g. 38313")
-    common(why)
+    _repo_option(why)
+    _day_options(why)
     why.set_defaults(func=run_explain)
 
-    topics = commands.add_parser("topics", help="list the topics of the rules file")
-    common(topics)
+    topics = _command(
+        commands,
+        "topics",
+        "list the topics of the rules file",
+        "List the topics a report highlights (vendors and subjects), from config/topics.toml "
+        "or the file VLLM_REPORT_TOPICS_FILE names.",
+        ["vllm-report topics", "vllm-report topics --lang zh"],
+    )
+    _lang_option(topics)
     topics.set_defaults(func=run_topics)
+
+    _add_ops_commands(commands)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=(logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)],
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    if args.verbose == 0:
-        # urllib3 logs each retry as a WARNING; the final sentence is what a person needs.
-        logging.getLogger("urllib3").setLevel(logging.ERROR)
+class _Version(argparse.Action):
+    """`--version`, read from the installed package only when asked for."""
 
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("vllm-report-bot")
+        except PackageNotFoundError:
+            found = "unknown (not installed: pip install .)"
+        print(f"vllm-report {found}")
+        parser.exit()
+
+
+def _command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    summary: str,
+    description: str,
+    examples: Sequence[str],
+) -> argparse.ArgumentParser:
+    """A subcommand whose --help says what it does and shows how to call it."""
+    return commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog="examples:\n" + "\n".join(f"  {line}" for line in examples),
+        formatter_class=_Help,
+    )
+
+
+class _Help(argparse.HelpFormatter):
+    """The description wrapped to the terminal; the examples kept line by line."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def _repo_option(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--repo", help="owner/name (default: VLLM_REPORT_REPO or vllm-project/vllm)")
+
+
+def _day_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--timezone", help="IANA zone of the report day (default Asia/Shanghai)")
+    sub.add_argument("--cutoff", help="HH:MM where a report day ends (default 11:45)")
+
+
+def _lang_option(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--lang", choices=("en", "zh"), help="report language (default en)")
+
+
+def _common(sub: argparse.ArgumentParser) -> None:
+    _repo_option(sub)
+    _day_options(sub)
+    _lang_option(sub)
+
+
+def _window_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "when",
+        nargs="*",
+        default=["yesterday"],
+        help="2026-03-26, 2026-03-20..2026-03-26, today, yesterday (default), 7d, last 7 days",
+    )
+    _common(sub)
+    sub.add_argument("--refresh", action="store_true", help="fetch again even if archived")
+
+
+def _content_options(sub: argparse.ArgumentParser) -> None:
+    """What to leave out of a report: for `show` only (the archive keeps full reports)."""
+    sub.add_argument("--topic", help="limit the report to one topic (see `vllm-report topics`)")
+    sub.add_argument(
+        "--counts-only",
+        action="store_true",
+        help="only the five counts and lists (no trends, no comment threads: fewest requests)",
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from bot.observe.logs import setup_logging
+
+    args = build_parser().parse_args(argv)
+    setup_logging(args.verbose)
     handler: Callable[[argparse.Namespace], int] = args.func
     return _guarded(handler, args)
 
@@ -172,7 +302,8 @@ def run_explain(args: argparse.Namespace) -> int:
 
     settings, rules = _configured(args)
     with _opened(settings, rules) as bot:
-        item = bot.pipeline.archiver.item(settings.repo, args.number, _now())
+        with _repo_checked(settings, number=args.number):
+            item = bot.pipeline.archiver.item(settings.repo, args.number, _now())
         story = bot.pipeline.story_of(item, settings.tz, settings.cutoff_time)
     kind = "PR" if item.kind == "pr" else "issue"
     print(f"#{item.number} ({kind}) {item.title}")
@@ -246,11 +377,16 @@ def run_site_build(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from bot.app import serve
-
-    settings, rules = _configured(args)
     import asyncio
 
+    from bot.app import serve
+    from bot.observe.github_meter import github_meter
+    from bot.observe.logs import setup_logging
+
+    settings, rules = _configured(args)
+    # The daemon speaks at INFO: one line per event (-v adds the libraries' own lines).
+    setup_logging(args.verbose, settings.log_format, settings.secrets(), floor=logging.INFO)
+    github_meter(show_debug=args.verbose >= 2)
     with _opened(settings, rules) as bot:
         asyncio.run(serve(bot))
     return 0
@@ -262,7 +398,9 @@ def run_show(args: argparse.Namespace) -> int:
     sections = [check_section(name, rules) for name in args.section]
     query = _query(args, settings, rules)
     with _opened(settings, rules) as bot:
-        report = bot.pipeline.report(query)
+        with _repo_checked(settings):
+            report = bot.pipeline.report(query)
+        _empty_checked(settings, report)
         print(_render(args.format, report, bot, sections), end="")
     return 0
 
@@ -271,11 +409,19 @@ def run_post(args: argparse.Namespace) -> int:
     _check_phrase(args)
     settings, rules = _configured(args)
     query = _query(args, settings, rules)
-    with _opened(settings, rules) as bot:
-        if chat_configured(settings) and query.topic is None and not query.counts_only:
-            return _post_to_chat(bot, query.window)  # the job makes the report itself
-        report = bot.pipeline.report(query)
-        written = bot.pipeline.write(report, settings.lang)
+    try:
+        with _opened(settings, rules) as bot:
+            if chat_configured(settings):
+                return _post_to_chat(bot, query.window)  # the job makes the report itself
+            with _repo_checked(settings):
+                report = bot.pipeline.report(query)
+            _empty_checked(settings, report)
+            written = bot.pipeline.write(report, settings.lang)
+    except OSError as exc:  # the archive folder (or the data folder) cannot be written
+        raise UsageError(
+            f"cannot write {exc.filename or settings.data_dir} ({exc.strerror or exc}): make "
+            "the folder writable or set VLLM_REPORT_DATA_DIR to one that is"
+        ) from None
     from formatters.markdown import render_markdown
 
     print(render_markdown(report, settings.lang), end="")
@@ -284,6 +430,52 @@ def run_post(args: argparse.Namespace) -> int:
 
 
 # -- pieces --------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _repo_checked(settings: Settings, number: int | None = None) -> Iterator[None]:
+    """GitHub's "not found" told apart: no such repository, or no such issue in it.
+
+    GitHub answers 404 for an issue that does not exist and for a repository that does not
+    (and 422 for a search in a missing repository): one more request says which it was."""
+    from bot.collect.source import CollectError
+
+    try:
+        yield
+    except CollectError as exc:
+        if getattr(exc.__cause__, "status", None) not in (404, 422):
+            raise
+        exists = _repo_exists(settings)
+        if exists is False:
+            raise _no_repo(settings) from None
+        if exists and number is not None:
+            raise UsageError(
+                f"#{number} is neither an issue nor a pull request of {settings.repo}: "
+                "check the number"
+            ) from None
+        raise
+
+
+def _empty_checked(settings: Settings, report: Report) -> None:
+    """A window with no activity at all may be a quiet day, or a repository that does not
+    exist (GitHub's search finds nothing in it either): ask once, only then."""
+    if report.items or _repo_exists(settings) is not False:
+        return
+    raise _no_repo(settings)
+
+
+def _repo_exists(settings: Settings) -> bool | None:
+    from bot.app import github_source
+    from bot.collect.probe import probe
+
+    return probe(github_source(settings), rate_limit=False).repo_exists
+
+
+def _no_repo(settings: Settings) -> UsageError:
+    private = "" if settings.github_token else " (a private one needs GITHUB_TOKEN)"
+    return UsageError(
+        f"GitHub has no repository '{settings.repo}'{private}: check --repo or VLLM_REPORT_REPO"
+    )
 
 
 def _check_phrase(args: argparse.Namespace) -> None:
@@ -304,6 +496,9 @@ def _configured(args: argparse.Namespace) -> tuple[Settings, TopicRules]:
         if value is not None:
             overrides[name] = value
     settings = load_settings(**overrides)
+    from bot.observe.logs import guard_secrets
+
+    guard_secrets(settings.secrets())
     return settings, _rules(settings.topics_file, load_rules)
 
 
@@ -357,7 +552,8 @@ def _query(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> R
     from bot.model.query import ReportQuery
     from bot.model.windows import parse_window
 
-    topic = check_topic(args.topic, rules) if args.topic else None
+    asked = getattr(args, "topic", None)
+    topic = check_topic(asked, rules) if asked else None
     window = parse_window(
         " ".join(args.when),
         now=_now(),
@@ -370,7 +566,7 @@ def _query(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> R
         window=window,
         lang=settings.lang,
         topic=topic,
-        counts_only=args.counts_only,
+        counts_only=getattr(args, "counts_only", False),
         refresh=args.refresh,
     )
 
@@ -449,3 +645,116 @@ def check_section(name: str, rules: TopicRules) -> str:
 def _did_you_mean(word: str, choices: Sequence[str]) -> str:
     close = difflib.get_close_matches(word, choices, n=1)
     return f" — did you mean '{close[0]}'?" if close else ""
+
+
+# -- operations: doctor, backfill, demo (each in its own functions) ---------------------------
+
+
+def _add_ops_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    doctor = _command(
+        commands,
+        "doctor",
+        "check every setting and connection; exit 0 only when all is well",
+        "Check the settings, the data and site folders, GitHub (reachable, the rate limit "
+        "left, the repository exists), the store and its schema, Slack (auth.test and each "
+        "channel), Discord (login and each channel) and the model endpoint. One line each: "
+        "what is wrong and how to fix it. Never prints a secret. Exit status: 0 all well, 2 "
+        "a setting is wrong, 1 a service failed.",
+        ["vllm-report doctor", "docker run --env-file .env vllm-report-bot doctor"],
+    )
+    doctor.set_defaults(func=run_doctor)
+
+    backfill = _command(
+        commands,
+        "backfill",
+        "fill the archive day by day for a range of report days",
+        "Archive each report day of a range (oldest first) as the daily job would, with a "
+        "progress bar, and print what it cost. Days already archived are skipped at no cost, "
+        "so an interrupted backfill goes on where it stopped when run again. Up to 366 days; "
+        "anonymous GitHub allows 60 requests an hour (a day costs about 16): set GITHUB_TOKEN.",
+        [
+            "vllm-report backfill 2026-03-01..2026-03-26",
+            "vllm-report backfill 30d",
+        ],
+    )
+    backfill.add_argument("when", nargs="+", help="2026-03-01..2026-03-26, or 30d")
+    _common(backfill)
+    backfill.set_defaults(func=run_backfill)
+
+    demo = _command(
+        commands,
+        "demo",
+        "the real report of real vLLM activity, offline (a bundled sample)",
+        "Load a small bundled sample of real vLLM activity (three published report days) into "
+        "a throwaway store and show the report, the Slack post and the report site it makes. "
+        "No network, no token, no setting.",
+        ["vllm-report demo", "vllm-report demo --lang zh --day 2026-03-24"],
+    )
+    _lang_option(demo)
+    demo.add_argument("--day", help="the sample day to show (default the newest, 2026-03-25)")
+    demo.add_argument(
+        "--output", help="folder for the demo's store and site (default: a new temporary one)"
+    )
+    demo.set_defaults(func=run_demo)
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.app import doctor
+    from bot.console.doctor import show
+    from bot.observe.logs import guard_secrets
+    from config.settings import diagnose_settings
+
+    settings, problems = diagnose_settings()
+    guard_secrets(settings.secrets())
+    return show(asyncio.run(doctor(settings, problems)), sys.stdout)
+
+
+def run_backfill(args: argparse.Namespace) -> int:
+    from bot.console import backfill as view
+    from bot.observe.github_meter import github_meter
+    from bot.service.backfill import Backfill
+
+    phrase = " ".join(args.when)
+    settings, rules = _configured(args)
+    meter = github_meter(show_debug=args.verbose >= 2)
+    with _opened(settings, rules) as bot:
+        job = Backfill(
+            bot.pipeline,
+            settings.repo,
+            settings.lang,
+            settings.tz,
+            settings.cutoff_time,
+            bot.pipeline.clock,
+            meter,
+        )
+        windows = job.windows(phrase)
+        try:
+            cost = view.run(job, windows, sys.stderr)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot write {exc.filename or settings.data_dir} ({exc.strerror or exc}): "
+                "make the folder writable or set VLLM_REPORT_DATA_DIR"
+            ) from None
+    print(view.summary(phrase, cost, meter.remaining()))
+    return 1 if cost.incomplete or cost.stopped else 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from bot.console import demo
+    from bot.model.rules import load_rules
+
+    if args.output:
+        folder = Path(args.output)
+        if folder.exists() and not folder.is_dir():
+            raise UsageError(f"{folder} is a file: name a folder for the demo")
+        folder.mkdir(parents=True, exist_ok=True)
+    else:
+        folder = Path(tempfile.mkdtemp(prefix="vllm-report-demo-"))
+    try:
+        return demo.run(folder, load_rules(None), sys.stdout, lang=args.lang or "en", day=args.day)
+    except OSError as exc:
+        raise UsageError(f"cannot write {exc.filename or folder}: {exc.strerror}") from None

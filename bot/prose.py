@@ -132,6 +132,38 @@ class ProseError(Exception):
     pass
 
 
+def check_model(config: LLMConfig) -> str | None:
+    """`doctor`: None when the model answers a one-token request, else what is wrong and what
+    to check, in one sentence (never the key)."""
+    import openai
+
+    client = openai.OpenAI(
+        base_url=config.base_url,
+        api_key=config.api_key or "not-needed",
+        timeout=config.timeout,
+        max_retries=0,
+    )
+    try:
+        client.chat.completions.create(
+            model=config.model, messages=[{"role": "user", "content": "ok"}], max_tokens=1
+        )
+    except openai.APITimeoutError:
+        return f"{config.base_url} did not answer within {config.timeout:.0f} s: is it running?"
+    except openai.APIConnectionError:
+        return f"cannot reach {config.base_url}: check LLM_BASE_URL and that the server runs"
+    except openai.AuthenticationError:
+        return f"{config.base_url} refused the key (401): check LLM_API_KEY"
+    except openai.NotFoundError:
+        return f"{config.base_url} has no model '{config.model}' (404): check LLM_MODEL"
+    except openai.APIStatusError as exc:
+        return f"{config.base_url} answered {exc.status_code}: check LLM_BASE_URL and LLM_MODEL"
+    except openai.OpenAIError as exc:
+        return f"{config.base_url} failed ({type(exc).__name__}): check LLM_BASE_URL"
+    finally:
+        client.close()
+    return None
+
+
 def top_stories(report: Report) -> list[Story]:
     """The stories prose is written for: key changes, hot threads, notable issues, and the
     first story of each vendor with activity (each story once)."""

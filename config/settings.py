@@ -54,13 +54,15 @@ class Settings(BaseSettings):
         env_file_encoding="utf-8",
         extra="ignore",
         populate_by_name=True,
+        # `DATABASE_URL=` (an empty line in .env or --env-file) means "not set": the default.
+        env_ignore_empty=True,
     )
 
     repo: str = Field("vllm-project/vllm", description="owner/name of the watched repository")
     timezone: str = Field("Asia/Shanghai", description="IANA zone the report days are cut in")
     cutoff: str = Field("11:45", description="HH:MM in `timezone` where one report day ends")
     max_range_days: int = Field(31, ge=1, le=366, description="longest window a command may ask")
-    lang: str = Field("en", pattern="^(en|zh)$", description="default report language")
+    lang: str = Field("en", description="default report language: en or zh")
     data_dir: Path = Field(
         default_factory=lambda: Path(platformdirs.user_data_dir("vllm-report-bot")),
         description="holds the SQLite store and the local archive of rendered reports",
@@ -71,6 +73,15 @@ class Settings(BaseSettings):
     topics_file: Path | None = Field(
         None, description="topic rules (default: config/topics.toml shipped with the bot)"
     )
+    site_dir: Path | None = Field(
+        None,
+        description="the report site `serve` rebuilds daily and serves (default data_dir/site)",
+    )
+    http_port: int | None = Field(
+        None, ge=1, le=65535, description="serve the site, /healthz and /metrics on this port"
+    )
+    http_host: str = Field("127.0.0.1", description="address the HTTP port listens on")
+    log_format: str = Field("text", description="serve's log lines: text or json")
     database_url: SecretStr | None = Field(
         None,
         validation_alias=_alias("DATABASE_URL", "database_url"),
@@ -187,6 +198,27 @@ class Settings(BaseSettings):
             raise ValueError(f"'{value}' is not of the form owner/name (e.g. vllm-project/vllm)")
         return value
 
+    @field_validator("lang")
+    @classmethod
+    def _check_lang(cls, value: str) -> str:
+        if value not in ("en", "zh"):
+            raise ValueError(f"'{value}' is not a report language: use en or zh")
+        return value
+
+    @field_validator("log_format")
+    @classmethod
+    def _check_log_format(cls, value: str) -> str:
+        if value not in ("text", "json"):
+            raise ValueError(f"'{value}' is not a log format: use text or json")
+        return value
+
+    @field_validator("data_dir", "topics_file", "site_dir")
+    @classmethod
+    def _expand_home(cls, value: Path | None) -> Path | None:
+        # `~` is a shell's word: `.env` and `docker --env-file` pass it on literally, and a
+        # folder named `~` would appear in the working directory.
+        return value.expanduser() if value is not None else None
+
     @field_validator("timezone")
     @classmethod
     def _check_timezone(cls, value: str) -> str:
@@ -271,6 +303,35 @@ class Settings(BaseSettings):
     def archive_dir(self) -> Path:
         return self.data_dir / "archive"
 
+    @property
+    def site_root(self) -> Path:
+        """The report site's folder: `site_dir`, else `site/` in the data folder."""
+        return self.site_dir if self.site_dir is not None else self.data_dir / "site"
+
+    @property
+    def slack_commands_on(self) -> bool:
+        """Slash commands need the bot token and a way in: Socket Mode or HTTP mode."""
+        return bool(self.slack_bot_token and (self.slack_app_token or self.slack_signing_secret))
+
+    def secrets(self) -> list[str]:
+        """Every secret value set, for the log filter that keeps them out of log lines."""
+        found = [
+            getattr(self, name).get_secret_value()
+            for name in (
+                "github_token",
+                "llm_api_key",
+                "slack_bot_token",
+                "slack_app_token",
+                "slack_signing_secret",
+                "discord_bot_token",
+            )
+            if getattr(self, name) is not None
+        ]
+        if self.database_url is not None:
+            password = _url_password(self.database_url.get_secret_value())
+            found += [password] if password else []
+        return [value for value in found if len(value) >= 4]
+
     def store_url(self) -> str:
         """The database URL in use: `DATABASE_URL`, else SQLite in the data folder."""
         if self.database_url is not None:
@@ -311,7 +372,10 @@ def parse_cutoff(value: str) -> time:
 
 
 def load_settings(**overrides: Any) -> Settings:
-    """Load settings once; turn pydantic's error list into one readable SettingsError."""
+    """Load settings once; turn pydantic's error list into one readable SettingsError.
+
+    `overrides` come from the command line (`--repo`): a fault in one is named as the option
+    the person typed, not as an environment variable they never set."""
     _check_dotenv(Path(".env"))
     try:
         return Settings(**overrides)
@@ -320,8 +384,56 @@ def load_settings(**overrides: Any) -> Settings:
         for err in exc.errors():
             name = ".".join(str(part) for part in err["loc"]) or "settings"
             message = str(err["msg"]).removeprefix("Value error, ")
-            problems.append(f"{_env_name(name)}: {message}")
-        raise SettingsError("invalid setting — " + "; ".join(problems)) from None
+            where = f"--{name.replace('_', '-')}" if name in overrides else _env_name(name)
+            problems.append(f"{where}: {message}")
+        what = "invalid option" if all(p.startswith("--") for p in problems) else "invalid setting"
+        raise SettingsError(f"{what} — " + "; ".join(problems)) from None
+
+
+def diagnose_settings() -> tuple[Settings, list[tuple[str, str]]]:
+    """Settings for `doctor`: each wrong one as (its name, what is wrong), and settings with
+    those fields at their defaults so the other checks can still run.
+
+    A settings file that cannot be read at all (TOML, .env) raises SettingsError."""
+    _check_dotenv(Path(".env"))
+    values: dict[str, Any] = {}
+    try:
+        return Settings(**values), []
+    except ValidationError as exc:
+        problems: list[tuple[str, str]] = []
+        defaults: dict[str, Any] = {}
+        for err in exc.errors():
+            name = ".".join(str(part) for part in err["loc"]) or "settings"
+            problems.append((_env_name(name), str(err["msg"]).removeprefix("Value error, ")))
+            field = _field_name(name)
+            if field is not None:
+                info = Settings.model_fields[field]
+                defaults[field] = info.get_default(call_default_factory=True)
+        try:
+            return Settings(**defaults), problems
+        except ValidationError:  # a fault the defaults cannot stand in for
+            raise SettingsError(
+                "invalid setting — " + "; ".join(f"{n}: {m}" for n, m in problems)
+            ) from None
+
+
+def _field_name(loc: str) -> str | None:
+    """The field behind an error location (a field name or one of its aliases)."""
+    for name, info in Settings.model_fields.items():
+        choices = (
+            [str(c).lower() for c in info.validation_alias.choices]
+            if isinstance(info.validation_alias, AliasChoices)
+            else []
+        )
+        if loc.lower() == name or loc.lower() in choices:
+            return name
+    return None
+
+
+def _url_password(url: str) -> str | None:
+    """The password inside a database URL (user:password@host), if any."""
+    match = re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://[^:/@]*:([^@]*)@", url)
+    return match.group(1) if match and match.group(1) else None
 
 
 def _csv(value: str) -> list[str]:

@@ -65,8 +65,14 @@ def fake_github(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
         yield fake
 
 
+_CREATED: set[str] = set()  # the databases this run made (and alone may empty and drop)
+
+
 def _reset_postgres(url: str) -> None:
-    """An empty `public` schema in the tests' own database, whatever earlier tests created."""
+    """An empty `public` schema in the tests' own database, whatever earlier tests created.
+    Refuses any other database: a developer's `test` or `postgres` is never touched."""
+    name = make_url(url).database
+    assert name in _CREATED, f"database {name!r} was not created by this test run"
     engine = create_engine(url)
     with engine.begin() as conn:
         conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
@@ -96,6 +102,7 @@ def pg_database() -> Iterator[str]:
     server = create_engine(SERVER_URL, isolation_level="AUTOCOMMIT")
     with server.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
+    _CREATED.add(name)
     try:
         yield make_url(SERVER_URL).set(database=name).render_as_string(hide_password=False)
     finally:

@@ -122,7 +122,7 @@ def test_post_archives_the_report(
         (["show", "tomorrowish"], "could not read 'tomorrowish' as a date"),
         (["show", "2099-01-01"], "has not come yet"),
         (["show", "2026-01-01..2026-03-26"], "more than the 31-day limit"),
-        (["show", "2026-03-26", "--cutoff", "25:00"], "VLLM_REPORT_CUTOFF: cutoff '25:00'"),
+        (["show", "2026-03-26", "--cutoff", "25:00"], "--cutoff: cutoff '25:00'"),
         (["show", "2026-03-26", "--timezone", "Mars/Base"], "unknown time zone 'Mars/Base'"),
         (["show", "2026-03-26", "--repo", "not a repo"], "not of the form owner/name"),
     ],

@@ -61,3 +61,18 @@ def test_other_repository_gets_its_own_title() -> None:
     """--repo sgl-project/sglang is not titled as a vLLM report."""
     report = build_report([], WINDOW, repo="sgl-project/sglang", complete=True)
     assert render_markdown(report).startswith("# sgl-project/sglang daily report · ")
+
+
+def test_markdown_strips_bidi_controls_and_defuses_every_foreign_link() -> None:
+    """A title with a right-to-left override, a URL and a bare www. address: the Markdown
+    (shown wherever the file is, where any URL autolinks) keeps none of them live."""
+    evil = item(
+        1,
+        "pr",
+        created_at=INSIDE,
+        title="Fix \u202eevil\u202c see https://evil.example/x and www.evil.example",
+    )
+    text = render_markdown(build_report([evil], WINDOW, repo=REPO, complete=True))
+    assert "\u202e" not in text and "\u202c" not in text
+    assert "https://evil" not in text and "www.evil" not in text
+    assert "evil.example" in text  # shown, not dropped

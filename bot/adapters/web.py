@@ -1,7 +1,10 @@
-"""The bot's own web server (aiohttp): the report site's files and `/healthz`.
+"""The bot's own web server (aiohttp): the report site's files, `/healthz` and `/metrics`.
 
-`vllm-report serve` starts it when `VLLM_REPORT_HTTP_PORT` is set. The site is served from
-the folder `vllm-report site build` writes, exactly as a static host would serve it: a
+`vllm-report serve` starts it when `VLLM_REPORT_HTTP_PORT` is set. `/healthz` answers 200
+while the daily job is healthy and 503 with the reason when it is not (JSON either way);
+`/metrics` is Prometheus' text format. The site is served from `VLLM_REPORT_SITE_DIR` (the
+folder the daily job rebuilds, or one `vllm-report site build` wrote), exactly as a static
+host would serve it: a
 folder's `index.html` for `…/2026-03-26/`, a redirect from `…/2026-03-26` to the slash form
 (so the page's relative links resolve), 404 for anything else. A path can never leave the
 folder (`..`, symlinks and encoded tricks resolve first and are refused).
@@ -19,10 +22,13 @@ from aiohttp import web
 log = logging.getLogger(__name__)
 
 Health = Callable[[], Awaitable[tuple[bool, dict[str, Any]]]]
+Exposition = Callable[[], tuple[bytes, str]]  # the metrics' text and its content type
 TYPES = {".xml": "application/atom+xml"}  # our only XML files are Atom feeds
 
 
-def web_app(site: Path | None, health: Health) -> web.Application:
+def web_app(
+    site: Path | None, health: Health, metrics: Exposition | None = None
+) -> web.Application:
     app = web.Application()
 
     async def healthz(request: web.Request) -> web.Response:
@@ -31,6 +37,15 @@ def web_app(site: Path | None, health: Health) -> web.Application:
         return web.json_response(body, status=200 if ok else 503)
 
     app.router.add_get("/healthz", healthz)
+    if metrics is not None:
+
+        async def exposition(request: web.Request) -> web.Response:
+            body, content_type = metrics()
+            response = web.Response(body=body)
+            response.headers["Content-Type"] = content_type  # carries version and charset
+            return response
+
+        app.router.add_get("/metrics", exposition)
     if site is not None:
         app.router.add_get("/{path:.*}", _site_handler(site.resolve()))
     return app
@@ -62,5 +77,5 @@ async def start_web(app: web.Application, host: str, port: int) -> web.AppRunner
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
-    log.info("web: listening on %s:%d", host, port)
+    log.info("http: the report site, /healthz and /metrics on http://%s:%d/", host, port)
     return runner

@@ -93,9 +93,10 @@ class Leader:
             had = self.held is not None
             leading = await asyncio.to_thread(self.try_lead)
             if leading and not had and on_gain is not None:
-                task = asyncio.create_task(_logged(on_gain))
+                task = asyncio.create_task(on_gain())
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
+                task.add_done_callback(_told)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), interval)
         await asyncio.to_thread(self.release)
@@ -114,9 +115,15 @@ class Leader:
         return gated
 
 
-async def _logged(work: Callable[[], Coroutine[Any, Any, Any]]) -> None:
-    """Run `work`; a failure (GitHub or the store away) is one log line, not a lost traceback."""
-    try:
-        await work()
-    except Exception as exc:
-        log.error("catch-up failed: %s", exc)
+def _told(task: asyncio.Task[Any]) -> None:
+    """A failure of the work run on gaining the lead is logged, never dropped."""
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None:
+        log.error(
+            "the catch-up stopped: %s: %s (a bug: run with -vv and report it)",
+            type(exc).__name__,
+            exc,
+            exc_info=log.isEnabledFor(logging.DEBUG) and exc,
+        )

@@ -3,7 +3,7 @@
 `coalesce=True` and `max_instances=1` make missed or overlapping runs one run;
 `misfire_grace_time` of hours keeps a late start (a restart, a busy loop) from silently
 dropping the day, which the 1-second default does. Missed days beyond that are posted by
-the start-up catch-up (bot.posting.Poster.catch_up). Only this module imports apscheduler.
+the start-up catch-up (bot.service.daily.DailyJob.catch_up). Only this module imports apscheduler.
 """
 
 from __future__ import annotations
@@ -23,6 +23,18 @@ MISFIRE_GRACE_SECONDS = 6 * 3600
 def post_time(cutoff: time, delay_minutes: int) -> time:
     """When the daily post runs: the cutoff plus a delay, so the window's last events settle."""
     return (datetime.combine(date(2000, 1, 1), cutoff) + timedelta(minutes=delay_minutes)).time()
+
+
+def next_run(tz: ZoneInfo, cutoff: time, delay_minutes: int, after: datetime) -> datetime:
+    """The first daily run at or after `after`, in the report zone (what the cron fires)."""
+    at = post_time(cutoff, delay_minutes)
+    local = after.astimezone(tz)
+    today = datetime.combine(local.date(), at, tzinfo=tz)
+    return (
+        today
+        if today >= local
+        else datetime.combine(local.date() + timedelta(days=1), at, tzinfo=tz)
+    )
 
 
 def build_scheduler(

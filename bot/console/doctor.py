@@ -1,0 +1,22 @@
+"""`vllm-report doctor` on the terminal: one line per check, ✓ or ✗, then the verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from bot.service.doctor import Check
+
+
+def show(checks: Sequence[Check], out: TextIO) -> int:
+    """Print the checks; the exit status: 0 all well, 2 a setting is wrong, 1 otherwise."""
+    width = max((len(c.name) for c in checks), default=0)
+    for check in checks:
+        mark = "✓" if check.ok else "✗"
+        print(f"{mark} {check.name:<{width}}  {check.said}", file=out)
+    failed = [c for c in checks if not c.ok]
+    if not failed:
+        print(f"all well: {len(checks)} checks passed", file=out)
+        return 0
+    print(f"{len(failed)} of {len(checks)} checks failed: fix the lines marked ✗", file=out)
+    return 2 if any(c.setting for c in failed) else 1

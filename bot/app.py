@@ -173,6 +173,9 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
         scheduler = build_scheduler(
             settings.tz, settings.cutoff_time, settings.post_delay_minutes, leader.gate(job.run)
         )
+        from bot.service.queue import schedule_digest
+
+        schedule_digest(scheduler, job, leader.gate)  # the weekly review-queue digest
         scheduler.start()
         event(log, "started", started_line(bot, job.destinations(), due), next_run=due.isoformat())
         if settings.slack_bot_token and not settings.slack_commands_on:

@@ -1,4 +1,4 @@
-"""Command line: `vllm-report show|post|serve|chart|site|explain|topics`.
+"""Command line: `vllm-report show|post|serve|chart|site|explain|queue|topics`.
 
 Exit status: 0 done, 1 GitHub or the store failed (the message says why), 2 the command
 or a setting is wrong (the message says what to type instead). No traceback reaches the
@@ -168,6 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     _repo_option(why)
     _day_options(why)
     why.set_defaults(func=run_explain)
+
+    add_queue_command(commands)
 
     topics = _command(
         commands,
@@ -406,9 +408,11 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_post(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     _check_phrase(args)
     settings, rules = _configured(args)
-    query = _query(args, settings, rules)
+    query = replace(_query(args, settings, rules), queue=True)  # the daily job's report
     try:
         with _opened(settings, rules) as bot:
             if chat_configured(settings):
@@ -426,6 +430,70 @@ def run_post(args: argparse.Namespace) -> int:
 
     print(render_markdown(report, settings.lang), end="")
     print(f"archived: {', '.join(str(p) for p in written)}", file=sys.stderr)
+    return 0
+
+
+# -- the review queue (issue 13) ------------------------------------------------------------
+
+
+def add_queue_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    queue = _command(
+        commands,
+        "queue",
+        "what waits on whom: the review queue and response times, per vendor",
+        "The review queue as GitHub shows it now (waiting for review, waiting on authors, "
+        "ready to land, closed by the stale workflow soon) and the response times of the "
+        "window against the four weeks before (median and P90, bots left out).",
+        [
+            "vllm-report queue",
+            "vllm-report queue --topic amd",
+            "vllm-report queue 7d --format json",
+        ],
+    )
+    queue.add_argument(
+        "when",
+        nargs="*",
+        default=["yesterday"],
+        help="the window of the response times (default yesterday; 7d, a day, a range)",
+    )
+    _common(queue)
+    queue.add_argument("--topic", help="your topic first (default: every vendor), e.g. amd")
+    queue.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="markdown",
+        help="markdown (default), json, or the slack/discord payloads of /vllm-queue",
+    )
+    queue.set_defaults(func=run_queue)
+
+
+def run_queue(args: argparse.Namespace) -> int:
+    from bot.model.windows import parse_window
+    from bot.service.queue import QueueQuery, QueueService
+
+    _check_phrase(args)
+    settings, rules = _configured(args)
+    topic = check_topic(args.topic, rules) if args.topic else None
+    window = parse_window(
+        " ".join(args.when),
+        now=_now(),
+        tz=settings.tz,
+        cutoff=settings.cutoff_time,
+        max_days=settings.max_range_days,
+    )
+    with _opened(settings, rules) as bot:
+        service = QueueService(bot.pipeline.archiver, rules, bot.pipeline.clock)
+        queue = service.queue(QueueQuery(settings.repo, window, topic))
+    from formatters import queue as drawn
+
+    lang = settings.lang
+    if args.format == "json":
+        print(drawn.render_queue_json(queue), end="")
+    elif args.format in ("slack", "discord"):
+        payloads = [p for _, p in drawn.queue_parts(args.format, queue, lang)]
+        print(json.dumps(payloads, ensure_ascii=False, indent=2))
+    else:
+        print(drawn.render_queue_markdown(queue, lang), end="")
     return 0
 
 

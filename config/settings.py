@@ -38,6 +38,7 @@ _SLACK_CHANNEL_RE = re.compile(r"^[CG][A-Z0-9]+$")  # public (C…) and private 
 _SLACK_USER_RE = re.compile(r"^[UW][A-Z0-9]+$")
 _DISCORD_ID_RE = re.compile(r"^\d{1,20}$")
 _URL_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
 def _alias(env_name: str, field_name: str) -> AliasChoices:
@@ -357,6 +358,34 @@ class Settings(BaseSettings):
             raise SettingsError(f"VLLM_REPORT_CONFIG names '{toml_path}', which {what}")
         sources.append(file_secret_settings)
         return tuple(sources)
+
+    # -- the review queue (issue 13): the weekly queue digest ------------------------------
+    queue_digest_day: str = Field(
+        "mon", description="weekday of the weekly queue digest (mon … sun), or off"
+    )
+    queue_digest_time: str = Field(
+        "10:00", description="HH:MM in `timezone` when the weekly queue digest is posted"
+    )
+
+    @field_validator("queue_digest_day")
+    @classmethod
+    def _check_digest_day(cls, value: str) -> str:
+        day = value.strip().lower()[:3]
+        if value.strip().lower() != "off" and day not in WEEKDAYS:
+            raise ValueError(f"'{value}' is not a weekday: write mon, tue, … sun, or off")
+        return "off" if value.strip().lower() == "off" else day
+
+    @field_validator("queue_digest_time")
+    @classmethod
+    def _check_digest_time(cls, value: str) -> str:
+        if not _CUTOFF_RE.match(value.strip()):
+            raise ValueError(f"'{value}' is not a time of day like 10:00")
+        return value.strip()
+
+    @property
+    def queue_digest_at(self) -> time | None:
+        """When the weekly queue digest is posted (None: it is off)."""
+        return None if self.queue_digest_day == "off" else parse_cutoff(self.queue_digest_time)
 
 
 class SettingsError(InputError):

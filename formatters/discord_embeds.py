@@ -144,6 +144,33 @@ def _rows(blocks: Sequence[ol.Block]) -> list[str]:
     return rows
 
 
+def section_rows(blocks: Sequence[ol.Block]) -> list[str]:
+    """A section's blocks as Discord Markdown rows."""
+    return _rows(blocks)
+
+
+def fit_rows(rows: list[str], budget: int, lang: str) -> list[str]:
+    """The rows that fit `budget` characters; the rest said to be in the full report."""
+    kept: list[str] = []
+    used = 0
+    for row in rows:
+        if used + len(row) + 1 > budget:
+            kept.append(discord_escape(w.text(lang, "cut_notice", n=len(rows) - len(kept))))
+            break
+        kept.append(row)
+        used += len(row) + 1
+    return kept
+
+
+def fit_texts(rows: list[str]) -> list[str]:
+    """Rows joined into embed descriptions within Discord's limit; none dropped."""
+    return _fit(rows, DESCRIPTION_BUDGET)
+
+
+def escape(text: str) -> str:
+    return discord_escape(text)
+
+
 def _split(part: ol.ChatPart, rows: list[str]) -> list[tuple[str, Message]]:
     """A long list (the appendix, asked for) across messages; nothing dropped."""
     descriptions = _fit(rows, DESCRIPTION_BUDGET)

@@ -43,6 +43,10 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             str(n): {**_item(it, tz), "what": what.get(n, "")} for n, it in report.context.items()
         }
         data.update(_sections(report, lang))
+    if report.queue is not None:
+        from formatters.queue import queue_to_dict
+
+        data["queue"] = queue_to_dict(report.queue)
     if report.prose is not None:
         notes = {str(k): v for k, v in report.prose.notes.items()}
         key = {str(k.number) for k in report.sections.key_changes} if report.sections else set()

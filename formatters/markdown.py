@@ -55,6 +55,11 @@ def _gist(full: ol.Outline) -> str:
     return "\n".join(lines)
 
 
+def section_text(section: ol.Section) -> str:
+    """One outline section as Markdown, its title a second-level heading."""
+    return _section(section)
+
+
 def _section(section: ol.Section) -> str:
     lines = [f"## {_ours(section.title)}"]
     for block in section.blocks:

@@ -138,6 +138,10 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
             _activity(info, lang),
             _notable(report, info, lang),
         ]
+    if report.queue is not None:  # the full report's queue section (never a daily reply)
+        from formatters.queue import queue_section
+
+        sections.append(queue_section(report.queue, lang, brief=False))
     sections.append(_appendix(report, lang))
     return Outline(
         title=_title(report, lang),

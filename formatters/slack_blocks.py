@@ -139,6 +139,30 @@ def _rows(blocks: Sequence[ol.Block]) -> list[str]:
     return rows
 
 
+def section_rows(blocks: Sequence[ol.Block]) -> list[str]:
+    """A section's blocks as mrkdwn rows (headings, bullets, sub-lines, "+N more")."""
+    return _rows(blocks)
+
+
+def fit_rows(rows: list[str], budget: int, lang: str) -> list[str]:
+    """The rows that fit `budget` characters; the rest said to be in the full report."""
+    kept: list[str] = []
+    used = 0
+    for row in rows:
+        if used + len(row) + 1 > budget or len(kept) >= (MAX_BLOCKS - 3) * 8:
+            notice = w.text(lang, "cut_notice", n=len(rows) - len(kept))
+            kept.append("_" + slack_escape(notice) + "_")
+            break
+        kept.append(row)
+        used += len(row) + 1
+    return kept
+
+
+def text_blocks(rows: list[str]) -> list[dict[str, Any]]:
+    """Rows packed into section blocks within Slack's per-block limit."""
+    return _text_blocks(rows)
+
+
 def _more_line(full: ol.Outline, name: str) -> str:
     link = ol.section_link(full, name)
     if not link:

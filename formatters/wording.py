@@ -78,6 +78,57 @@ TEXT: dict[str, dict[str, str]] = {
         "(the rest is not archived).",
         "baseline_none": "No trends: none of the 7 days before is archived.",
         "unread_note": 'Comment figures marked "in all" are totals: those threads were not read.',
+        # -- the review queue --
+        "queue": "🚦 Review queue",
+        "queue_title": "vLLM review queue · {label}",
+        "queue_title_other": "{repo} review queue · {label}",
+        "queue_asof": "Lists as GitHub shows them at {now}; response times of {window}",
+        "queue_repo": "Whole repository",
+        "queue_waiting": "⏳ {n} waiting for review",
+        "queue_over": "{n} over {days} days",
+        "queue_waited": "waiting {age}",
+        "queue_since_ready": "waiting {age} since marked ready",
+        "queue_on_author": "✋ {n} waiting on their authors: {changes} changes requested · "
+        "{rebase} need a rebase",
+        "queue_ready": "✅ {n} ready to land (approved): ",
+        "queue_ready_none": "✅ none ready to land (approved)",
+        "queue_stale": "⏰ {n} closed by the stale workflow within {days} days unless touched: ",
+        "queue_stale_none": "⏰ nothing closed by the stale workflow within {days} days",
+        "queue_closes": " (closes {day})",
+        "queue_due": " (due at its next run)",
+        "queue_how": " ({how} ",
+        "queue_how_end": ")",
+        "queue_shares_before": "; {period}: ",
+        "queue_more": " +{n} more",
+        "metric_first_review": "First review of merged PRs",
+        "metric_merge": "Time to merge",
+        "metric_first_response": "First answer to new issues",
+        "queue_metric": "⏱ {metric}: median {median} · P90 {p90} (n={n})",
+        "queue_metric_none": "⏱ {metric}: none in this window",
+        "queue_previous": "; {period}: median {median} · P90 {p90} (n={n})",
+        "queue_previous_none": "; {period}: none",
+        "queue_faster": ", {delta} faster",
+        "queue_slower": ", {delta} slower",
+        "queue_same": ", unchanged",
+        "queue_period_weeks": "the {weeks} weeks before",
+        "queue_period_days": "the {days} days before",
+        "queue_unanswered": "unanswered after {hours} h: {percent} ({late} of {eligible})",
+        "queue_unanswered_none": "unanswered after {hours} h: none old enough yet",
+        "queue_unreviewed": "{n} merged without a review by a person",
+        "queue_brief": "{name}: {waiting} waiting ({old} over {days} days) · {author} on authors"
+        " · {ready} ready · {stale} stale soon",
+        "queue_brief_times": " · first review {median} (n={n})",
+        "queue_discussed": "{n} more reviewed but not decided yet",
+        "queue_repo_line": "{waiting} with no review at all · {author} waiting on authors · "
+        "{ready} ready to land · {stale} closed by the stale workflow within {days} days",
+        "queue_first_timers": "👋 First-time contributors: ",
+        "queue_first_merged": "first merged PR",
+        "queue_first_opened": "first PR",
+        "queue_not_measured": "Response times need a GitHub token; not measured.",
+        "queue_nothing": "Nothing is waiting.",
+        "minutes": "{n} min",
+        "hours": "{n} h",
+        "days": "{n} days",
     },
     "zh": {
         "title": "vLLM 开发动态日报 · {label}",
@@ -140,6 +191,56 @@ TEXT: dict[str, dict[str, str]] = {
         "baseline_note": "趋势对比的是此前 7 天中已归档的 {days} 天。",
         "baseline_none": "无趋势：此前 7 天均未归档。",
         "unread_note": "标为“共”的评论数为总数：这些讨论未读取详情。",
+        # -- the review queue --
+        "queue": "🚦 审阅队列",
+        "queue_title": "vLLM 审阅队列 · {label}",
+        "queue_title_other": "{repo} 审阅队列 · {label}",
+        "queue_asof": "列表为 GitHub 在 {now} 的状态；响应时间统计 {window}",
+        "queue_repo": "整个仓库",
+        "queue_waiting": "⏳ {n} 个 PR 等待审阅",
+        "queue_over": "超过 {days} 天 {n} 个",
+        "queue_waited": "已等待 {age}",
+        "queue_since_ready": "标记为可审阅后已等待 {age}",
+        "queue_on_author": "✋ {n} 个等待作者处理：要求修改 {changes} 个 · 需要 rebase {rebase} 个",
+        "queue_ready": "✅ {n} 个已批准、可合并：",
+        "queue_ready_none": "✅ 暂无已批准、可合并的 PR",
+        "queue_stale": "⏰ {n} 项将在 {days} 天内被过期流程关闭（除非有新动态）：",
+        "queue_stale_none": "⏰ {days} 天内没有将被过期流程关闭的项",
+        "queue_closes": "（{day} 关闭）",
+        "queue_due": "（下次运行即关闭）",
+        "queue_how": "（{how} ",
+        "queue_how_end": "）",
+        "queue_shares_before": "；{period}：",
+        "queue_more": " 等另 {n} 项",
+        "metric_first_review": "已合并 PR 的首次审阅",
+        "metric_merge": "合并用时",
+        "metric_first_response": "新 Issue 的首次回复",
+        "queue_metric": "⏱ {metric}：中位数 {median} · P90 {p90}（n={n}）",
+        "queue_metric_none": "⏱ {metric}：本窗口暂无",
+        "queue_previous": "；{period}：中位数 {median} · P90 {p90}（n={n}）",
+        "queue_previous_none": "；{period}：无",
+        "queue_faster": "，快 {delta}",
+        "queue_slower": "，慢 {delta}",
+        "queue_same": "，持平",
+        "queue_period_weeks": "此前 {weeks} 周",
+        "queue_period_days": "此前 {days} 天",
+        "queue_unanswered": "{hours} 小时后仍无回复：{percent}（{eligible} 个中 {late} 个）",
+        "queue_unanswered_none": "{hours} 小时后仍无回复：暂无足够早的 Issue",
+        "queue_unreviewed": "{n} 个未经人工审阅即合并",
+        "queue_brief": "{name}：等待审阅 {waiting}（超过 {days} 天 {old}）· 等待作者 {author}"
+        " · 可合并 {ready} · 即将过期 {stale}",
+        "queue_brief_times": " · 首次审阅 {median}（n={n}）",
+        "queue_discussed": "另有 {n} 个已有审阅、尚未决定",
+        "queue_repo_line": "无任何审阅 {waiting} · 等待作者 {author} · 可合并 {ready} · "
+        "{days} 天内将被过期关闭 {stale}",
+        "queue_first_timers": "👋 首次贡献者：",
+        "queue_first_merged": "首个合并的 PR",
+        "queue_first_opened": "首个 PR",
+        "queue_not_measured": "响应时间需要 GitHub token，未统计。",
+        "queue_nothing": "没有等待中的 PR。",
+        "minutes": "{n} 分钟",
+        "hours": "{n} 小时",
+        "days": "{n} 天",
     },
 }
 
@@ -285,6 +386,15 @@ LIST_SEP = {"en": ", ", "zh": "、"}
 
 def text(lang: str, key: str, **values: object) -> str:
     return TEXT[lang][key].format(**values)
+
+
+def duration(lang: str, hours: float) -> str:
+    """A span of time as people say it: minutes under an hour, hours under two days."""
+    if hours < 1:
+        return text(lang, "minutes", n=round(hours * 60))
+    if hours < 48:
+        return text(lang, "hours", n=f"{hours:.1f}".removesuffix(".0"))
+    return text(lang, "days", n=f"{hours / 24:.1f}".removesuffix(".0"))
 
 
 def plural(n: int, one: str, many: str) -> str:

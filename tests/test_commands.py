@@ -290,7 +290,7 @@ def test_discord_subscribe_checks_manage_channels() -> None:
 
 
 def test_discord_autocomplete_and_command_tree() -> None:
-    """Topics and sections autocomplete (≤ 25 choices); the five commands are registered."""
+    """Topics and sections autocomplete (≤ 25 choices); the six commands are registered."""
     commands = DiscordCommands(service())
     topics = asyncio.run(commands.topic_choices(interaction(), "nv"))
     assert [c.value for c in topics] == ["nvidia"]
@@ -298,6 +298,7 @@ def test_discord_autocomplete_and_command_tree() -> None:
     client = discord.Client(intents=discord.Intents.none())
     tree = build_tree(client, commands)
     assert sorted(c.name for c in tree.get_commands()) == [
+        "vllm-queue",
         "vllm-report",
         "vllm-subscribe",
         "vllm-subscriptions",

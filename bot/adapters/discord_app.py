@@ -16,10 +16,11 @@ from discord import app_commands
 
 from bot.adapters.discord_transport import set_api_base
 from bot.model.report import SECTIONS
-from bot.service.commands import Answer, CommandService, ReportRequest
+from bot.service.commands import Answer, CommandService, QueueRequest, ReportRequest
 from config.settings import Settings
 from formatters._text import discord_escape, truncate
 from formatters.discord_embeds import CONTENT_LIMIT, render_discord
+from formatters.queue import queue_discord
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,19 @@ class DiscordCommands:
         answer = self.service.subscriptions(
             "discord", str(interaction.user.id), str(interaction.channel_id)
         )
+        await send_answer(interaction, answer)
+
+    async def queue(
+        self,
+        interaction: discord.Interaction,
+        topic: str | None = None,
+        when: str | None = None,
+        lang: Literal["en", "zh"] | None = None,
+        public: bool = False,
+    ) -> None:
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        request = QueueRequest(topic=topic, when=when or "yesterday", lang=lang, public=public)
+        answer = await self.service.queue(f"discord:{interaction.user.id}", request)
         await send_answer(interaction, answer)
 
     async def topics(self, interaction: discord.Interaction) -> None:
@@ -142,6 +156,22 @@ def build_tree(client: discord.Client, commands: DiscordCommands) -> app_command
     async def vllm_subscriptions(interaction: discord.Interaction) -> None:
         await commands.subscriptions(interaction)
 
+    @tree.command(name="vllm-queue", description="What waits on whom: reviews, response times")
+    @app_commands.describe(
+        topic="your topic first (default: every vendor)",
+        when="the window of the response times (default: yesterday)",
+        public="post it in the channel instead of only to you",
+    )
+    @app_commands.autocomplete(topic=commands.topic_choices)
+    async def vllm_queue(
+        interaction: discord.Interaction,
+        topic: str | None = None,
+        when: str | None = None,
+        lang: Literal["en", "zh"] | None = None,
+        public: bool = False,
+    ) -> None:
+        await commands.queue(interaction, topic, when, lang, public)
+
     @tree.command(name="vllm-topics", description="The topics a report can be limited to")
     async def vllm_topics(interaction: discord.Interaction) -> None:
         await commands.topics(interaction)
@@ -150,6 +180,13 @@ def build_tree(client: discord.Client, commands: DiscordCommands) -> app_command
 
 
 async def send_answer(interaction: discord.Interaction, answer: Answer) -> None:
+    if answer.queue is not None:
+        for message in queue_discord(answer.queue, answer.lang):
+            embeds = [discord.Embed.from_dict(raw) for raw in message["embeds"]]
+            await interaction.followup.send(
+                embeds=embeds, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS
+            )
+        return
     if answer.report is None:
         text = truncate(discord_escape(answer.text or ""), CONTENT_LIMIT)
         await interaction.followup.send(

@@ -30,10 +30,11 @@ from nacl.signing import VerifyKey
 
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
 from bot.model.report import SECTIONS
-from bot.service.commands import Answer, CommandService, ReportRequest
+from bot.service.commands import Answer, CommandService, QueueRequest, ReportRequest
 from config.settings import Settings
 from formatters._text import discord_escape, truncate
 from formatters.discord_embeds import CONTENT_LIMIT, render_discord
+from formatters.queue import queue_discord
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ MANAGE_CHANNELS, ADMINISTRATOR = 1 << 4, 1 << 3
 AUTOCOMPLETE_CHOICES = 25
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 DEFAULT_API = "https://discord.com/api/v10"
+PUBLIC_COMMANDS = ("vllm-report", "vllm-queue")  # the answers that may be posted for all
 Response = tuple[int, dict[str, Any]]
 
 
@@ -101,7 +103,7 @@ class Interactions:
             }
         if kind == APPLICATION_COMMAND:
             options = _options(interaction)
-            public = bool(options.get("public")) and _name(interaction) == "vllm-report"
+            public = bool(options.get("public")) and _name(interaction) in PUBLIC_COMMANDS
             task = asyncio.create_task(self._answer(interaction, options, public))
             self.pending.add(task)
             task.add_done_callback(self.pending.discard)
@@ -134,6 +136,14 @@ class Interactions:
                 public=bool(options.get("public")),
             )
             return await self.service.report(f"discord:{user}", request)
+        if name == "vllm-queue":
+            queue = QueueRequest(
+                topic=_str(options.get("topic")),
+                when=str(options.get("when") or "yesterday"),
+                lang=_str(options.get("lang")),
+                public=bool(options.get("public")),
+            )
+            return await self.service.queue(f"discord:{user}", queue)
         if name in ("vllm-subscribe", "vllm-unsubscribe"):
             where = "dm" if in_dm else str(options.get("where") or "here")
             permissions = int((interaction.get("member") or {}).get("permissions") or 0)
@@ -158,9 +168,13 @@ class Interactions:
     ) -> None:
         url = f"{self.api_url}/webhooks/{interaction['application_id']}/{interaction['token']}"
         flags = EPHEMERAL if ephemeral else 0
-        if answer.report is None:
+        if answer.queue is not None:
+            messages: list[dict[str, Any]] = [
+                {"embeds": m["embeds"]} for m in queue_discord(answer.queue, answer.lang)
+            ]
+        elif answer.report is None:
             text = truncate(discord_escape(answer.text or ""), CONTENT_LIMIT)
-            messages: list[dict[str, Any]] = [{"content": text}]
+            messages = [{"content": text}]
         else:
             messages = [
                 {"embeds": m["embeds"]}

@@ -18,11 +18,12 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
-from bot.adapters.slack_text import parse_report, parse_subscription
+from bot.adapters.slack_text import parse_queue, parse_report, parse_subscription
 from bot.adapters.slack_transport import slack_client
 from bot.service.commands import Answer, CommandError, CommandService
 from config.settings import Settings
 from formatters._text import slack_escape
+from formatters.queue import queue_slack
 from formatters.slack_blocks import render_slack
 
 log = logging.getLogger(__name__)
@@ -104,6 +105,17 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
         answer = service.subscriptions("slack", command["user_id"], command["channel_id"])
         await send_answer(respond, answer)
 
+    @app.command("/vllm-queue")
+    async def queue(ack: Any, command: dict[str, Any], respond: Respond) -> None:
+        await ack()
+        try:
+            request = parse_queue(command.get("text", ""), service.topic_keys)
+        except CommandError as exc:
+            await send_answer(respond, Answer(text=str(exc)))
+            return
+        answer = await service.queue(f"slack:{command['user_id']}", request)
+        await send_answer(respond, answer)
+
     @app.command("/vllm-topics")
     async def topics(ack: Any, respond: Respond) -> None:
         await ack()
@@ -114,6 +126,10 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
 
 async def send_answer(respond: Respond, answer: Answer) -> None:
     kind = "ephemeral" if answer.ephemeral else "in_channel"
+    if answer.queue is not None:
+        for message in queue_slack(answer.queue, answer.lang):
+            await respond(text=message["text"], blocks=message["blocks"], response_type=kind)
+        return
     if answer.report is None:
         await respond(text=slack_escape(answer.text or ""), response_type=kind)
         return

@@ -13,7 +13,13 @@ import html
 import re
 
 from bot.model.report import SECTIONS
-from bot.service.commands import REPO_NAME, CommandError, ReportRequest, did_you_mean
+from bot.service.commands import (
+    REPO_NAME,
+    CommandError,
+    QueueRequest,
+    ReportRequest,
+    did_you_mean,
+)
 
 _SLACK_WRAP = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")
 _WHEN = re.compile(r"^(\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?|\d{1,3}d|today|yesterday)$")
@@ -69,6 +75,39 @@ def parse_report(text: str, topics: list[str]) -> ReportRequest:
         section=_text(values.get("section")),
         topic=_text(values.get("topic")),
         repo=_text(values.get("repo")),
+        lang=_text(values.get("lang")),
+        public=bool(values.get("public", False)),
+    )
+
+
+def parse_queue(text: str, topics: list[str]) -> QueueRequest:
+    """`/vllm-queue amd`, `/vllm-queue amd 7d zh public` → a QueueRequest."""
+    words = inbound(text).split()
+    if len(words) > MAX_ARGS:
+        raise CommandError(f"too many words ({len(words)}); try `/vllm-queue amd`")
+    values: dict[str, str | bool] = {}
+    when: list[str] = []
+    vocabulary = [*topics, "public", "en", "zh", "today", "yesterday"]
+    for word in words:
+        low = word.lower()
+        if low in ("public", "post"):
+            values["public"] = True
+        elif low in ("en", "zh"):
+            values["lang"] = low
+        elif low in topics:
+            values["topic"] = low
+        elif _WHEN.match(low):
+            when.append(word)
+        else:
+            close = difflib.get_close_matches(low, vocabulary, n=1, cutoff=0.6)
+            kind = "topic" if close and close[0] in topics else "word"
+            raise CommandError(
+                f"unknown {kind} '{word}'{did_you_mean(low, vocabulary)} Try `/vllm-queue amd` "
+                "or `/vllm-topics` for the topics."
+            )
+    return QueueRequest(
+        topic=_text(values.get("topic")),
+        when=" ".join(when) or "yesterday",
         lang=_text(values.get("lang")),
         public=bool(values.get("public", False)),
     )

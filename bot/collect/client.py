@@ -26,7 +26,7 @@ import requests
 from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
 from github.Issue import Issue
 
-from bot.collect.source import Collected, CollectError, GitHubSource
+from bot.collect.source import Collected, CollectError, GitHubSource, Listed
 from bot.model.report import ActivityItem, CommentRecord, PullDetails
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,14 @@ RETRY_STATUSES = (429, 500, 502, 503, 504)  # GithubRetry adds 403 (rate limits)
 # an uneven day rarely leaves one part over the cap (which would be split again).
 SPLIT_MARGIN = 1.25
 
-__all__ = ["CollectError", "Collected", "Collector", "GitHubSource", "describe_failure"]
+__all__ = [
+    "CollectError",
+    "Collected",
+    "Collector",
+    "GitHubSource",
+    "Listed",
+    "describe_failure",
+]
 
 
 class _Retry(GithubRetry):
@@ -94,6 +101,9 @@ class Collector:
             timeout=int(max(1, source.timeout)),
             retry=retry,
             seconds_between_requests=source.request_interval,
+            # Our only POSTs are GraphQL reads (the review queue), not the writes PyGithub's
+            # one-second default paces.
+            seconds_between_writes=source.request_interval,
             lazy=True,  # get_repo() must not cost a request
         )
 
@@ -211,6 +221,45 @@ class Collector:
                 )
                 for comment in issue.get_comments(since=since.astimezone(UTC))
             ]
+
+    # -- the review queue: lists and GraphQL (bot/collect/queue.py builds the queries) -----
+
+    def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        """One GraphQL request (GitHub answers it only with a token); its `data`."""
+        try:
+            with self._translate_errors():
+                _, answer = self._github.requester.graphql_query(query, variables)
+        except CollectError as exc:
+            cause = exc.__cause__
+            errors = getattr(cause, "data", None)
+            if isinstance(errors, dict) and errors.get("errors"):
+                first = errors["errors"][0]
+                said = first.get("message") if isinstance(first, dict) else first
+                raise CollectError(
+                    f"GitHub's GraphQL API refused the review queue's query ({said}); "
+                    "try again later, or check the queue labels in the topic rules"
+                ) from cause
+            raise
+        data = answer.get("data")
+        if not isinstance(data, dict):
+            raise CollectError("GitHub's GraphQL API answered without data; try again later")
+        return data
+
+    def search_list(self, query: str, *, items: bool, cap: int = SEARCH_CAP) -> Listed:
+        """A search's total and, when `items`, its results oldest first (up to `cap`): one
+        request per page of 100, or a single one-result request for a count."""
+        with self._translate_errors():
+            pages = self._github.search_issues(query, sort="created", order="asc")
+            if not items:
+                return Listed(pages.totalCount, [], True)
+            found: list[ActivityItem] = []
+            for obj in pages:  # the first page, even empty, tells the total
+                found.append(self._to_item(obj))
+                if len(found) >= cap:
+                    break
+            total = pages.totalCount
+            whole = not pages.incomplete_results and len(found) >= total
+        return Listed(total, found, whole)
 
     # -- boundary ----------------------------------------------------------------------
 

@@ -27,6 +27,15 @@ class Collected:
             self.items[item.number] = item
 
 
+@dataclass
+class Listed:
+    """One search of the review queue: GitHub's total and the items read (oldest first)."""
+
+    total: int
+    items: list[ActivityItem]
+    complete: bool
+
+
 @dataclass(frozen=True)
 class GitHubSource:
     """Where and how to reach GitHub."""

@@ -65,6 +65,11 @@ class Archiver:
         self._make_collector = collector
         self.fetch = fetch  # False: answer from the archive alone (the site, charts)
 
+    @property
+    def make_collector(self) -> Callable[[GitHubSource], Collector]:
+        """How this archive opens a GitHub client (the review queue opens its own the same way)."""
+        return self._make_collector
+
     def reading_only(self) -> Archiver:
         """The same archive, never asking GitHub (what it lacks stays missing, and says so)."""
         return Archiver(self.store, self.source, self._make_collector, fetch=False)

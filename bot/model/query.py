@@ -17,3 +17,6 @@ class ReportQuery:
     topic: str | None = None
     counts_only: bool = False
     refresh: bool = False
+    # With the review queue as GitHub shows it now: the daily job's report (the pipeline adds
+    # it only near the window's end: a past day asked later would get today's queue).
+    queue: bool = False

@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.model.windows import Window
+
+if TYPE_CHECKING:
+    from bot.model.queue import Queue
 
 Kind = Literal["issue", "pr"]
 
@@ -339,6 +342,7 @@ class Report:
     prose: Prose | None = None
     topic: str | None = None  # the report is limited to this topic's items
     context: dict[int, ActivityItem] = field(default_factory=dict)  # named, outside the window
+    queue: Queue | None = None  # the review queue of the window, when it was asked for
 
     def item(self, number: int) -> ActivityItem:
         """An item of the window or of its context."""

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from bot.model.errors import InputError
+from bot.model.queue import QueueRules, StaleRules
 from bot.model.report import Catalog, GroupInfo, TopicInfo
 
 DEFAULT_RULES = Path(__file__).resolve().parents[2] / "config" / "topics.toml"
@@ -45,6 +46,7 @@ class TopicRule:
     authors: re.Pattern[str] | None  # any of the author patterns
     people: frozenset[str] = frozenset()  # known contributors (lower-case logins)
     ignore: re.Pattern[str] | None = None  # title phrases that are not this topic
+    queue_labels: tuple[str, ...] = ()  # the topic in the review queue (GitHub labels)
 
     def is_author(self, login: str | None) -> bool:
         """The login matches an author pattern or is on the topic's roster."""
@@ -77,6 +79,7 @@ class TopicRules:
     hardware: re.Pattern[str] | None
     bots: tuple[re.Pattern[str], ...]
     maintainer_associations: frozenset[str]
+    queue: QueueRules = field(default_factory=QueueRules)
 
     def topic(self, key: str) -> TopicRule | None:
         return next((t for t in self.topics if t.key == key), None)
@@ -161,6 +164,7 @@ def parse_rules(data: dict[str, Any], source: str = "topics.toml") -> TopicRules
                     authors=any_of(f"{where}.authors", raw.get("authors", [])),
                     people=frozenset(p.lower() for p in raw.get("people", [])),
                     ignore=any_of(f"{where}.ignore", raw.get("ignore", [])),
+                    queue_labels=tuple(raw.get("queue_labels", raw.get("labels", []))),
                 )
             )
         except KeyError as exc:
@@ -190,4 +194,41 @@ def parse_rules(data: dict[str, Any], source: str = "topics.toml") -> TopicRules
         maintainer_associations=frozenset(
             bots.get("maintainer_associations", ["OWNER", "MEMBER", "COLLABORATOR"])
         ),
+        queue=parse_queue(data, {t.key: t.queue_labels for t in topics}, source),
+    )
+
+
+def parse_queue(
+    data: dict[str, Any], labels: dict[str, tuple[str, ...]], source: str = "topics.toml"
+) -> QueueRules:
+    """The review queue's rules: `[queue]` and `[stale]` (defaults: vLLM's own workflow)."""
+    queue, stale = data.get("queue", {}), data.get("stale", {})
+    default, default_stale = QueueRules(), StaleRules()
+
+    def number(table: dict[str, Any], where: str, key: str, fallback: int) -> int:
+        value = table.get(key, fallback)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise RulesError(f"{source}: {where}.{key} must be a whole number of days, 0 or more")
+        return value
+
+    ages = queue.get("ages", list(default.ages))
+    if not (isinstance(ages, list) and ages and all(isinstance(a, int) and a > 0 for a in ages)):
+        raise RulesError(f"{source}: queue.ages must be a list of days, e.g. [2, 7, 30]")
+    rules = StaleRules(
+        label=str(stale.get("label", default_stale.label)),
+        exempt_labels=tuple(stale.get("exempt_labels", default_stale.exempt_labels)),
+        exempt_drafts=bool(stale.get("exempt_drafts", default_stale.exempt_drafts)),
+        days_before_stale=number(stale, "stale", "days_before_stale", 90),
+        days_before_close=number(stale, "stale", "days_before_close", 30),
+        soon_days=number(stale, "stale", "soon_days", 7),
+    )
+    if rules.soon_days > rules.days_before_close:
+        raise RulesError(f"{source}: stale.soon_days cannot be more than days_before_close")
+    return QueueRules(
+        stale=rules,
+        rebase_label=str(queue.get("rebase_label", default.rebase_label)),
+        ages=tuple(sorted(ages)),
+        previous_days=number(queue, "queue", "previous_days", default.previous_days) or 28,
+        oldest_shown=number(queue, "queue", "oldest_shown", default.oldest_shown),
+        topic_labels={key: found for key, found in labels.items() if found},
     )

@@ -19,12 +19,15 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
 from bot.collect.source import CollectError
+from bot.model.queue import Queue
 from bot.model.report import SECTIONS, Report
 from bot.model.rules import TopicRules
 from bot.model.windows import WindowError, parse_window
 from bot.service.pipeline import Pipeline, ReportQuery
+from bot.service.queue import QueueError, QueueQuery, QueueService
 from bot.store import StoreError, Subscription
 from bot.store.subscriptions import Subscriptions
 from config.settings import Settings
@@ -52,11 +55,22 @@ class ReportRequest:
 
 
 @dataclass(frozen=True)
+class QueueRequest:
+    """`/vllm-queue`, as typed: nothing checked yet."""
+
+    topic: str | None = None
+    when: str = "yesterday"
+    lang: str | None = None
+    public: bool = False
+
+
+@dataclass(frozen=True)
 class Answer:
-    """What to show: a sentence, or a report with the sections to render."""
+    """What to show: a sentence, a report with the sections to render, or a review queue."""
 
     text: str | None = None
     report: Report | None = None
+    queue: Queue | None = None
     only: tuple[str, ...] = ()
     lang: str = "en"
     ephemeral: bool = True
@@ -103,6 +117,11 @@ class CommandService:
         self.store = subscriptions
         self.clock = clock
         self.limiter = RateLimiter(settings.command_limit_per_minute)
+
+    @cached_property
+    def queues(self) -> QueueService:
+        """The review queue, on the pipeline's archive (made when first asked)."""
+        return QueueService(self.pipeline.archiver, self.rules, self.clock)
 
     @property
     def topic_keys(self) -> list[str]:
@@ -153,6 +172,32 @@ class CommandService:
         )
         query = ReportQuery(repo=repo, window=window, lang=lang, topic=topic)
         return query, (section or topic or "summary",)
+
+    async def queue(self, user: str, request: QueueRequest) -> Answer:
+        """`/vllm-queue [topic]`: what waits on whom (ephemeral unless `public`)."""
+        try:
+            topic = self.check_topic(request.topic) if request.topic else None
+            lang = (request.lang or self.settings.lang).lower()
+            if lang not in LANGUAGES:
+                raise CommandError(f"unknown language '{request.lang}': use en or zh")
+            window = parse_window(
+                request.when,
+                now=self.clock(),
+                tz=self.settings.tz,
+                cutoff=self.settings.cutoff_time,
+                max_days=self.settings.max_range_days,
+            )
+            wait = self.limiter.allow(user)
+            if wait:
+                raise CommandError(f"easy — one report at a time: try again in {wait:.0f} s")
+            query = QueueQuery(self.settings.repo, window, topic)
+            queue = await asyncio.to_thread(self.queues.queue, query)
+        except (CommandError, WindowError, QueueError) as exc:
+            return Answer(text=str(exc))
+        except (CollectError, StoreError) as exc:
+            log.warning("queue command failed: %s", exc)
+            return Answer(text=f"could not make the queue: {exc}")
+        return Answer(queue=queue, lang=lang, ephemeral=not request.public)
 
     def check_topic(self, name: str) -> str:
         key = name.strip().lower()

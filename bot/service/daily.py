@@ -214,7 +214,8 @@ class DailyJob:
         meter, metrics = self.observer.meter, self.observer.metrics
         before = meter.requests if meter is not None else 0
         began = time.perf_counter()
-        query = ReportQuery(self.settings.repo, window, self.settings.lang)
+        # With the review queue: the same query Pipeline.post asks, so it finds this report.
+        query = ReportQuery(self.settings.repo, window, self.settings.lang, queue=True)
         report = await asyncio.to_thread(self.pipeline.report, query)
         took = time.perf_counter() - began
         requests = meter.requests - before if meter is not None else None

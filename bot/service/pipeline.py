@@ -31,6 +31,7 @@ from bot.analyze.references import referenced
 from bot.analyze.trends import baseline_windows
 from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, DeliveryResult, Destination
+from bot.model.errors import InputError, ServiceError
 from bot.model.history import History
 from bot.model.query import ReportQuery
 from bot.model.report import BASELINE_DAYS, ActivityItem, Report
@@ -52,6 +53,10 @@ __all__ = ["Pipeline", "PostResult", "ReportQuery", "window_key"]
 log = logging.getLogger(__name__)
 
 CHART_DAYS = 14  # the trend chart a post carries: the last two weeks of report days
+# The review queue is "as GitHub shows it now": it goes with reports made when their window
+# closes or soon after (the daily post and its catch-up, 3 days by default), never under an
+# older date.
+QUEUE_FRESH = timedelta(days=3)
 CACHE_SIZE = 64
 CACHE_SECONDS = 600.0
 
@@ -115,12 +120,25 @@ class Pipeline:
             generated_at=now,
             topic=query.topic,
         )
+        if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
+            report = self._with_queue(report)
         if self.prose is not None:  # 3. prose, checked, when a model is configured
             prose, problem = self.prose.write(report, query.lang, ask=self.archiver.fetch)
             report = replace(report, prose=prose) if prose else report
             report = replace(report, notes=(*report.notes, problem)) if problem else report
         self._remember(query, report)
         return report
+
+    def _with_queue(self, report: Report) -> Report:
+        """The report with its review queue section; a queue GitHub cannot give (an
+        anonymous rate limit, a refused query) is a note, never a lost report."""
+        from bot.service.queue import QueueService, with_queue
+
+        try:
+            return with_queue(report, QueueService(self.archiver, self.rules, self.clock))
+        except (InputError, ServiceError) as exc:
+            log.warning("the report of %s has no review queue: %s", report.window.label, exc)
+            return replace(report, notes=(*report.notes, f"review queue: {exc}"))
 
     def story_of(self, item: ActivityItem, tz: ZoneInfo, cutoff: time_of_day) -> str:
         """Which story `item` is in, in the report of the day of its last event, and why (a
@@ -177,7 +195,7 @@ class Pipeline:
         subscriptions: Sequence[Subscription],
     ) -> PostResult:
         """The daily job for one window: report, files, channels, then digests."""
-        query = ReportQuery(repo, window, lang)
+        query = ReportQuery(repo, window, lang, queue=True)
         report = await asyncio.to_thread(self.report, query)
         result = PostResult(window.label, report.complete)
         await asyncio.to_thread(self.write, report, lang)
@@ -189,7 +207,8 @@ class Pipeline:
             picture = await self._picture(report, None, pictures)
             await self._send(report, lang, destination, deliverer, result.delivery, (), picture)
         for sub in subscriptions:
-            digest = await asyncio.to_thread(self.report, replace(query, topic=sub.topic))
+            topic_query = replace(query, topic=sub.topic, queue=False)
+            digest = await asyncio.to_thread(self.report, topic_query)
             target = Destination(
                 sub.platform, sub.target_id, sub.target_kind, f"digest-{sub.topic}"
             )

@@ -53,3 +53,28 @@ def build_scheduler(
         replace_existing=True,
     )
     return scheduler
+
+
+# -- the weekly review-queue digest (issue 13) -----------------------------------------------
+
+QUEUE_DIGEST_JOB_ID = "queue-digest"
+
+
+def add_queue_digest(
+    scheduler: AsyncIOScheduler,
+    tz: ZoneInfo,
+    day: str,
+    at: time,
+    job: Callable[[], Awaitable[Any]],
+) -> None:
+    """The weekly queue digest on `day` (mon … sun) at `at`, with the daily job's safeguards."""
+    scheduler.add_job(
+        job,
+        CronTrigger(day_of_week=day, hour=at.hour, minute=at.minute, timezone=tz),
+        id=QUEUE_DIGEST_JOB_ID,
+        name="weekly vLLM review queue",
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=MISFIRE_GRACE_SECONDS,
+        replace_existing=True,
+    )

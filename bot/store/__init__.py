@@ -11,7 +11,8 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 - `ledger`: the delivery ledger with its per-part leases, and gone destinations (`ledger.py`);
 - `leases`: named leases with a fencing token, e.g. the scheduler's leadership (`leases.py`);
 - `subscriptions`: who gets which digest (`subscriptions.py`);
-- `pulls`: size and reviewers of key-change candidates (`pull_details.py`).
+- `pulls`: size and reviewers of key-change candidates (`pull_details.py`);
+- `reviews`: the review queue's response facts and the spans read (`reviews.py`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from bot.store.leases import Held, Leases
 from bot.store.ledger import Ledger
 from bot.store.prose_cache import ProseCache
 from bot.store.pull_details import PullDetailsStore
+from bot.store.reviews import ResponseFacts
 from bot.store.spans import Span, merge_spans, subtract_spans
 from bot.store.subscriptions import Subscription, Subscriptions
 from bot.store.threads import Threads
@@ -78,6 +80,7 @@ class Store:
         self.leases = Leases(transactions)
         self.subscriptions = Subscriptions(transactions)
         self.pulls = PullDetailsStore(transactions)
+        self.reviews = ResponseFacts(transactions)
 
     def close(self) -> None:
         self.engine.dispose()

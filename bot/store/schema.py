@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0007"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -197,4 +197,42 @@ class PullDetailsRow(Base):
     changed_files: Mapped[int | None] = mapped_column(Integer)
     reviewers: Mapped[list[str]] = mapped_column(JSON)
     item_updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ResponseFactRow(Base):
+    """A PR merged or an issue opened, as far as the queue's response times go; `final` once
+    nothing can change it (merged or closed, or an issue answered): never read again."""
+
+    __tablename__ = "response_facts"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    title: Mapped[str] = mapped_column(Text)
+    author: Mapped[str | None] = mapped_column(String(100))
+    labels: Mapped[list[str]] = mapped_column(JSON)
+    author_association: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    ready_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    first_response_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    responder: Mapped[str | None] = mapped_column(String(100))
+    known: Mapped[bool] = mapped_column(Boolean, default=True)
+    first_merge: Mapped[bool | None] = mapped_column(Boolean)
+    final: Mapped[bool] = mapped_column(Boolean, default=False)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ResponseSpanRow(Base):
+    """A span whose merged PRs (`kind` pr) or opened issues (`kind` issue) were all read."""
+
+    __tablename__ = "response_spans"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    repo: Mapped[str] = mapped_column(String(200), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    start: Mapped[datetime] = mapped_column(UTCDateTime)
+    end: Mapped[datetime] = mapped_column(UTCDateTime)
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)

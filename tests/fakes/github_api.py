@@ -6,14 +6,23 @@ GitHub's, the 1,000-result cap and `Link` pagination built from its own host and
 `/repos/{o}/{r}/issues` (`state`, `since`, `sort`, `direction`), `/repos/{o}/{r}/pulls`,
 `/repos/{o}/{r}/pulls/{n}`, `/repos/{o}/{r}` and `/rate_limit`.
 
+Search also takes the review queue's qualifiers: `review:none|approved|changes_requested|
+required` (from each PR's reviews: a reviewer's latest approval or change request decides),
+`draft:true|false`, `label:a,b` (either; quoted labels), `-label:` and `-review:` (not),
+`author:`, and `sort:created-asc` in the text. `POST /graphql` answers the queries the queue
+sends (search aliases with `issueCount`, `pageInfo` and nodes; `repository { nN:
+issueOrPullRequest(number: N) }`), only with a token, like GitHub's.
+
 Faults are scripted per request (`fail_next`) or by rule (`fail_every`), and a per-request
 latency can be injected, so tests see retries, rate limits and slow links on the wire.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import shlex
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -65,8 +74,25 @@ class FakeItem:
     additions: int | None = None
     deletions: int | None = None
     changed_files: int | None = None
-    # Reviews: dicts with id, user, state (APPROVED, CHANGES_REQUESTED, COMMENTED), submitted_at.
+    # Reviews: dicts with id, user, state (APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED,
+    # PENDING), submitted_at (None while pending).
     reviews: list[dict[str, Any]] = field(default_factory=list)
+    # When the PR was marked ready for review (a draft turned ready), oldest first.
+    ready_events: list[datetime] = field(default_factory=list)
+
+    def decision(self) -> str | None:
+        """GitHub's review decision: each reviewer's latest approval or change request."""
+        latest: dict[str, str] = {}
+        for review in sorted(self.submitted_reviews(), key=lambda r: (r["submitted_at"], r["id"])):
+            if review["state"] in ("APPROVED", "CHANGES_REQUESTED", "DISMISSED"):
+                latest[review["user"]] = review["state"]
+        states = set(latest.values())
+        if "CHANGES_REQUESTED" in states:
+            return "changes_requested"
+        return "approved" if "APPROVED" in states else None
+
+    def submitted_reviews(self) -> list[dict[str, Any]]:
+        return [r for r in self.reviews if r.get("submitted_at") and r.get("state") != "PENDING"]
 
     def state(self) -> str:
         return "closed" if self.closed_at else "open"
@@ -209,6 +235,7 @@ class RecordedRequest:
     query: dict[str, list[str]]
     headers: dict[str, str]
     status: int
+    graphql: str | None = None  # the query text of a POST /graphql
 
 
 class FakeGitHub(FakeServer):
@@ -270,6 +297,35 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # silence stderr noise
         return
 
+    def do_POST(self) -> None:
+        split = urlsplit(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        fake = self.fake
+        if fake.latency:
+            time.sleep(fake.latency)
+        fault = fake.next_fault(split.path)
+        if fault is not None and fault.status and not fault.incomplete:
+            self._record(split.path, {}, fault.status, "POST")
+            self._send(fault.status, fault.body, fault.headers)
+            return
+        if split.path != "/graphql":
+            self._record(split.path, {}, 404, "POST")
+            self._send(404, {"message": "Not Found"}, {})
+            return
+        if not (self.headers.get("Authorization") or "").strip():
+            self._record(split.path, {}, 401, "POST")
+            self._send(401, {"message": "This endpoint requires you to be authenticated."}, {})
+            return
+        try:
+            body = json.loads(raw or b"{}")
+            data = graphql(fake, str(body.get("query") or ""), body.get("variables") or {})
+            status, answer = 200, {"data": data}
+        except BadRequest as exc:
+            status, answer = 200, {"errors": [{"message": str(exc)}]}
+        self._record(split.path, {}, status, "POST", body.get("query") if status == 200 else None)
+        self._send(status, answer, {})
+
     def do_GET(self) -> None:
         split = urlsplit(self.path)
         query = parse_qs(split.query)
@@ -291,9 +347,18 @@ class _Handler(BaseHTTPRequestHandler):
         self._record(split.path, query, status)
         self._send(status, body, headers)
 
-    def _record(self, path: str, query: dict[str, list[str]], status: int) -> None:
+    def _record(
+        self,
+        path: str,
+        query: dict[str, list[str]],
+        status: int,
+        method: str = "GET",
+        graphql: str | None = None,
+    ) -> None:
         self.fake.record(
-            RecordedRequest("GET", path, query, {k: v for k, v in self.headers.items()}, status)
+            RecordedRequest(
+                method, path, query, {k: v for k, v in self.headers.items()}, status, graphql
+            )
         )
 
     def _send(self, status: int, body: Any, headers: dict[str, str]) -> None:
@@ -487,7 +552,7 @@ _RANGE_FIELDS = ("created", "closed", "merged", "updated")
 
 def search(fake: FakeGitHub, q: str) -> list[FakeItem]:
     """GitHub's issue search over the fake's items, for the qualifiers the bot sends."""
-    tokens = q.split()
+    tokens = shlex.split(q)
     kinds = {t.split(":", 1)[1] for t in tokens if t.startswith(("is:", "type:"))}
     kind_filter = kinds & {"issue", "pr", "pull-request"}
     if not kind_filter:
@@ -500,16 +565,46 @@ def search(fake: FakeGitHub, q: str) -> list[FakeItem]:
         return []
     rows = [it for it in fake.snapshot() if it.kind == want_kind]
     for token in tokens:
-        name, _, value = token.partition(":")
-        if name in _RANGE_FIELDS:
-            rows = [it for it in rows if _in_range(getattr(it, f"{name}_at"), value)]
-        elif token == "is:open":
-            rows = [it for it in rows if it.closed_at is None]
-        elif token == "is:closed":
-            rows = [it for it in rows if it.closed_at is not None]
-        elif token == "is:merged":
-            rows = [it for it in rows if it.merged_at is not None]
+        negate = token.startswith("-")
+        name, _, value = token.lstrip("-").partition(":")
+        test = _qualifier(name, value, token)
+        if test is not None:
+            rows = [it for it in rows if test(it) != negate]
     return rows
+
+
+def _qualifier(name: str, value: str, token: str) -> Callable[[FakeItem], bool] | None:
+    """The test one qualifier makes of an item (None: it filters nothing here)."""
+    if name in _RANGE_FIELDS:
+        return lambda it: _in_range(getattr(it, f"{name}_at"), value)
+    if token == "is:open":
+        return lambda it: it.closed_at is None
+    if token == "is:closed":
+        return lambda it: it.closed_at is not None
+    if token == "is:merged":
+        return lambda it: it.merged_at is not None
+    if name == "label":
+        wanted = {label.strip().strip('"').lower() for label in value.split(",")}
+        return lambda it: bool(wanted & {label.lower() for label in it.labels})
+    if name == "draft":
+        return lambda it: it.draft == (value == "true")
+    if name == "author":
+        return lambda it: (it.author or "").lower() == value.lower()
+    if name == "review":
+        return _review_test(value)
+    if name in ("repo", "is", "type", "sort"):
+        return None
+    raise BadRequest(f"the fake does not know the qualifier {token!r}")
+
+
+def _review_test(value: str) -> Callable[[FakeItem], bool]:
+    if value == "none":
+        return lambda it: not it.submitted_reviews()
+    if value == "required":
+        return lambda it: it.decision() is None
+    if value in ("approved", "changes_requested"):
+        return lambda it: it.decision() == value
+    raise BadRequest(f"review:{value} is not a review qualifier")
 
 
 def _in_range(moment: datetime | None, spec: str) -> bool:
@@ -537,3 +632,95 @@ def _end_of(text: str) -> datetime:
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
         return parse_time(text) + timedelta(days=1) - timedelta(microseconds=1)
     return parse_time(text)
+
+
+# -- GraphQL: the queries the review queue sends ----------------------------------------------
+
+_SEARCH = re.compile(
+    r"(\w+): search\(query: \$(\w+), type: ISSUE, first: (\d+)(?:, after: \$(\w+))?\)"
+    r" \{ issueCount( pageInfo)?"
+)
+_BY_NUMBER = re.compile(r"(\w+): issueOrPullRequest\(number: (\d+)\)")
+_TIMELINE = re.compile(r"timelineItems\(itemTypes: \[READY_FOR_REVIEW_EVENT\], (first|last): 1\)")
+_THREAD = re.compile(r"(reviews|comments)\(first: (\d+)\)")
+
+
+def graphql(fake: FakeGitHub, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """The `data` of one query: search aliases, and items by number in `repository`."""
+    data: dict[str, Any] = {}
+    if "repository(" in query:
+        found: dict[str, Any] | None = {}
+        if f"{variables.get('owner')}/{variables.get('name')}" != fake.repo:
+            found = None
+        else:
+            for alias, number in _BY_NUMBER.findall(query):
+                item = fake.items.get(int(number))
+                found[alias] = _node(item, query, fake) if item is not None else None
+        data["repository"] = found
+    for alias, variable, first, after, paged in _SEARCH.findall(query):
+        rows = search(fake, variables[variable])
+        sort = "desc" if "sort:created-desc" in variables[variable] else "asc"
+        rows.sort(key=lambda it: (it.created_at, it.number), reverse=sort == "desc")
+        answer: dict[str, Any] = {"issueCount": len(rows)}
+        if paged:
+            start = int(base64.b64decode(variables.get(after) or "MA==").decode()) if after else 0
+            capped = rows[:SEARCH_CAP]
+            page = capped[start : start + int(first)]
+            end = start + len(page)
+            answer["pageInfo"] = {
+                "hasNextPage": end < len(capped),
+                "endCursor": base64.b64encode(str(end).encode()).decode() if page else None,
+            }
+            answer["nodes"] = [_node(it, query, fake) for it in page]
+        data[alias] = answer
+    return data
+
+
+def _actor(login: str | None) -> dict[str, Any] | None:
+    if not login:
+        return None
+    if login.endswith("[bot]"):  # GraphQL names an app without the suffix REST gives it
+        return {"__typename": "Bot", "login": login.removesuffix("[bot]")}
+    return {"__typename": "User", "login": login}
+
+
+def _node(item: FakeItem, query: str, fake: FakeGitHub) -> dict[str, Any]:
+    """An item as GraphQL shows it, with the fields the query names."""
+    node: dict[str, Any] = {
+        "__typename": "PullRequest" if item.kind == "pr" else "Issue",
+        "number": item.number,
+        "title": item.title,
+        "body": item.body,
+        "createdAt": iso(item.created_at),
+        "updatedAt": iso(item.updated_at),
+        "closedAt": iso(item.closed_at),
+        "authorAssociation": item.author_association,
+        "author": _actor(item.author),
+        "labels": {"nodes": [{"name": name} for name in item.labels]},
+    }
+    threads = dict(_THREAD.findall(query))
+    if item.kind == "pr":
+        node.update(isDraft=item.draft, mergedAt=iso(item.merged_at))
+        timeline = _TIMELINE.search(query)
+        if timeline is not None:
+            events = sorted(item.ready_events)
+            picked = events[:1] if timeline.group(1) == "first" else events[-1:]
+            node["timelineItems"] = {"nodes": [{"createdAt": iso(at)} for at in picked]}
+        reviews = sorted(item.submitted_reviews(), key=lambda r: (r["submitted_at"], r["id"]))
+        node["reviews"] = {
+            "totalCount": len(reviews),
+            "nodes": [
+                {"author": _actor(r["user"]), "submittedAt": iso(r["submitted_at"])}
+                for r in reviews[: int(threads.get("reviews", 100))]
+            ],
+        }
+    else:
+        comments = sorted(item.comment_list, key=lambda c: (c["created_at"], c["id"]))
+        node["comments"] = {
+            "totalCount": len(comments),
+            "nodes": [
+                {"author": _actor(c["user"]), "createdAt": iso(c["created_at"])}
+                for c in comments[: int(threads.get("comments", 100))]
+            ],
+        }
+    return {key: value for key, value in node.items() if re.search(rf"\b{key}\b", query)}

@@ -218,7 +218,8 @@ def _section(
     for it, group in zip(members, group_keys, strict=True):
         groups.setdefault(group, []).append(it.number)
     swept = [it for it in members if swept_away(it, window)]
-    buckets = _buckets([it for it in members if it not in swept], matches, stories, window)
+    gone = {it.number for it in swept}  # by number: `in` on a list of items is quadratic
+    buckets = _buckets([it for it in members if it.number not in gone], matches, stories, window)
     return TopicSection(
         key=key,
         issues=tuple(it.number for it in members if it.kind == "issue"),

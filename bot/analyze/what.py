@@ -142,12 +142,15 @@ def _split_heading(raw: str) -> tuple[str, str]:
     """A heading, and any text glued to it: some stored bodies lost their line breaks, so
     `### Describe the bug The server crashes…` is a known heading followed by its text."""
     heading = _normal(raw)
-    for known in sorted(_PREFERRED + _SKIPPED, key=len, reverse=True):
+    for known in _KNOWN_LONGEST_FIRST:
         if heading.startswith(known + " ") and len(heading) > len(known) + 20:
             words = len(known.split())
             rest = re.split(r"\s+", raw.strip(), maxsplit=words + _emoji_words(raw))[-1]
             return known, rest + "\n"
     return heading, ""
+
+
+_KNOWN_LONGEST_FIRST = sorted(_PREFERRED + _SKIPPED, key=len, reverse=True)
 
 
 def _emoji_words(raw: str) -> int:

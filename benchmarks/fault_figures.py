@@ -118,9 +118,12 @@ def chat_env(slack: FakeSlack | None, discord: FakeDiscord | None) -> dict[str, 
 
 
 def slack_parts(fake: FakeSlack, channel: str = "C1") -> Counter[str]:
+    """Each message's window and part; a chart rides in as a file share, named by its part
+    and window (`file:<name>`), with no metadata of its own."""
     return Counter(
-        f"{p.payload['metadata']['event_payload'].get('window', '?')}|"
-        f"{p.payload['metadata']['event_payload']['part']}"
+        f"{p.payload['metadata']['event_payload'].get('window', '?')}|{p.part}"
+        if p.payload.get("metadata")
+        else p.part
         for p in fake.channel_posts(channel)
     )
 

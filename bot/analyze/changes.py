@@ -120,7 +120,7 @@ def key_changes(
             continue
         story = stories.get(item.number)
         story_id = story.id if story is not None else f"s{item.number}"
-        why = _why(item, details.get(item.number), discussed.get(item.number, 0))
+        why = _why(item, details.get(item.number), discussed.get(item.number, 0), rules)
         change = KeyChange(item.number, story_id, state, _score(item, state, why), why)
         held = best.get(story_id)
         if held is None or (change.score, -change.number) > (held.score, -held.number):
@@ -159,7 +159,7 @@ def _weighty(item: ActivityItem) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def _why(item: ActivityItem, details: PullDetails | None, discussed: int) -> Why:
+def _why(item: ActivityItem, details: PullDetails | None, discussed: int, rules: TopicRules) -> Why:
     # A figure is quoted only for a change that is about speed or size: a tests PR's
     # "2x faster" to-do is no benchmark of its own.
     quoted = "performance" in _weighty(item) or "quantization" in _weighty(item)
@@ -168,7 +168,10 @@ def _why(item: ActivityItem, details: PullDetails | None, discussed: int) -> Why
         deletions=details.deletions if details else None,
         files=details.changed_files if details else None,
         figures=benchmark_figures(item.body) if quoted else (),
-        reviewers=len(details.reviewers) if details else None,
+        # People only: a bot's review (mergify, a CI bot) is no reviewer's attention.
+        reviewers=(
+            sum(not rules.is_bot(login) for login in details.reviewers) if details else None
+        ),
         comments_in_window=discussed,
         reactions=item.reactions,
         tags=_weighty(item),

@@ -29,7 +29,7 @@ def run(backfill: Backfill, windows: Sequence[Window], out: TextIO) -> BackfillC
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("days · {task.fields[requests]} requests · rate limit {task.fields[left]} left"),
+        TextColumn("days · {task.fields[requests]} requests{task.fields[left]}"),
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=console, transient=False) as progress:
@@ -48,8 +48,9 @@ def run(backfill: Backfill, windows: Sequence[Window], out: TextIO) -> BackfillC
 
 
 def _left(backfill: Backfill) -> str:
+    """` · rate limit N left`, or nothing when no request has told it (all archived)."""
     left = backfill.rate_left()
-    return "?" if left is None else str(left)
+    return "" if left is None else f" · rate limit {left} left"
 
 
 def summary(phrase: str, cost: BackfillCost, left: int | None) -> str:

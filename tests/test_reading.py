@@ -66,6 +66,13 @@ def test_a_body_that_is_only_the_template_says_nothing() -> None:
     assert all(what_line(real(it.number)) == "" for it in templated)
 
 
+def test_a_revert_says_why_rather_than_its_commit_hash() -> None:
+    """#38169 opens with git's own "This reverts commit 678b3c9…." and gives its reason
+    below: the reason is the line (the story line says which PR it reverts)."""
+    assert "This reverts commit 678b3c99" in (real(38169).body or "")
+    assert what_line(real(38169)).startswith("The original PR caused 1 new CI failure")
+
+
 def test_links_become_their_text_and_issue_urls_become_numbers() -> None:
     """#37971: 'As referenced in https://…/issues/11905, it would…' reads '#11905, it would'."""
     said = what_line(real(37971))

@@ -174,7 +174,7 @@ def _plain(chunk: str) -> str:
         if paragraph.lstrip().startswith(("…", "...")):
             continue  # a stored excerpt that begins mid-sentence
         line = _inline(_join(paragraph.splitlines()))
-        if line and not _ONLY_REFERENCES.match(line) and not _GREETING.match(line):
+        if line and not any(p.match(line) for p in (_ONLY_REFERENCES, _GREETING, _REVERT_SHA)):
             return line
     return ""
 
@@ -185,6 +185,9 @@ _ONLY_REFERENCES = re.compile(
     re.I,
 )
 _GREETING = re.compile(r"^(?:hi|hello|hey|dear)\b[^.!?]{0,40}[,!.]?$", re.I)
+# Git's own revert body names a commit hash: nothing a reader can use (the story line says
+# which PR it reverts).
+_REVERT_SHA = re.compile(r"^this reverts commit [0-9a-f]{7,40}\.?$", re.I)
 
 
 def _join(lines: list[str]) -> str:

@@ -294,3 +294,27 @@ def test_links_read_fixes_mentions_and_urls() -> None:
 def test_each_kind_of_link_is_read(title: str, body: str, kind: str, target: int) -> None:
     found = {link.target: link.kind for link in links(title, body, REPO, own=1)}
     assert found[target] == kind
+
+
+def test_a_past_day_tells_where_its_prs_stood_when_it_ended() -> None:
+    """Asked after the fact, a day's report still says what the day was: a [ROCm] PR opened
+    in the window and merged two days later was in review (and a key change in review), not
+    "closed without merging"; one closed unmerged inside the window is closed."""
+    later = W.end + timedelta(days=2)
+    merged_later = item(
+        38300, "pr", title="[ROCm] Enable AITER MLA decode", created_at=IN,
+        closed_at=later, merged_at=later,
+    )  # fmt: skip
+    closed_in = item(
+        38301,
+        "pr",
+        title="[ROCm] Try a MLA tweak",
+        created_at=IN,
+        closed_at=IN + timedelta(hours=1),
+    )
+    report = analyze([merged_later, closed_in], W, repo=REPO, rules=RULES, complete=True)
+    assert report.sections is not None
+    amd = report.sections.topics["amd"]
+    assert amd.buckets == {"review": ("s38300",), "closed": ("s38301",)}
+    (change,) = report.sections.key_changes
+    assert (change.number, change.state) == (38300, "review")

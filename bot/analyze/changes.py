@@ -84,7 +84,8 @@ def change_state(item: ActivityItem, window: Window) -> str | None:
         return "rfc" if is_rfc and window.contains(item.created_at) else None
     if item.merged_at is not None and window.contains(item.merged_at):
         return "merged"
-    if item.closed_at is None and not item.draft and window.contains(item.created_at):
+    open_at_end = item.closed_at is None or item.closed_at >= window.end  # as the day ended
+    if open_at_end and not item.draft and window.contains(item.created_at):
         return "rfc" if "rfc" in tags else "review"
     return None
 

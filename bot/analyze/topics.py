@@ -239,10 +239,12 @@ SWEEP_LABELS = frozenset({"stale", "closed-as-slop"})  # closed in bulk, not on 
 
 
 def bucket(item: ActivityItem, window: Window) -> str:
-    if item.merged_at is not None:
-        return "merged" if window.contains(item.merged_at) else "closed"
+    """Where the item stood when the window ended (a report asked later still tells its day:
+    a PR opened in the window and merged days after was in review then)."""
+    if item.merged_at is not None and window.contains(item.merged_at):
+        return "merged"
     if item.kind == "pr":
-        if item.closed_at is not None:
+        if item.closed_at is not None and window.contains(item.closed_at):
             return "closed"
         return "new" if item.draft else "review"
     return "new" if window.contains(item.created_at) else "closed"

@@ -291,7 +291,12 @@ def figure_race(folder: Path, count: int) -> None:
         failures = 0
         for day in span:
             runs = [spawn(["post", day.isoformat()], env, folder) for _ in range(2)]
-            failures += sum(run.wait(300) != 0 for run in runs)
+            for run in runs:
+                _, err = run.communicate(timeout=300)
+                if run.returncode != 0:  # say why: a failed run is a finding, not a number
+                    failures += 1
+                    last = err.strip().splitlines()[-1:] or ["(no output)"]
+                    print(f"  {day}: exit {run.returncode}: {last[0][:300]}")
         per_day_slack = Counter(
             p.payload["metadata"]["event_payload"]["window"]
             for p in slack.channel_posts("C1")

@@ -19,19 +19,19 @@ class PullDetailsStore:
     def save(
         self, repo: str, details: PullDetails, item_updated_at: datetime, fetched_at: datetime
     ) -> None:
-        with self._tx.begin() as session:
-            session.merge(
-                PullDetailsRow(
-                    repo=repo,
-                    number=details.number,
-                    additions=details.additions,
-                    deletions=details.deletions,
-                    changed_files=details.changed_files,
-                    reviewers=list(details.reviewers),
-                    item_updated_at=item_updated_at,
-                    fetched_at=fetched_at,
-                )
-            )
+        row = PullDetailsRow(
+            repo=repo,
+            number=details.number,
+            additions=details.additions,
+            deletions=details.deletions,
+            changed_files=details.changed_files,
+            reviewers=list(details.reviewers),
+            item_updated_at=item_updated_at,
+            fetched_at=fetched_at,
+        )
+        # Two runs of one day (an operator's `post` beside the scheduled job) read the same
+        # candidates: `write` runs the merge again when the other stored the row first.
+        self._tx.write(lambda session: session.merge(row))
 
     def of(self, repo: str, numbers: Iterable[int]) -> dict[int, tuple[PullDetails, datetime]]:
         """Stored details by number, each with the item version it was read for."""

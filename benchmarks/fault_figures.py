@@ -240,7 +240,9 @@ def figure_kills(rng: random.Random, folder: Path, kills: int) -> None:
                 shutil.copytree(template, where)
                 with FakeSlack() as slack, FakeDiscord() as discord:
                     fake: Any = slack if platform == "slack" else discord
-                    fake.post_delay = 0.05
+                    # A daily post is ~6 messages now: slow each one down so that most
+                    # random kills land between two messages, the case that matters.
+                    fake.post_delay = 0.4
                     env = {
                         **base_env(where, github),
                         **chat_env(

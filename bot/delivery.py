@@ -325,6 +325,9 @@ class Deliverer:
                 log.warning("delivery to %s left to another run: %s", key, exc)
                 result.failed[key] = str(exc)
                 return False
+        # Gone on every attempt yet not disabled (another run's success reset the count in
+        # between): not delivered, and said so, never a silent skip.
+        result.failed[key] = f"still gone after {GONE_ATTEMPTS} attempts"
         return False
 
     async def _parts(

@@ -309,3 +309,56 @@ def test_success_resets_the_gone_count(store: Store) -> None:
     )
     result = asyncio.run(deliverer.deliver(REPO, other_window, WHERE, PARTS, "t"))
     assert result.failed == {} and store.ledger.disabled() == {}
+
+
+def test_gone_on_every_attempt_but_not_disabled_is_a_failure_not_a_delivery(
+    store: Store,
+) -> None:
+    """Another run's success resets the gone count between two attempts: the destination is
+    not disabled, and nothing was delivered: a failure said, no completion recorded."""
+
+    class NeverDisables:
+        def __init__(self, ledger: Any) -> None:
+            self._ledger = ledger
+
+        def destination_failed(self, *args: Any) -> bool:
+            return False
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._ledger, name)
+
+    transport = Scripted(fail=DestinationGone("Slack says channel_not_found"))
+    deliverer = Deliverer(
+        NeverDisables(store.ledger),  # type: ignore[arg-type]
+        {"slack": transport},  # type: ignore[dict-item]
+        lambda: NOW,
+        wait_limit=timedelta(seconds=2),
+    )
+    result = asyncio.run(deliverer.deliver(REPO, WINDOW, WHERE, PARTS, "thread name"))
+    assert result.failed == {WHERE.key: f"still gone after {GONE_ATTEMPTS} attempts"}
+    assert COMPLETE_PART not in store.ledger.parts(REPO, WINDOW, WHERE.key)
+
+
+def test_the_lease_heartbeat_stops_when_the_delivery_ends(store: Store) -> None:
+    """`serve` keeps one deliverer for its life: its heartbeat must not outlive a post, or a
+    lease it holds would be renewed for ever and other runs would wait on it."""
+    deliverer = Deliverer(
+        store.ledger,
+        {"slack": Scripted()},  # type: ignore[dict-item]
+        lambda: NOW,
+        wait_limit=timedelta(seconds=2),
+    )
+
+    async def scenario() -> set[asyncio.Task[Any]]:
+        await deliverer.deliver(REPO, WINDOW, WHERE, PARTS, "thread name")
+        return asyncio.all_tasks() - {asyncio.current_task()}  # type: ignore[operator]
+
+    assert asyncio.run(scenario()) == set()
+
+
+def test_a_picture_is_named_with_its_tag_before_the_extension() -> None:
+    """The uploaded file says which part it is (a crash after the upload is found by it)."""
+    key = PartKey(REPO, WINDOW, WHERE.key, "trends")
+    assert key.file_name("chart.png") == f"chart-{key.tag}.png"
+    ranged = "vllm-report-2026-03-20..2026-03-26-counts.png"
+    assert key.file_name(ranged) == f"vllm-report-2026-03-20..2026-03-26-counts-{key.tag}.png"

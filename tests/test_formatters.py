@@ -76,3 +76,14 @@ def test_markdown_strips_bidi_controls_and_defuses_every_foreign_link() -> None:
     assert "\u202e" not in text and "\u202c" not in text
     assert "https://evil" not in text and "www.evil" not in text
     assert "evil.example" in text  # shown, not dropped
+
+
+def test_strangers_text_is_escaped_exactly_and_cut_at_the_limit() -> None:
+    """What a reader sees of a title: Slack's three entities, Discord's broken mention with
+    its markdown escaped, and a cut that uses the whole limit, ellipsis included."""
+    from formatters._text import clean, discord_escape, slack_escape
+
+    assert slack_escape("a<b>&c") == "a&lt;b&gt;&amp;c"
+    assert discord_escape("<#1>") == "<\u200b#1\\>"
+    assert clean("abcde", 5) == "abcde"  # exactly the limit: whole
+    assert clean("abcdef", 5) == "abcd…"  # over it: four characters and the ellipsis

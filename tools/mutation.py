@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if "--dir" in sys.argv:  # report on another checkout's run (e.g. the code before a change)
     ROOT = Path(sys.argv[sys.argv.index("--dir") + 1]).resolve()
 
-# Survivors that behave exactly like the original, with the reason (checked by hand).
+# Survivors that behave exactly like the original, with the reason (checked by hand): every
+# survivor of the last full run is classified, with its reason, in tools/mutation-survivors.md.
 EQUIVALENT: dict[str, str] = {}
 # A mutant that only changes what a log line says is not a change of behaviour: counted apart.
 LOG_LINE = re.compile(r"^-\s*(log|logger)\.(debug|info|warning|error|exception)\(")

@@ -104,7 +104,7 @@ def _headline(full: ol.Outline) -> Message:
 
 
 def _part(full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:
-    rows = _rows(part.blocks)
+    rows = section_rows(part.blocks)
     if part.name == "appendix":
         return _split(part, rows)
     link = ol.section_link(full, part.name)
@@ -130,23 +130,17 @@ def _part(full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:
     return [(part.name, _message(embeds[:EMBEDS_PER_MESSAGE]))]
 
 
-def _rows(blocks: Sequence[ol.Block]) -> list[str]:
-    rows: list[str] = []
-    for block in blocks:
-        if block.heading:
-            rows.append(f"**{discord_escape(block.heading)}**")
-        for index, entry in enumerate(block.entries, 1):
-            marker = {"numbered": f"{index}. ", "list": "• "}.get(block.style, "")
-            rows.append(marker + markdown(entry.head))
-            rows += ["  › " + markdown(sub) for sub in entry.lines]
-        if block.rest:
-            rows.append("*" + markdown(block.rest) + "*")
-    return rows
-
-
 def section_rows(blocks: Sequence[ol.Block]) -> list[str]:
     """A section's blocks as Discord Markdown rows."""
-    return _rows(blocks)
+    return ol.rows(blocks, _MARKUP)
+
+
+_MARKUP = ol.RowMarkup(
+    line=markdown,
+    heading=lambda text: f"**{discord_escape(text)}**",
+    rest=lambda text: f"*{text}*",
+    indent="  › ",
+)
 
 
 def fit_rows(rows: list[str], budget: int, lang: str) -> list[str]:

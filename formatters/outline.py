@@ -14,7 +14,7 @@ its topic; a command's answer is the headline and the sections asked for.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from bot.model.report import (
@@ -116,6 +116,31 @@ class ChatPart:
     name: str
     title: str
     blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class RowMarkup:
+    """How one chat platform writes a block as text rows (the rows are the same on both)."""
+
+    line: Callable[[Line], str]  # our text kept, strangers' escaped, links made
+    heading: Callable[[str], str]  # a block's heading, escaped and emphasised
+    rest: Callable[[str], str]  # the "+N more" line, already rendered
+    indent: str  # before an entry's sub-lines
+
+
+def rows(blocks: Sequence[Block], markup: RowMarkup) -> list[str]:
+    """Blocks as chat rows: headings, bullets or numbers, sub-lines, "+N more"."""
+    out: list[str] = []
+    for block in blocks:
+        if block.heading:
+            out.append(markup.heading(block.heading))
+        for index, entry in enumerate(block.entries, 1):
+            marker = {"numbered": f"{index}. ", "list": "• "}.get(block.style, "")
+            out.append(marker + markup.line(entry.head))
+            out += [markup.indent + markup.line(sub) for sub in entry.lines]
+        if block.rest:
+            out.append(markup.rest(markup.line(block.rest)))
+    return out
 
 
 # -- the outline ---------------------------------------------------------------------------

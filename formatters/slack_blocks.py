@@ -106,7 +106,7 @@ def _headline(report: Report, full: ol.Outline) -> Message:
 
 def _part(report: Report, full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:
     """One section as messages: one, unless it is the appendix asked for on demand."""
-    rows = _rows(part.blocks)
+    rows = section_rows(part.blocks)
     if part.name == "appendix":
         return _split(report, part, rows)
     more = _more_line(full, part.name)
@@ -125,23 +125,17 @@ def _part(report: Report, full: ol.Outline, part: ol.ChatPart) -> list[tuple[str
     return [(part.name, _message(report, part.name, part.title, blocks[:MAX_BLOCKS]))]
 
 
-def _rows(blocks: Sequence[ol.Block]) -> list[str]:
-    rows: list[str] = []
-    for block in blocks:
-        if block.heading:
-            rows.append(f"*{slack_escape(block.heading)}*")
-        for index, entry in enumerate(block.entries, 1):
-            marker = {"numbered": f"{index}. ", "list": "• "}.get(block.style, "")
-            rows.append(marker + mrkdwn(entry.head))
-            rows += ["      › " + mrkdwn(sub) for sub in entry.lines]
-        if block.rest:
-            rows.append("_" + mrkdwn(block.rest) + "_")
-    return rows
-
-
 def section_rows(blocks: Sequence[ol.Block]) -> list[str]:
     """A section's blocks as mrkdwn rows (headings, bullets, sub-lines, "+N more")."""
-    return _rows(blocks)
+    return ol.rows(blocks, _MARKUP)
+
+
+_MARKUP = ol.RowMarkup(
+    line=mrkdwn,
+    heading=lambda text: f"*{slack_escape(text)}*",
+    rest=lambda text: f"_{text}_",
+    indent="      › ",
+)
 
 
 def fit_rows(rows: list[str], budget: int, lang: str) -> list[str]:

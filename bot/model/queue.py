@@ -94,9 +94,12 @@ class QueueItem:
     @property
     def waiting_since(self) -> datetime:
         """Opened, or last marked ready for review when that came later."""
-        if self.ready_at is not None and self.ready_at > self.created_at:
-            return self.ready_at
-        return self.created_at
+        return clock_start(self.created_at, self.ready_at)
+
+
+def clock_start(created_at: datetime, ready_at: datetime | None) -> datetime:
+    """A PR opened as a draft waits for review from when it was marked ready."""
+    return ready_at if ready_at is not None and ready_at > created_at else created_at
 
 
 @dataclass(frozen=True)
@@ -146,9 +149,7 @@ class ResponseFact:
     @property
     def start(self) -> datetime:
         """Where the clock starts: opened, or first marked ready for review."""
-        if self.ready_at is not None and self.ready_at > self.created_at:
-            return self.ready_at
-        return self.created_at
+        return clock_start(self.created_at, self.ready_at)
 
 
 @dataclass(frozen=True)

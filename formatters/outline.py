@@ -258,7 +258,7 @@ def _other_vendor(section: Section, lang: str) -> Block:
     buckets = [b for b in section.blocks if b.key]
     shown = [e for b in buckets for e in b.entries][:CHAT_OTHER_STORIES]
     hidden = sum(b.total for b in buckets) - sum(e.count for e in shown)
-    rest = (Our(w.text(lang, "more_in_report", n=hidden)),) if hidden > 0 else None
+    rest = _more(hidden, bool(shown), lang)
     return Block(section.name, tuple(replace(e, lines=()) for e in shown), "list", rest)
 
 
@@ -272,8 +272,16 @@ def _capped(
         hidden = block.total - sum(e.count for e in entries)
     else:
         hidden = len(block.entries) - len(entries) + _rest_count(block)
-    rest = (Our(w.text(lang, "more_in_report", n=hidden)),) if hidden > 0 else None
+    rest = _more(hidden, bool(entries), lang)
     return replace(block, heading=heading or block.heading, entries=tuple(entries), rest=rest)
+
+
+def _more(hidden: int, any_shown: bool, lang: str) -> Line | None:
+    """ "+N more in the full report"; under a heading that shows none, "+1 more" would read
+    as a missing line, so it says they are listed there."""
+    if hidden <= 0:
+        return None
+    return (Our(w.text(lang, "more_in_report" if any_shown else "all_in_report", n=hidden)),)
 
 
 def _rest_count(block: Block) -> int:

@@ -300,3 +300,16 @@ def test_the_checks_catch_what_they_guard_against() -> None:
     for message in bad_discord:
         with pytest.raises(AssertionError):
             check_discord([message], report)
+
+
+def test_a_bucket_that_shows_no_item_says_where_they_are(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """AMD's one PR closed without merging is not shown in chat: under its heading the reply
+    says it is listed in the full report, not "+1 more" (more than what?)."""
+    day = anchor_days()[2]
+    slack = cli_json(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "slack")
+    (vendors,) = [m for m in slack if m["metadata"]["event_payload"]["part"] == "vendors"]
+    text = "\n".join(b["text"]["text"] for b in vendors["blocks"] if b.get("type") == "section")
+    after = text.split("*Closed without merging (1)*\n", 1)[1].splitlines()[0]
+    assert after == "_listed in the full report_"

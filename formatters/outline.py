@@ -277,7 +277,7 @@ def _capped(
 
 
 def _more(hidden: int, any_shown: bool, lang: str) -> Line | None:
-    """ "+N more in the full report"; under a heading that shows none, "+1 more" would read
+    """The "+N more in the full report" line; under a heading that shows none, "+1 more" would read
     as a missing line, so it says they are listed there."""
     if hidden <= 0:
         return None

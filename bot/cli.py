@@ -336,7 +336,7 @@ def run_chart(args: argparse.Namespace) -> int:
     with _opened(settings, rules) as bot:
         run = bot.pipeline.history(settings.repo, window, args.days, topic)
     try:
-        drawn = chart(run, args.kind)
+        drawn = chart(run, args.kind, lang=settings.lang)
     except ChartError as exc:
         raise UsageError(str(exc)) from None
     path = Path(args.output)

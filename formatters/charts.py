@@ -41,6 +41,52 @@ TITLES = {
     "vendors": "Items per vendor",
     "merged": "PRs merged and opened",
 }
+# Every word a chart shows, by language: a Chinese report's picture speaks Chinese.
+WORDS: dict[str, dict[str, Any]] = {
+    "en": {
+        "series": SERIES,
+        "titles": TITLES,
+        "to": "to",
+        "zone": "report days in {zone}",
+        "gap": "not archived",
+        "items_axis": "items per report day",
+        "prs_axis": "PRs per report day",
+        "opened": "Opened",
+        "merged": "Merged",
+        "opened_prs": "Opened PRs",
+        "merged_prs": "Merged PRs",
+        "per_day": "Per day from {day}: ",
+        "missing": " Not archived: {days}.",
+        "n/a": "n/a",
+        "list_sep": ", ",
+    },
+    "zh": {
+        "series": {
+            ListName.NEW_ISSUES: "新 Issue",
+            ListName.CLOSED_ISSUES: "关闭 Issue",
+            ListName.NEW_PRS: "新 PR",
+            ListName.MERGED_PRS: "合并 PR",
+            ListName.CLOSED_UNMERGED_PRS: "关闭未合并 PR",
+        },
+        "titles": {"counts": "每日动态", "vendors": "各厂商条目数", "merged": "合并与新建的 PR"},
+        "to": "至",
+        "zone": "报告日按 {zone} 计",
+        "gap": "未归档",
+        "items_axis": "每个报告日的条目数",
+        "prs_axis": "每个报告日的 PR 数",
+        "opened": "新建",
+        "merged": "合并",
+        "opened_prs": "新建 PR",
+        "merged_prs": "合并 PR",
+        "per_day": "自 {day} 起每日：",
+        "missing": "未归档：{days}。",
+        "n/a": "无数据",
+        "list_sep": "、",
+    },
+}
+# Fonts tried in order for every glyph: DejaVu for Latin, then a CJK font when one is
+# installed (the Docker image and CI install fonts-wqy-microhei), so Chinese labels draw.
+FONTS = ["DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK JP"]
 
 
 class ChartError(ValueError):
@@ -55,9 +101,12 @@ class Chart:
     days: int  # report days drawn
 
 
-def chart(history: History, kind: str = "counts", first: str | None = None) -> Chart:
-    """The `kind` chart of `history` as PNG bytes with its alt text; `first`: the vendor
-    drawn first (a digest's topic), else the history's topic, else the rules' order."""
+def chart(
+    history: History, kind: str = "counts", first: str | None = None, lang: str = "en"
+) -> Chart:
+    """The `kind` chart of `history` as PNG bytes with its alt text, its words in `lang`;
+    `first`: the vendor drawn first (a digest's topic), else the history's topic, else the
+    rules' order."""
     if kind not in KINDS:
         raise ChartError(f"unknown chart '{kind}': use {', '.join(KINDS)}")
     if not history.covered:
@@ -71,19 +120,29 @@ def chart(history: History, kind: str = "counts", first: str | None = None) -> C
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    with plt.rc_context(_STYLE):  # type: ignore[arg-type]
+    lang = lang if lang in WORDS else "en"
+    style: Any = {**_STYLE, "font.family": _fonts()}
+    with plt.rc_context(style):
         if kind == "vendors":
-            figure = _vendors(history, first)
+            figure = _vendors(history, first, lang)
         else:
-            figure = {"counts": _counts, "merged": _merged}[kind](history)
+            figure = {"counts": _counts, "merged": _merged}[kind](history, lang)
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=DPI, facecolor=CARD, metadata={"Software": None})
         plt.close(figure)
-    return Chart(kind, buffer.getvalue(), alt_text(history, kind, first), len(history.days))
+    alt = alt_text(history, kind, first, lang)
+    return Chart(kind, buffer.getvalue(), alt, len(history.days))
+
+
+def _fonts() -> list[str]:
+    """The installed fonts of FONTS (matplotlib falls back glyph by glyph along the list)."""
+    from matplotlib import font_manager
+
+    installed = {entry.name for entry in font_manager.fontManager.ttflist}
+    return [name for name in FONTS if name in installed] or ["DejaVu Sans"]
 
 
 _STYLE: dict[str, Any] = {
-    "font.family": "DejaVu Sans",
     "font.size": 16,
     "axes.titlesize": 20,
     "axes.labelsize": 16,
@@ -112,7 +171,7 @@ def _topic_series(history: History, key: str) -> list[float]:
     return [day.topics.get(key, 0) if day.covered else math.nan for day in history.days]
 
 
-def _figure(title: str, history: History):  # type: ignore[no-untyped-def]
+def _figure(title: str, history: History, lang: str = "en"):  # type: ignore[no-untyped-def]
     from matplotlib import pyplot as plt
 
     figure = plt.figure(figsize=(WIDTH, HEIGHT), dpi=DPI)
@@ -120,7 +179,7 @@ def _figure(title: str, history: History):  # type: ignore[no-untyped-def]
     figure.text(
         0.015,
         0.905,
-        f"report days in {history.timezone}",
+        WORDS[lang]["zone"].format(zone=history.timezone),
         ha="left",
         va="top",
         fontsize=13,
@@ -129,7 +188,7 @@ def _figure(title: str, history: History):  # type: ignore[no-untyped-def]
     return figure
 
 
-def _gaps(axes: Axes, history: History) -> None:
+def _gaps(axes: Axes, history: History, lang: str = "en") -> None:
     """Shade the days the archive does not hold, and say so once."""
     labelled = False
     for index, day in enumerate(history.days):
@@ -140,7 +199,7 @@ def _gaps(axes: Axes, history: History) -> None:
             axes.text(
                 index,
                 0.5,
-                "not archived",
+                WORDS[lang]["gap"],
                 transform=axes.get_xaxis_transform(),
                 rotation=90,
                 ha="center",
@@ -163,35 +222,38 @@ def _x_axis(axes: Axes, history: History, every: int | None = None, y_ticks: int
     axes.yaxis.set_major_locator(MaxNLocator(y_ticks, integer=True, min_n_ticks=2))
 
 
-def _title(history: History, what: str) -> str:
-    scope = history.catalog.topic_name(history.topic, "en") if history.topic else history.repo
+def _title(history: History, kind: str, lang: str = "en") -> str:
+    words = WORDS[lang]
+    scope = history.catalog.topic_name(history.topic, lang) if history.topic else history.repo
     first, last = history.days[0].label, history.days[-1].label
-    return f"{what} · {scope} · {first} to {last}"
+    return f"{words['titles'][kind]} · {scope} · {first} {words['to']} {last}"
 
 
-def _counts(history: History):  # type: ignore[no-untyped-def]
-    figure = _figure(_title(history, TITLES["counts"]), history)
+def _counts(history: History, lang: str = "en"):  # type: ignore[no-untyped-def]
+    words = WORDS[lang]
+    figure = _figure(_title(history, "counts", lang), history, lang)
     axes = figure.add_axes(PLOT)
-    _gaps(axes, history)
-    for colour, (name, label) in zip(PALETTE, SERIES.items(), strict=False):
+    _gaps(axes, history, lang)
+    for colour, (name, label) in zip(PALETTE, words["series"].items(), strict=False):
         axes.plot(_series(history, name), color=colour, lw=3, marker="o", ms=6, label=label)
     _x_axis(axes, history)
-    axes.set_ylabel("items per report day")
+    axes.set_ylabel(words["items_axis"])
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize=15)
     return figure
 
 
-def _merged(history: History):  # type: ignore[no-untyped-def]
-    figure = _figure(_title(history, TITLES["merged"]), history)
+def _merged(history: History, lang: str = "en"):  # type: ignore[no-untyped-def]
+    words = WORDS[lang]
+    figure = _figure(_title(history, "merged", lang), history, lang)
     axes = figure.add_axes(PLOT)
-    _gaps(axes, history)
+    _gaps(axes, history, lang)
     opened = _series(history, ListName.NEW_PRS)
     merged = _series(history, ListName.MERGED_PRS)
-    axes.plot(opened, color=PALETTE[0], lw=3, marker="o", ms=6, label="Opened")
-    axes.plot(merged, color=PALETTE[2], lw=3, marker="s", ms=6, label="Merged")
+    axes.plot(opened, color=PALETTE[0], lw=3, marker="o", ms=6, label=words["opened"])
+    axes.plot(merged, color=PALETTE[2], lw=3, marker="s", ms=6, label=words["merged"])
     axes.fill_between(range(len(opened)), merged, opened, color=PALETTE[0], alpha=0.12, lw=0)
     _x_axis(axes, history)
-    axes.set_ylabel("PRs per report day")
+    axes.set_ylabel(words["prs_axis"])
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize=15)
     return figure
 
@@ -206,8 +268,8 @@ def vendor_order(history: History, first: str | None = None) -> list[str]:
     return active[:SMALL_MULTIPLES]
 
 
-def _vendors(history: History, first: str | None):  # type: ignore[no-untyped-def]
-    figure = _figure(_title(history, TITLES["vendors"]), history)
+def _vendors(history: History, first: str | None, lang: str = "en"):  # type: ignore[no-untyped-def]
+    figure = _figure(_title(history, "vendors", lang), history, lang)
     keys = vendor_order(history, first) or [history.catalog.vendors[0].key]
     columns = 3 if len(keys) > 4 else 2 if len(keys) > 1 else 1
     rows = math.ceil(len(keys) / columns)
@@ -216,39 +278,43 @@ def _vendors(history: History, first: str | None):  # type: ignore[no-untyped-de
     )
     for index, key in enumerate(keys):
         axes = figure.add_subplot(grid[index // columns, index % columns])
-        _gaps(axes, history)
+        _gaps(axes, history, lang)
         colour = PALETTE[index % len(PALETTE)]
         axes.plot(_topic_series(history, key), color=colour, lw=3, marker="o", ms=5)
-        axes.set_title(history.catalog.topic_name(key, "en"), fontsize=16, loc="left")
+        axes.set_title(history.catalog.topic_name(key, lang), fontsize=16, loc="left")
         _x_axis(axes, history, every=max(1, math.ceil(len(history.days) / 4)), y_ticks=4)
     return figure
 
 
-def alt_text(history: History, kind: str, first: str | None = None) -> str:
+def alt_text(history: History, kind: str, first: str | None = None, lang: str = "en") -> str:
     """What the chart shows, with its numbers, for people who cannot see it."""
+    words = WORDS[lang if lang in WORDS else "en"]
     days = history.days
     missing = [day.label for day in days if not day.covered]
-    head = _title(history, TITLES[kind]) + "."
+    stop = "。" if lang == "zh" else "."
+    head = _title(history, kind, lang) + stop
+    sep = words["list_sep"]
     if kind == "vendors":
         parts = [
-            f"{history.catalog.topic_name(key, 'en')}: "
-            + ", ".join(_figure_of(day.topics.get(key, 0), day.covered) for day in days)
+            f"{history.catalog.topic_name(key, lang)}: "
+            + sep.join(_figure_of(day.topics.get(key, 0), day.covered, words) for day in days)
             for key in vendor_order(history, first)
         ]
     else:
         names = (
-            SERIES
+            words["series"]
             if kind == "counts"
-            else {ListName.NEW_PRS: "Opened PRs", ListName.MERGED_PRS: "Merged PRs"}
+            else {ListName.NEW_PRS: words["opened_prs"], ListName.MERGED_PRS: words["merged_prs"]}
         )
         parts = [
             f"{label}: "
-            + ", ".join(_figure_of(day.counts.get(name, 0), day.covered) for day in days)
+            + sep.join(_figure_of(day.counts.get(name, 0), day.covered, words) for day in days)
             for name, label in names.items()
         ]
-    tail = f" Not archived: {', '.join(missing)}." if missing else ""
-    return f"{head} Per day from {days[0].label}: " + "; ".join(parts) + "." + tail
+    tail = words["missing"].format(days=sep.join(missing)) if missing else ""
+    lead = words["per_day"].format(day=days[0].label)
+    return f"{head} {lead}" + "; ".join(parts) + stop + tail
 
 
-def _figure_of(value: int, covered: bool) -> str:
-    return str(value) if covered else "n/a"
+def _figure_of(value: int, covered: bool, words: dict[str, Any] | None = None) -> str:
+    return str(value) if covered else (words or WORDS["en"])["n/a"]

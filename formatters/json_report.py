@@ -95,6 +95,9 @@ def _sections(report: Report, lang: str) -> dict[str, Any]:
         "notable_issue_details": [asdict(issue) for issue in sections.notable_issues],
         "trends": [asdict(row) for row in sections.trends],
         "trend_baseline_days": sections.baseline_days,
+        "trend_baseline_per_day": sections.baseline_per_day,
+        "themes": [asdict(theme) for theme in sections.themes],
+        "weights": {str(n): w for n, w in sections.weights.items()},
         "clusters": [asdict(cluster) for cluster in sections.clusters],
         "activity": asdict(sections.activity),
         "summary": summary(report, lang),
@@ -113,6 +116,7 @@ def _item(item: ActivityItem, tz: Any) -> dict[str, Any]:
         "created_at": _time(item.created_at, tz),
         "closed_at": _time(item.closed_at, tz),
         "merged_at": _time(item.merged_at, tz),
+        "state_reason": item.state_reason,
         "comments": item.comments,
     }
 

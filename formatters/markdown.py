@@ -23,9 +23,10 @@ def render_markdown(
 ) -> str:
     full = ol.outline(report, lang, link)
     parts = [_header(full)]
-    if not only and full.gist:
-        parts.append(_gist(full))
-    for section in ol.pick(full, only):
+    gist, sections = ol.once(full.gist if not only else (), ol.pick(full, only))
+    if gist:
+        parts.append(_gist(full.lang, gist))
+    for section in sections:
         parts.append(_section(section))
     if not only:
         parts.append(_footer(full))
@@ -47,9 +48,9 @@ def _header(full: ol.Outline) -> str:
     return "\n".join(lines)
 
 
-def _gist(full: ol.Outline) -> str:
-    lines = [f"**{w.text(full.lang, 'gist')}**", ""]
-    for entry in full.gist:
+def _gist(lang: str, gist: Sequence[ol.Entry]) -> str:
+    lines = [f"**{w.text(lang, 'gist')}**", ""]
+    for entry in gist:
         lines.append("- " + line(entry.head))
         lines += [f"  - {line(sub)}" for sub in entry.lines]
     return "\n".join(lines)

@@ -16,11 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from bot.model.report import (
     BASELINE_DAYS,
     SECTIONS,
     ActivityItem,
+    KeyChange,
     ListName,
     Report,
     Sections,
@@ -35,6 +37,7 @@ WHAT_LIMIT = 200
 LOGIN_LIMIT = 39  # GitHub's own maximum
 STORIES_SHOWN = 8  # stories per topic in the full report
 GIST_LINES = 5
+TREND_ROWS = 8  # the busiest topics; every topic's count is in the JSON and on the site
 CHAT_LEAD_STORIES = 5  # stories of the first vendor in the chat's vendor reply
 CHAT_OTHER_STORIES = 2  # stories of every other vendor there
 CHAT_ROWS = 5  # entries of the other chat replies
@@ -70,6 +73,10 @@ class Entry:
     lines: tuple[Line, ...] = ()
     number: int | None = None  # the item the entry is about
     count: int = 1  # the items it stands for (a story's items in its topic)
+    # What a later mention of the same item keeps (a key change's facts, a thread's
+    # figures): its own words were said where it first appeared.
+    again: tuple[Line, ...] = ()
+    members: Line | None = None  # its story's members, said once (the gist shows none)
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,13 @@ class Section:
     blocks: tuple[Block, ...]
     kind: str = "section"  # or "vendor", "topic"
     name: str = ""  # a topic's own name (the title without its emoji and wording)
+    # A vendor told briefly in the full report (its top stories and the rest by number)
+    # keeps its bucket by bucket blocks here, for when it is asked for on its own.
+    detail: tuple[Block, ...] = ()
+
+    def in_detail(self) -> Section:
+        """The section as it reads when asked for on its own (a digest, `--section nvidia`)."""
+        return replace(self, blocks=self.detail, detail=()) if self.detail else self
 
 
 @dataclass(frozen=True)
@@ -104,9 +118,17 @@ class Outline:
     footer: str
     link: str | None
     lang: str
+    label: str = ""  # the window's label, for the command that shows more
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)
+
+    @property
+    def body(self) -> tuple[Section, ...]:
+        """The sections a full report shows: subject topics (quantization, multimodal …)
+        are in the trends and on demand (`--section quantization`, a digest), not repeated
+        in the body, where each item is told once."""
+        return tuple(s for s in self.sections if s.kind != "topic")
 
 
 @dataclass(frozen=True)
@@ -152,10 +174,15 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
     info = report.sections
     if info is not None:
         sections.append(_summary(report, info, lang))
+        # In most detail: a topic report's own topic, else the first vendor with items
+        # (AMD / ROCm on most days); the other vendors briefly, subjects on demand.
+        vendors = [t.key for t in info.catalog.vendors if t.key in info.topics]
+        lead = report.topic or (vendors[0] if vendors else None)
         for topic in info.catalog.topics:
             found = info.topics.get(topic.key)
             if found is not None:
-                sections.append(_topic(report, info, found, lang))
+                detailed = topic.key == lead or topic.kind != "vendor"
+                sections.append(_topic(report, info, found, lang, lead=detailed))
         sections += [
             _hot(report, info, lang),
             _trends(report, info, lang),
@@ -180,20 +207,65 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         footer=_footer(report, lang),
         link=link,
         lang=lang,
+        label=report.window.label,
     )
 
 
 def pick(full: Outline, only: Sequence[str]) -> tuple[Section, ...]:
-    """The sections `only` names (`vendors` means every vendor), in the report's order."""
+    """The sections `only` names (`vendors` means every vendor), in the report's order;
+    nothing named: the full report's body."""
     if not only:
-        return full.sections
+        return full.body
     wanted = set(only)
     vendor_keys = _vendor_keys(full)
     return tuple(
-        s
+        s.in_detail() if s.key in wanted else s
         for s in full.sections
         if s.key in wanted or ("vendors" in wanted and s.key in vendor_keys)
     )
+
+
+def once(
+    gist: Sequence[Entry], sections: Sequence[Section]
+) -> tuple[tuple[Entry, ...], tuple[Section, ...]]:
+    """Each item told once, in reading order: where it first appears it has its own words
+    and its story's members; a later mention is its head line and only what is new there
+    (a key change's facts, a thread's figures). The appendix lists everything, always."""
+    seen: set[int] = set()
+    grouped: set[int] = set()  # items whose story's members were shown
+
+    def told(entry: Entry) -> Entry:
+        number = entry.number
+        if number is None:
+            return entry
+        if number in seen:
+            lines = entry.again
+            if entry.members is not None and number not in grouped:
+                lines += (entry.members,)
+            entry = replace(entry, lines=lines)
+        seen.add(number)
+        if entry.members is not None and entry.members in entry.lines:
+            grouped.add(number)
+        return entry
+
+    shown = tuple(told(entry) for entry in gist)
+    out = []
+    for section in sections:
+        if section.key == "appendix":
+            out.append(section)
+            continue
+        blocks = tuple(
+            replace(b, entries=tuple(told(e) for e in b.entries)) for b in section.blocks
+        )
+        out.append(replace(section, blocks=blocks))
+    return shown, tuple(out)
+
+
+def _once_parts(gist: Sequence[Entry], parts: Sequence[ChatPart]) -> tuple[ChatPart, ...]:
+    """`once` across a chat post: the headline's gist, then each reply."""
+    as_sections = [Section(p.name, p.title, p.blocks) for p in parts]
+    _, told = once(gist, as_sections)
+    return tuple(replace(p, blocks=t.blocks) for p, t in zip(parts, told, strict=True))
 
 
 def chat_parts(full: Outline, only: Sequence[str] = ()) -> tuple[ChatPart, ...]:
@@ -212,7 +284,7 @@ def chat_parts(full: Outline, only: Sequence[str] = ()) -> tuple[ChatPart, ...]:
         if not only and all(b.style == "nothing" for b in part.blocks):
             continue
         parts.append(part)
-    return tuple(parts)
+    return _once_parts(full.gist, parts)
 
 
 def _chat_part(full: Outline, name: str) -> ChatPart | None:
@@ -222,8 +294,11 @@ def _chat_part(full: Outline, name: str) -> ChatPart | None:
         for index, key in enumerate(_vendor_keys(full)):
             section = full.section(key)
             if section is not None:
+                command = more_command(full, key)
                 blocks += (
-                    _lead_vendor(section, lang) if index == 0 else [_other_vendor(section, lang)]
+                    _lead_vendor(section, lang, command)
+                    if index == 0
+                    else [_other_vendor(section, lang, command)]
                 )
         return ChatPart("vendors", w.text(lang, "vendors"), tuple(blocks))
     section = full.section(name)
@@ -231,10 +306,12 @@ def _chat_part(full: Outline, name: str) -> ChatPart | None:
         return None
     if name == "appendix":
         return ChatPart(name, section.title, section.blocks)  # asked for: the whole list
+    command = more_command(full, name)
     if section.kind != "section":  # one topic, asked for or a digest: in detail
-        return ChatPart(name, section.title, tuple(_lead_vendor(section, lang)[1:]))
+        detailed = section.in_detail()
+        return ChatPart(name, section.title, tuple(_lead_vendor(detailed, lang, command)[1:]))
     limit = CHAT_ROWS if name not in ("trends", "activity") else 12
-    blocks = [_capped(b, limit, lang, detail=True) for b in section.blocks]
+    blocks = [_capped(b, limit, lang, detail=True, command=command) for b in section.blocks]
     if name == "trends":
         activity = full.section("activity")
         if activity is not None:
@@ -242,28 +319,36 @@ def _chat_part(full: Outline, name: str) -> ChatPart | None:
     return ChatPart(name, section.title, tuple(blocks))
 
 
-def _lead_vendor(section: Section, lang: str) -> list[Block]:
+def _lead_vendor(section: Section, lang: str, command: str | None = None) -> list[Block]:
     """The first vendor in detail: each bucket's first stories, the rest counted."""
     blocks = [Block(section.name, (), "text")]
     for block in section.blocks:
         if not block.key:  # the folded stale line
             blocks.append(block)
             continue
-        blocks.append(_capped(block, CHAT_BUCKET_SHOWN[block.key], lang, detail=True))
+        shown = CHAT_BUCKET_SHOWN[block.key]
+        blocks.append(_capped(block, shown, lang, detail=True, command=command))
     return blocks
 
 
-def _other_vendor(section: Section, lang: str) -> Block:
+def _other_vendor(section: Section, lang: str, command: str | None = None) -> Block:
     """Another vendor, briefly: its top stories' head lines, the rest counted."""
     buckets = [b for b in section.blocks if b.key]
     shown = [e for b in buckets for e in b.entries][:CHAT_OTHER_STORIES]
-    hidden = sum(b.total for b in buckets) - sum(e.count for e in shown)
-    rest = _more(hidden, bool(shown), lang)
+    total = sum(b.total for b in section.detail or section.blocks if b.key in BUCKET_ORDER)
+    hidden = total - sum(e.count for e in shown)
+    rest = _more(hidden, bool(shown), lang, command)
     return Block(section.name, tuple(replace(e, lines=()) for e in shown), "list", rest)
 
 
 def _capped(
-    block: Block, shown: int, lang: str, *, detail: bool, heading: str | None = None
+    block: Block,
+    shown: int,
+    lang: str,
+    *,
+    detail: bool,
+    heading: str | None = None,
+    command: str | None = None,
 ) -> Block:
     entries = block.entries[:shown]
     if not detail:
@@ -272,16 +357,27 @@ def _capped(
         hidden = block.total - sum(e.count for e in entries)
     else:
         hidden = len(block.entries) - len(entries) + _rest_count(block)
-    rest = _more(hidden, bool(entries), lang)
+    rest = _more(hidden, bool(entries), lang, command)
     return replace(block, heading=heading or block.heading, entries=tuple(entries), rest=rest)
 
 
-def _more(hidden: int, any_shown: bool, lang: str) -> Line | None:
+def _more(hidden: int, any_shown: bool, lang: str, command: str | None = None) -> Line | None:
     """The "+N more in the full report" line; under a heading that shows none, "+1 more" would read
-    as a missing line, so it says they are listed there."""
+    as a missing line, so it says they are listed there. With no report page to link
+    (`command` given), it names the command that shows them instead."""
     if hidden <= 0:
         return None
+    if command is not None:
+        key = "more_by_command" if any_shown else "all_by_command"
+        return (Our(w.text(lang, key, n=hidden, command=command)),)
     return (Our(w.text(lang, "more_in_report" if any_shown else "all_in_report", n=hidden)),)
+
+
+def more_command(full: Outline, section: str) -> str | None:
+    """The slash command that shows the rest of a section, when no report page is linked."""
+    if full.link is not None:
+        return None
+    return f"/vllm-report {full.label} {section}".rstrip()
 
 
 def _rest_count(block: Block) -> int:
@@ -322,20 +418,41 @@ def ref(report: Report, number: int) -> Ref:
     return Ref(number, item_url(report.repo, item.kind, number))
 
 
+ISSUE_CLOSURES = {
+    "completed": "issue_completed",
+    "not_planned": "issue_not_planned",
+    "duplicate": "issue_duplicate",
+}
+
+
 def state_key(item: ActivityItem) -> str:
+    """An item's state in its own words: a PR merges or closes without merging; an issue
+    closes as completed, not planned or a duplicate (GitHub's `state_reason`)."""
     if item.merged_at is not None:
         return "merged"
     if item.closed_at is not None:
         if "stale" in item.labels:
             return "stale"
-        return "closed_pr" if item.kind == "pr" else "closed_issue"
+        if item.kind == "pr":
+            return "closed_pr"
+        return ISSUE_CLOSURES.get(item.state_reason or "", "closed_issue")
     if item.kind == "pr":
         return "draft" if item.draft else "review"
     return "open_issue"
 
 
-def _state(item: ActivityItem, lang: str) -> str:
-    return w.STATES[lang][state_key(item)]
+def as_of(item: ActivityItem, end: datetime) -> ActivityItem:
+    """The item as it stood when a window ended: a PR merged or closed since was open then
+    (a report asked later still tells its day; the appendix has the exact times)."""
+    merged = item.merged_at if item.merged_at is not None and item.merged_at < end else None
+    closed = item.closed_at if item.closed_at is not None and item.closed_at < end else None
+    if (merged, closed) == (item.merged_at, item.closed_at):
+        return item
+    return replace(item, merged_at=merged, closed_at=closed, state="closed" if closed else "open")
+
+
+def _state(item: ActivityItem, lang: str, end: datetime | None = None) -> str:
+    return w.STATES[lang][state_key(as_of(item, end) if end is not None else item)]
 
 
 def _head(
@@ -343,7 +460,7 @@ def _head(
 ) -> Line:
     item = report.item(number)
     line: list[Part] = [ref(report, number), Our(" "), Theirs(item.title), Our(" — ")]
-    line.append(Our(state or _state(item, lang)))
+    line.append(Our(state or _state(item, lang, report.window.end)))
     if author and item.author:
         line += [Our(w.SEP[lang]), Theirs(item.author, LOGIN_LIMIT)]
     return tuple(line)
@@ -370,8 +487,10 @@ def _members(report: Report, story: Story, lang: str) -> Line | None:
     """`follow-up #38263 (merged) · fixes #36703 (open), #36704 (open)`: one group per word."""
     groups: dict[str, list[int]] = {}
     for member in story.members:
-        merged = report.item(member.number).merged_at is not None
-        groups.setdefault(w.relation_word(lang, member.relation, merged), []).append(member.number)
+        item = as_of(report.item(member.number), report.window.end)
+        done = item.kind == "issue" and state_key(item) == "issue_completed"
+        word = w.relation_word(lang, member.relation, item.merged_at is not None, done)
+        groups.setdefault(word, []).append(member.number)
     if not groups:
         return None
     line: list[Part] = []
@@ -382,7 +501,8 @@ def _members(report: Report, story: Story, lang: str) -> Line | None:
         for index, number in enumerate(numbers):
             if index:
                 line.append(Our(w.LIST_SEP[lang]))
-            line += [ref(report, number), Our(w.parens(lang, _state(report.item(number), lang)))]
+            said = _state(report.item(number), lang, report.window.end)
+            line += [ref(report, number), Our(w.parens(lang, said))]
     return tuple(line)
 
 
@@ -398,7 +518,9 @@ def story_entry(
     members = _members(report, story, lang)
     if members:
         lines.append(members)
-    return Entry(_head(report, story.lead, lang, state=state), tuple(lines), story.lead)
+    head = _head(report, story.lead, lang, state=state)
+    again = (extra,) if extra else ()
+    return Entry(head, tuple(lines), story.lead, again=again, members=members)
 
 
 def _story(report: Report, info: Sections, number: int) -> Story:
@@ -411,24 +533,36 @@ def _story(report: Report, info: Sections, number: int) -> Story:
 
 def _summary(report: Report, info: Sections, lang: str) -> Section:
     written = report.prose.summary.get(lang) if report.prose is not None else None
-    line: Line = (Our("✍️ "), Theirs(written, 3000)) if written else (Our(w.summary(report, lang)),)
+    if written:
+        line: Line = (Our("✍️ "), Theirs(written, 3000))
+    else:
+        line = tuple(
+            ref(report, piece) if isinstance(piece, int) else Our(piece)
+            for piece in w.summary_pieces(report, lang)
+        )
     return Section("summary", w.text(lang, "summary"), (Block(None, (Entry(line),), "text"),))
 
 
-# Stories shown per bucket of a topic in the full report (the rest are listed by number).
-BUCKET_SHOWN = {"merged": 6, "review": 6, "new": 4, "closed": 3}
+# Stories shown per bucket of a topic in the full report (the rest are listed by number):
+# the first vendor and a topic asked for on their own in detail, the other vendors briefly.
+BUCKET_SHOWN = {"merged": 5, "review": 5, "new": 3, "done": 2, "closed": 2}
+OTHER_VENDOR_SHOWN = {"merged": 3, "review": 2, "new": 1, "done": 1, "closed": 1}
 # In the chat's vendor reply: the first vendor per bucket; the others get their top stories.
-CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "closed": 0}
+CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "done": 1, "closed": 0}
+BUCKET_ORDER = ("merged", "review", "new", "done", "closed")
 
 
-def _topic(report: Report, info: Sections, section: TopicSection, lang: str) -> Section:
+def _topic(
+    report: Report, info: Sections, section: TopicSection, lang: str, *, lead: bool = True
+) -> Section:
     name = info.catalog.topic_name(section.key, lang)
     blocks = []
-    for name_of_bucket in ("merged", "review", "new", "closed"):
+    caps = BUCKET_SHOWN if lead else OTHER_VENDOR_SHOWN
+    for name_of_bucket in BUCKET_ORDER:
         ids = section.buckets.get(name_of_bucket, ())
         if not ids:
             continue
-        shown = BUCKET_SHOWN[name_of_bucket]
+        shown = caps[name_of_bucket]
         entries = tuple(
             replace(
                 story_entry(report, info.story(s), lang),
@@ -448,7 +582,38 @@ def _topic(report: Report, info: Sections, section: TopicSection, lang: str) -> 
         blocks.append(Block(None, (Entry(tuple(folded)),), "text"))
     kind = topic.kind if (topic := info.catalog.topic(section.key)) is not None else "topic"
     title = w.text(lang, "vendor", name=name)
-    return Section(section.key, title, tuple(blocks), kind, name)
+    full = Section(section.key, title, tuple(blocks), kind, name)
+    if lead:
+        return full
+    return replace(full, blocks=_brief(report, info, section, full, lang), detail=full.blocks)
+
+
+BRIEF_STORIES = 3  # another vendor's weightiest stories in the full report
+
+
+def _brief(
+    report: Report, info: Sections, section: TopicSection, full: Section, lang: str
+) -> tuple[Block, ...]:
+    """Another vendor in a few lines: its counts, its weightiest stories of work landed or
+    under way, every other item by number (nothing left out), the stale sweep folded."""
+    live = [s for b in ("merged", "review", "new") for s in section.buckets.get(b, ())]
+    ranked = sorted(live, key=lambda s: -info.weights.get(info.story(s).lead, 0.0))
+    top = ranked[:BRIEF_STORIES]
+    entries = tuple(
+        replace(
+            story_entry(report, info.story(s), lang), count=len(_topic_numbers(info, section, s))
+        )
+        for s in top
+    )
+    others = [s for b in BUCKET_ORDER for s in section.buckets.get(b, ()) if s not in top]
+    counts = topic_line(full, lang)
+    blocks = [Block(None, (Entry((Our(counts),)),), "text")] if counts else []
+    total = sum(b.total for b in full.blocks if b.key)
+    blocks.append(
+        Block(None, entries, "list", _rest(report, info, section, others, lang), "top", total)
+    )
+    blocks += [b for b in full.blocks if not b.key]  # the folded stale sweep
+    return tuple(blocks)
 
 
 def _topic_numbers(info: Sections, section: TopicSection, story_id: str) -> list[int]:
@@ -473,10 +638,10 @@ def _rest(
             line.append(Our(w.LIST_SEP[lang]))
         line.append(ref(report, group[0]))
         if len(group) > 1:
-            line.append(Our(" (+"))
+            line.append(Our("（+" if lang == "zh" else " (+"))
             for position, number in enumerate(group[1:]):
                 line += [Our(w.LIST_SEP[lang]) if position else Our(""), ref(report, number)]
-            line.append(Our(")"))
+            line.append(Our("）" if lang == "zh" else ")"))
     return tuple(line)
 
 
@@ -503,7 +668,8 @@ def _hot(report: Report, info: Sections, lang: str) -> Section:
             )
         if hot.reactions:
             figures += w.SEP[lang] + w.text(lang, "reactions", n=hot.reactions)
-        lines: list[Line] = [(Our(figures),)]
+        figures_line: Line = (Our(figures),)
+        lines: list[Line] = [figures_line]
         said = _own_words(report, hot.number)
         if said:
             lines.insert(0, said)
@@ -517,7 +683,9 @@ def _hot(report: Report, info: Sections, lang: str) -> Section:
         known = [n for n in hot.linked if _known(report, n)][:6]
         if known:
             lines.append((Our(w.text(lang, "linked")), *_refs(report, known, lang)))
-        entries.append(Entry(_head(report, hot.number, lang), tuple(lines), hot.number))
+        entries.append(
+            Entry(_head(report, hot.number, lang), tuple(lines), hot.number, again=(figures_line,))
+        )
     return Section("hot", w.text(lang, "hot"), (_block_or_nothing(entries, lang, "numbered"),))
 
 
@@ -531,9 +699,20 @@ def _key(report: Report, info: Sections, lang: str) -> Section:
         story = _story(report, info, change.number).led_by(change.number)
         why = w.why_words(change.why, lang)
         extra: Line | None = (Our(w.SEP[lang].join(why)),) if why else None
-        state = w.STATES[lang]["rfc"] if change.state == "rfc" else None
-        entries.append(story_entry(report, story, lang, extra=extra, state=state))
+        entries.append(
+            story_entry(report, story, lang, extra=extra, state=_change_state(report, change, lang))
+        )
     return Section("key", w.text(lang, "key"), (_block_or_nothing(entries, lang, "numbered"),))
+
+
+def _change_state(report: Report, change: KeyChange, lang: str) -> str:
+    """Where a key change stood as the window ended (a PR in review then may have merged
+    since; the report tells its day), in the reader's words."""
+    item = report.item(change.number)
+    if change.state == "rfc":
+        open_then = item.closed_at is None or item.closed_at >= report.window.end
+        return w.STATES[lang]["rfc_open"] if open_then else _state(item, lang, report.window.end)
+    return w.STATES[lang][change.state]
 
 
 def _notable(report: Report, info: Sections, lang: str) -> Section:
@@ -552,7 +731,14 @@ def _notable(report: Report, info: Sections, lang: str) -> Section:
         if item.comments:
             detail.append(Our(w.SEP[lang] + w.comments_figure(lang, None, item.comments)))
         lines.append(tuple(detail))
-        entries.append(Entry(_head(report, issue.number, lang), tuple(lines), issue.number))
+        entries.append(
+            Entry(
+                _head(report, issue.number, lang),
+                tuple(lines),
+                issue.number,
+                again=(tuple(detail),),
+            )
+        )
     return Section(
         "notable", w.text(lang, "notable"), (_block_or_nothing(entries, lang, "numbered"),)
     )
@@ -560,7 +746,7 @@ def _notable(report: Report, info: Sections, lang: str) -> Section:
 
 def _trends(report: Report, info: Sections, lang: str) -> Section:
     rows = []
-    for row in info.trends:
+    for row in info.trends[:TREND_ROWS]:
         name = info.catalog.topic_name(row.topic, lang)
         if row.direction == "new":
             said = w.text(lang, "trend_new", name=name, count=row.count)
@@ -586,14 +772,17 @@ def _trends(report: Report, info: Sections, lang: str) -> Section:
         rows.append(Entry((Our(said),)))
     blocks = [_block_or_nothing(rows, lang, "list")]
     if info.trends and info.baseline_days:
-        blocks.insert(
-            0,
-            Block(
-                None,
-                (Entry((Our(w.text(lang, "trend_legend", days=info.baseline_days)),)),),
-                "text",
-            ),
-        )
+        if any(row.direction == "thin" for row in info.trends):
+            legend = w.text(
+                lang,
+                "trend_thin",
+                days=info.baseline_days,
+                per_day=info.baseline_per_day,
+                today=round(len(report.items) / info.days),
+            )
+        else:
+            legend = w.text(lang, "trend_legend", days=info.baseline_days)
+        blocks.insert(0, Block(None, (Entry((Our(legend),)),), "text"))
     if info.clusters:
         clusters = [
             Entry(
@@ -722,21 +911,24 @@ VENDOR_LINES = 4
 
 
 def _vendor_lines(sections: Sequence[Section], topic: str | None, lang: str) -> tuple[str, ...]:
-    """Counts by bucket in one line each: a digest's topic, else every vendor (AMD first)."""
-    lines = []
+    """Counts by bucket in one line each: a digest's topic, else the busiest vendors (a
+    vendor with one item never pushes out one with nine; ties keep the vendors' order)."""
+    found: list[tuple[int, int, str]] = []
     for section in sections:
         if section.key != topic and (topic is not None or section.kind != "vendor"):
             continue
         line = topic_line(section, lang)
         if line is not None:
-            lines.append(line)
-    return tuple(lines[:VENDOR_LINES])
+            busy = sum(b.total for b in section.detail or section.blocks if b.key in BUCKET_ORDER)
+            found.append((-busy, len(found), line))
+    return tuple(line for _, _, line in sorted(found)[:VENDOR_LINES])
 
 
 def topic_line(section: Section, lang: str) -> str | None:
     """A topic's counts by bucket in one line ("AMD / ROCm: 11 merged · 14 in review")."""
+    blocks = section.detail or section.blocks
     counts = [
-        w.text(lang, f"count_{b.key}", n=b.total) for b in section.blocks if b.key and b.total
+        w.count_word(lang, b.key, b.total) for b in blocks if b.key in BUCKET_ORDER and b.total
     ]
     if not counts:
         return None

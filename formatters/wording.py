@@ -38,6 +38,7 @@ TEXT: dict[str, dict[str, str]] = {
         "bucket_merged": "Merged ({n})",
         "bucket_review": "In review ({n})",
         "bucket_new": "Newly opened ({n})",
+        "bucket_done": "Issues closed ({n})",
         "bucket_closed": "Closed without merging ({n})",
         "vendor_line": "{name}: {counts}",
         "count_merged": "{n} merged",
@@ -46,6 +47,8 @@ TEXT: dict[str, dict[str, str]] = {
         "count_closed": "{n} closed",
         "more_in_report": "+{n} more in the full report",
         "all_in_report": "listed in the full report",
+        "more_by_command": "+{n} more: {command}",
+        "all_by_command": "listed by {command}",
         "cut_notice": "…{n} more lines in the full report",
         "full_report": "Full report",
         "thread_hint": "🧵 Details in the thread",
@@ -54,10 +57,12 @@ TEXT: dict[str, dict[str, str]] = {
         "chart_vendors": "📈 Items per vendor over the last {days} report days "
         "(shaded: days not archived)",
         "chart_merged": "📈 PRs merged and opened over the last {days} report days",
-        "stale_folded": "+{n} closed by the stale bot or as slop: {refs}",
+        "stale_folded": "+{n} swept: closed by the stale bot or as low-effort work: {refs}",
         "by": "by {author}",
         "unknown_author": "unknown",
         "trend_legend": "▲ well above, ▼ well below the mean of the {days} days before.",
+        "trend_thin": "No arrows: the {days} archived days before hold {per_day} items a day, "
+        "too few to compare with this day's {today}.",
         "trend_row": "{name}: {count} ({mean} a day before){arrow}",
         "trend_row_range": "{name}: {per_day} a day ({mean} a day before){arrow}",
         "trend_new": "{name}: {count}",
@@ -155,24 +160,30 @@ TEXT: dict[str, dict[str, str]] = {
         "bucket_merged": "已合并（{n}）",
         "bucket_review": "审阅中（{n}）",
         "bucket_new": "新建（{n}）",
+        "bucket_done": "已关闭 Issue（{n}）",
         "bucket_closed": "未合并关闭（{n}）",
         "vendor_line": "{name}：{counts}",
         "count_merged": "已合并 {n}",
         "count_review": "审阅中 {n}",
         "count_new": "新建 {n}",
-        "count_closed": "关闭 {n}",
+        "count_done": "关闭 Issue {n}",
+        "count_closed": "未合并关闭 {n}",
         "more_in_report": "另有 {n} 项，见完整报告",
         "all_in_report": "详见完整报告",
+        "more_by_command": "另有 {n} 项：{command}",
+        "all_by_command": "详见 {command}",
         "cut_notice": "……另有 {n} 行，见完整报告",
         "full_report": "完整报告",
         "thread_hint": "🧵 详情见讨论串",
         "chart_counts": "📈 近 {days} 个报告日的五项计数（阴影：未归档的日子）",
         "chart_vendors": "📈 近 {days} 个报告日各厂商的条目数（阴影：未归档的日子）",
         "chart_merged": "📈 近 {days} 个报告日合并与新建的 PR",
-        "stale_folded": "另有 {n} 项过期或作为低质量关闭：{refs}",
+        "stale_folded": "另有 {n} 项被批量清理（过期或低质量）：{refs}",
         "by": "作者 {author}",
         "unknown_author": "未知",
         "trend_legend": "▲ 明显高于、▼ 明显低于此前 {days} 天的均值。",
+        "trend_thin": "不标趋势：此前已归档的 {days} 天日均仅 {per_day} 项，"
+        "不足以与本日的 {today} 项比较。",
         "trend_row": "{name}：{count} 项（此前日均 {mean}）{arrow}",
         "trend_row_range": "{name}：日均 {per_day} 项（此前日均 {mean}）{arrow}",
         "trend_new": "{name}：{count} 项",
@@ -291,8 +302,12 @@ STATES = {
         "open_issue": "open",
         "closed_pr": "closed without merging",
         "closed_issue": "closed",
+        "issue_completed": "closed as completed",
+        "issue_not_planned": "closed as not planned",
+        "issue_duplicate": "closed as duplicate",
         "stale": "closed as stale",
         "rfc": "RFC",
+        "rfc_open": "RFC, open",
     },
     "zh": {
         "merged": "已合并",
@@ -301,8 +316,12 @@ STATES = {
         "open_issue": "待处理",
         "closed_pr": "未合并关闭",
         "closed_issue": "已关闭",
+        "issue_completed": "已解决关闭",
+        "issue_not_planned": "不予处理关闭",
+        "issue_duplicate": "重复关闭",
         "stale": "过期关闭",
         "rfc": "RFC",
+        "rfc_open": "RFC 讨论中",
     },
 }
 # How a story's member relates to its lead (bot.analyze.stories), said of the member; a
@@ -315,6 +334,8 @@ RELATIONS = {
         "backported": ("backport of", "backport of"),
         "revert": ("reverted by", "revert proposed in"),
         "reverted": ("reverts", "reverts"),
+        "reland": ("re-landed in", "re-land proposed in"),
+        "relanded": ("re-lands", "re-lands"),
         "replacement": ("replaced by", "replacement proposed in"),
         "replaced": ("replaces", "replaces"),
         "follow_up": ("follow-up", "follow-up"),
@@ -322,7 +343,9 @@ RELATIONS = {
         "duplicate": ("duplicate", "duplicate"),
         "similar": ("related", "related"),
         "series": ("same series", "same series"),
+        "attempt": ("same title and author", "same title and author"),
         "related": ("related", "related"),
+        "delivers": ("delivers", "delivers"),
     },
     "zh": {
         "fixes_lead": ("已由其修复", "修复 PR（未合并）"),
@@ -331,6 +354,8 @@ RELATIONS = {
         "backported": ("回移自", "回移自"),
         "revert": ("已被回退", "回退 PR（未合并）"),
         "reverted": ("回退", "回退"),
+        "reland": ("已重新合入", "重新合入 PR（未合并）"),
+        "relanded": ("重新合入", "重新合入"),
         "replacement": ("被替代", "替代 PR（未合并）"),
         "replaced": ("替代", "替代"),
         "follow_up": ("后续", "后续"),
@@ -338,19 +363,24 @@ RELATIONS = {
         "duplicate": ("重复", "重复"),
         "similar": ("相关", "相关"),
         "series": ("同系列", "同系列"),
+        "attempt": ("同作者同标题", "同作者同标题"),
         "related": ("相关", "相关"),
+        "delivers": ("实现了需求", "实现了需求"),
     },
 }
 
 
-def relation_word(lang: str, relation: str, member_merged: bool) -> str:
-    """`follow-up `, `revert proposed in `; zh `后续：`."""
+def relation_word(lang: str, relation: str, member_merged: bool, member_done: bool = False) -> str:
+    """`follow-up `, `revert proposed in `; zh `后续：`. A request the lead fixes that closed as
+    completed was delivered (`delivers `), not merely named."""
+    if relation == "fixed_by_lead" and member_done:
+        relation = "delivers"
     landed, pending = RELATIONS[lang][relation]
     word = landed if member_merged or relation not in _PENDING else pending
     return word + ("：" if lang == "zh" else " ")
 
 
-_PENDING = frozenset({"fixes_lead", "revert", "replacement"})
+_PENDING = frozenset({"fixes_lead", "revert", "reland", "replacement"})
 
 SIGNALS = {
     "en": {
@@ -381,7 +411,7 @@ WHY_TAGS = {
         "release": "发布",
     },
 }
-ARROWS = {"up": " ▲", "down": " ▼", "flat": "", "new": ""}
+ARROWS = {"up": " ▲", "down": " ▼", "flat": "", "new": "", "thin": ""}
 SEP = {"en": " · ", "zh": " · "}
 LIST_SEP = {"en": ", ", "zh": "、"}
 
@@ -397,6 +427,13 @@ def duration(lang: str, hours: float) -> str:
     if hours < 48:
         return text(lang, "hours", n=f"{hours:.1f}".removesuffix(".0"))
     return text(lang, "days", n=f"{hours / 24:.1f}".removesuffix(".0"))
+
+
+def count_word(lang: str, bucket: str, n: int) -> str:
+    """A bucket's count in a topic's one-line summary: `3 merged`, `1 issue closed`."""
+    if bucket == "done" and lang == "en":
+        return plural(n, "issue closed", "issues closed")
+    return text(lang, f"count_{bucket}", n=n)
 
 
 def plural(n: int, one: str, many: str) -> str:
@@ -450,18 +487,7 @@ def people_figure(lang: str, people: int, author_replied: bool) -> str:
 
 def why_words(why: Why, lang: str) -> list[str]:
     """The facts behind a key change: `+812 −40 in 14 files`, figures, reviewers, talk."""
-    words = []
-    if why.additions is not None and why.deletions is not None:
-        size = f"+{why.additions} −{why.deletions}"
-        if why.files is not None:
-            size += (
-                f" 共 {why.files} 个文件"
-                if lang == "zh"
-                else f" in {plural(why.files, 'file', 'files')}"
-            )
-        words.append(size)
-    for figure in why.figures:
-        words.append(("基准：" if lang == "zh" else "benchmark ") + figure)
+    words = _size_words(why, lang) + _claim_words(why, lang)
     if why.reviewers and why.reviewers >= 2:  # one approval is every merge; more is a signal
         words.append(
             f"{why.reviewers} 位审阅者"
@@ -482,70 +508,114 @@ def why_words(why: Why, lang: str) -> list[str]:
     return words
 
 
+def _size_words(why: Why, lang: str) -> list[str]:
+    if why.additions is None or why.deletions is None:
+        return []
+    size = f"+{why.additions} −{why.deletions}"
+    if why.files is not None:
+        size += (
+            f" 共 {why.files} 个文件"
+            if lang == "zh"
+            else f" in {plural(why.files, 'file', 'files')}"
+        )
+    return [size]
+
+
+def _claim_words(why: Why, lang: str) -> list[str]:
+    """Benchmark claims quoted, results shown, the paper implemented."""
+    words = [("基准：" if lang == "zh" else "benchmark ") + figure for figure in why.figures]
+    for shown in why.evidence:
+        if shown == "results" and not why.figures:
+            words.append("附性能数据" if lang == "zh" else "results in the description")
+        elif shown.startswith("arXiv"):
+            words.append(("依据论文 " if lang == "zh" else "implements ") + shown)
+    return words
+
+
 # -- the summary paragraph ------------------------------------------------------------------
+
+Piece = str | int  # our words, or an item number the renderer links
 
 
 def summary(report: Report, lang: str) -> str:
-    """The summary paragraph of a full report, from its figures ('' for counts only)."""
+    """The summary paragraph of a full report as plain text ('' for counts only)."""
+    return "".join(f"#{p}" if isinstance(p, int) else p for p in summary_pieces(report, lang))
+
+
+def summary_pieces(report: Report, lang: str) -> list[Piece]:
+    """The summary paragraph, its item numbers apart: what the day was about (its two or
+    three weightiest themes, by their leads), then the counts once, each closure count with
+    its own stale-bot share."""
     if report.sections is None:
-        return ""
-    return _chinese(report, report.sections) if lang == "zh" else _english(report, report.sections)
-
-
-def _figures(report: Report) -> dict[str, int]:
-    stats = report.stats
-    return {
-        "issues": stats[ListName.NEW_ISSUES],
-        "prs": stats[ListName.NEW_PRS],
-        "merged": stats[ListName.MERGED_PRS],
-        "closed_issues": stats[ListName.CLOSED_ISSUES],
-        "closed_prs": stats[ListName.CLOSED_UNMERGED_PRS],
-        "stale": sum(split.stale for split in report.closures.values()),
-    }
-
-
-def _busiest(sections: Sections, lang: str, limit: int = 3) -> list[str]:
-    parts = []
-    for row in sections.trends[:limit]:
-        if row.count:
-            name = sections.catalog.topic_name(row.topic, lang)
-            parts.append(f"{name} {row.count}{ARROWS[row.direction]}")
-    return parts
-
-
-def _english(report: Report, sections: Sections) -> str:
-    f = _figures(report)
-    text_ = (
-        f"{plural(f['issues'], 'issue', 'issues')} and {plural(f['prs'], 'PR', 'PRs')} were "
-        f"opened; {plural(f['merged'], 'PR was', 'PRs were')} merged, "
-        f"{plural(f['closed_issues'], 'issue', 'issues')} closed and "
-        f"{plural(f['closed_prs'], 'PR', 'PRs')} closed without merging"
-    )
-    text_ += f" ({f['stale']} of these by the stale bot)." if f["stale"] else "."
-    busiest = _busiest(sections, "en")
-    if busiest:
-        text_ += " Busiest topics: " + ", ".join(busiest) + "."
+        return []
+    sections = report.sections
+    pieces = _themes(sections, lang)
+    pieces.append(_chinese_counts(report) if lang == "zh" else _english_counts(report))
     people = sections.activity.distinct_authors
     if people:
         first = len(sections.activity.first_time_contributors)
-        text_ += f" {plural(people, 'person', 'people')} opened or landed work"
-        text_ += f", {first} of them for the first time." if first else "."
+        if lang == "zh":
+            said = f"共 {people} 人参与（新建或合并）"
+            pieces.append(said + (f"，其中 {first} 人首次贡献。" if first else "。"))
+        else:
+            said = f" {plural(people, 'person', 'people')} opened or landed work"
+            pieces.append(said + (f", {first} of them for the first time." if first else "."))
+    return pieces
+
+
+def _themes(sections: Sections, lang: str) -> list[Piece]:
+    """`The day's weightiest work: Speculative decoding (#38174), AMD / ROCm (#38086, #36574). `"""
+    if not sections.themes:
+        return []
+    pieces: list[Piece] = [
+        "本周期最值得关注的工作：" if lang == "zh" else "The day's weightiest work: "
+    ]
+    for index, theme in enumerate(sections.themes):
+        if index:
+            pieces.append(LIST_SEP[lang])
+        pieces.append(sections.catalog.topic_name(theme.topic, lang))
+        pieces.append("（" if lang == "zh" else " (")
+        for position, number in enumerate(theme.numbers):
+            if position:
+                pieces.append(LIST_SEP[lang])
+            pieces.append(number)
+        pieces.append("）" if lang == "zh" else ")")
+    pieces.append("。" if lang == "zh" else ". ")
+    return pieces
+
+
+def _stale(report: Report, name: ListName) -> int:
+    split = report.closures.get(name)
+    return split.stale if split is not None else 0
+
+
+def _english_counts(report: Report) -> str:
+    stats = report.stats
+    issues, prs = stats[ListName.NEW_ISSUES], stats[ListName.NEW_PRS]
+    merged, closed = stats[ListName.MERGED_PRS], stats[ListName.CLOSED_ISSUES]
+    unmerged = stats[ListName.CLOSED_UNMERGED_PRS]
+    stale_issues = _stale(report, ListName.CLOSED_ISSUES)
+    stale_prs = _stale(report, ListName.CLOSED_UNMERGED_PRS)
+    text_ = (
+        f"{plural(issues, 'issue', 'issues')} and {plural(prs, 'PR', 'PRs')} were opened; "
+        f"{plural(merged, 'PR was', 'PRs were')} merged; "
+        f"{plural(closed, 'issue', 'issues')} closed"
+    )
+    text_ += f" ({stale_issues} by the stale bot)" if stale_issues else ""
+    text_ += f" and {plural(unmerged, 'PR', 'PRs')} closed without merging"
+    text_ += f" ({stale_prs} by the stale bot)." if stale_prs else "."
     return text_
 
 
-def _chinese(report: Report, sections: Sections) -> str:
-    f = _figures(report)
+def _chinese_counts(report: Report) -> str:
+    stats = report.stats
+    stale_issues = _stale(report, ListName.CLOSED_ISSUES)
+    stale_prs = _stale(report, ListName.CLOSED_UNMERGED_PRS)
     text_ = (
-        f"本周期新增 Issue {f['issues']} 个、PR {f['prs']} 个，合并 PR {f['merged']} 个，"
-        f"关闭 Issue {f['closed_issues']} 个、未合并关闭 PR {f['closed_prs']} 个"
+        f"新增 Issue {stats[ListName.NEW_ISSUES]} 个、PR {stats[ListName.NEW_PRS]} 个；"
+        f"合并 PR {stats[ListName.MERGED_PRS]} 个；关闭 Issue {stats[ListName.CLOSED_ISSUES]} 个"
     )
-    text_ += f"（其中 {f['stale']} 个过期关闭）。" if f["stale"] else "。"
-    busiest = _busiest(sections, "zh")
-    if busiest:
-        text_ += "最活跃的话题：" + "、".join(busiest) + "。"
-    people = sections.activity.distinct_authors
-    if people:
-        first = len(sections.activity.first_time_contributors)
-        text_ += f"共 {people} 人参与（新建或合并）"
-        text_ += f"，其中 {first} 人首次贡献。" if first else "。"
+    text_ += f"（其中 {stale_issues} 个过期关闭）" if stale_issues else ""
+    text_ += f"，未合并关闭 PR {stats[ListName.CLOSED_UNMERGED_PRS]} 个"
+    text_ += f"（其中 {stale_prs} 个过期关闭）。" if stale_prs else "。"
     return text_

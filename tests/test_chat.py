@@ -303,13 +303,21 @@ def test_the_checks_catch_what_they_guard_against() -> None:
 
 
 def test_a_bucket_that_shows_no_item_says_where_they_are(
-    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+    fake_github: FakeGitHub,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """AMD's one PR closed without merging is not shown in chat: under its heading the reply
-    says it is listed in the full report, not "+1 more" (more than what?)."""
+    says where it is listed, not "+1 more" (more than what?): the full report when there is
+    a page to link, else the command that shows it."""
     day = anchor_days()[2]
-    slack = cli_json(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "slack")
-    (vendors,) = [m for m in slack if m["metadata"]["event_payload"]["part"] == "vendors"]
-    text = "\n".join(b["text"]["text"] for b in vendors["blocks"] if b.get("type") == "section")
-    after = text.split("*Closed without merging (1)*\n", 1)[1].splitlines()[0]
-    assert after == "_listed in the full report_"
+
+    def after_heading() -> str:
+        slack = cli_json(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "slack")
+        (vendors,) = [m for m in slack if m["metadata"]["event_payload"]["part"] == "vendors"]
+        text = "\n".join(b["text"]["text"] for b in vendors["blocks"] if b.get("type") == "section")
+        return text.split("*Closed without merging (1)*\n", 1)[1].splitlines()[0]
+
+    assert after_heading() == f"_listed by /vllm-report {day.label} amd_"
+    monkeypatch.setenv("VLLM_REPORT_ARCHIVE_URL", LINK)
+    assert after_heading() == "_listed in the full report_"

@@ -135,7 +135,8 @@ def test_model_failures_fall_back_to_the_deterministic_text(
     assert code == 0, err
     data = json.loads(out)
     assert "prose" not in data
-    assert data["summary"].startswith("29 issues and 92 PRs were opened; 44 PRs were merged")
+    assert data["summary"].startswith("The day's weightiest work: ")
+    assert "29 issues and 92 PRs were opened; 44 PRs were merged" in data["summary"]
     assert any(says in note for note in data["notes"])
     assert "Traceback" not in err
 

@@ -9,7 +9,8 @@ from datetime import timedelta
 import pytest
 
 from bot.analyze import analyze
-from bot.analyze.changes import benchmark_figures, notable_issues
+from bot.analyze.changes import notable_issues
+from bot.analyze.figures import benchmark_figures
 from bot.analyze.references import links
 from bot.analyze.stories import build_stories
 from bot.analyze.topics import classify, explain

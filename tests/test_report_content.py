@@ -76,7 +76,8 @@ def test_json_carries_topics_with_reasons_and_ranked_sections(
     listed = {int(n) for n in data["items"]}
     for key in ("hot_discussions", "key_changes", "notable_issues"):
         assert set(data[key]) <= listed, key
-    assert data["summary"].startswith("29 issues and 92 PRs were opened; 44 PRs were merged")
+    assert data["summary"].startswith("The day's weightiest work: ")
+    assert "29 issues and 92 PRs were opened; 44 PRs were merged" in data["summary"]
     assert data["trend_baseline_days"] == 7
     assert data["items"]["38181"]["what"].startswith("use the actual key/value")
     story = next(s for s in data["stories"] if s["lead"] == 38066)

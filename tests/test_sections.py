@@ -197,6 +197,14 @@ def test_trends_compare_with_the_mean_of_the_previous_days() -> None:
         for d in range(1, 8)
         for k in range(2)
     ]
+    # Other work on each day before, so the baseline is a real one (not "too thin").
+    baseline += [
+        item(
+            500 + d * 4 + k, "pr", title=f"[Misc] chore {d} {k}", created_at=IN - timedelta(days=d)
+        )
+        for d in range(1, 8)
+        for k in range(4)
+    ]
     rows = {
         r.topic: r
         for r in trends(
@@ -252,14 +260,15 @@ def test_summary_states_the_computed_figures_in_both_languages() -> None:
     assert report.sections is not None
     assert report.stats[ListName.MERGED_PRS] == 1
     en, zh = summary(report, "en"), summary(report, "zh")
+    # The stale sweep closed the issue: its share is said of the issues, not of the PRs.
     assert en.startswith(
-        "1 issue and 1 PR were opened; 1 PR was merged, 1 issue closed and 0 PRs closed without "
-        "merging (1 of these by the stale bot)."
+        "1 issue and 1 PR were opened; 1 PR was merged; 1 issue closed (1 by the stale bot) "
+        "and 0 PRs closed without merging."
     )
     assert "1 issues" not in en and "1 PRs" not in en and "1 people" not in en
     assert zh.startswith(
-        "本周期新增 Issue 1 个、PR 1 个，合并 PR 1 个，关闭 Issue 1 个、未合并关闭 PR 0 个"
-        "（其中 1 个过期关闭）。"
+        "新增 Issue 1 个、PR 1 个；合并 PR 1 个；关闭 Issue 1 个（其中 1 个过期关闭），"
+        "未合并关闭 PR 0 个。"
     )
 
 

@@ -62,7 +62,11 @@ def test_a_day_page_has_every_section_every_item_and_its_charts(
     for chart in ("counts", "vendors"):
         assert (root / "2026-03-25" / f"{chart}.png").stat().st_size > 10_000
         assert f'<img src="{chart}.png" alt="' in text
-        assert f'<img src="../{chart}.png" alt="' in page(root, "2026-03-25", "zh")
+        # The Chinese page has its own charts, their words in Chinese.
+        assert (root / "2026-03-25" / "zh" / f"{chart}.png").stat().st_size > 10_000
+        zh = page(root, "2026-03-25", "zh")
+        assert f'<img src="{chart}.png" alt="' in zh
+    assert "每日动态 · vllm-project/vllm" in zh or "各厂商条目数 · vllm-project/vllm" in zh
     assert '<a href="../2026-03-24/" rel="prev">' in text
 
 
@@ -159,6 +163,8 @@ def test_a_rebuild_writes_only_what_a_new_day_changed(tmp_path: Path) -> None:
         "2026-03-25/zh/index.html",
         "2026-03-25/counts.png",
         "2026-03-25/vendors.png",
+        "2026-03-25/zh/counts.png",
+        "2026-03-25/zh/vendors.png",
     }
     assert new_day <= written
     # The day before gains its "next day" link; its charts end before the new day.

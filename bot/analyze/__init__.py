@@ -19,8 +19,10 @@ from bot.analyze.counts import build_report, is_stale_closure, list_members
 from bot.analyze.discussions import candidates, hot_discussions, in_window_comments
 from bot.analyze.references import links
 from bot.analyze.stories import build_stories, story_index
-from bot.analyze.topics import classify_all, topic_sections
-from bot.analyze.trends import activity, clusters, topic_counts, trends
+from bot.analyze.themes import themes
+from bot.analyze.topics import TopicMatch, classify_all, topic_sections
+from bot.analyze.trends import activity, baseline_per_day, clusters, topic_counts, trends
+from bot.analyze.weight import substance
 from bot.analyze.what import what_line
 from bot.model.report import (
     BASELINE_DAYS,
@@ -33,6 +35,8 @@ from bot.model.report import (
 )
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
+
+REVERTED_NEWS = 1.0  # a change with a revert proposed or merged in the window
 
 __all__ = [
     "analyze",
@@ -78,21 +82,29 @@ def analyze(
     listed = list(report.items.values())
     threads = comments or {}
     item_links = {it.number: links(it.title, it.body, repo, it.number) for it in listed}
-    stories = build_stories(listed, context, window, item_links)
+    known = {**{it.number: it for it in context}, **report.items}
+    # What each item is worth, worked out once: story leads, vendor order and key changes
+    # all read it, so every section agrees on what matters most.
+    weights = {n: substance(it, window.contains(it.created_at)) for n, it in known.items()}
+    stories = build_stories(listed, context, window, item_links, weights)
     by_story = story_index(stories)
+    _add_revert_news(weights, stories)
     discussed = {
         n: len(in_window_comments(report.items[n], thread, window, rules))
         for n, thread in threads.items()
         if n in report.items
     }
+    topics = topic_sections(listed, rules, matches, by_story, window, weights)
     sections = Sections(
         catalog=rules.catalog(),
-        topics=topic_sections(listed, rules, matches, by_story, window),
+        topics=topics,
         stories=stories,
         what={it.number: what_line(it) for it in [*listed, *context]},
         details=dict(details or {}),
         hot_discussions=hot_discussions(listed, threads, window, rules, item_links),
-        key_changes=key_changes(listed, window, rules, by_story, details or {}, discussed),
+        key_changes=key_changes(
+            listed, window, rules, by_story, details or {}, discussed, known=known, weights=weights
+        ),
         notable_issues=notable_issues(listed, window, rules, by_story),
         trends=trends(
             topic_counts(listed, window, matches),
@@ -101,14 +113,35 @@ def analyze(
             window,
             rules,
             baseline_covered,
+            listed=len(listed),
         ),
         clusters=clusters(listed, rules),
         activity=activity(listed, window, rules),
         baseline_days=sum(baseline_covered),
+        baseline_per_day=baseline_per_day(baseline_items, window, baseline_covered),
         days=max(1, round(window.duration.total_seconds() / 86400)),
+        weights={n: weights[n] for n in report.items},
+        themes=themes(topics, {s.id: s for s in stories}, weights, _titled(matches)),
     )
     report = replace(report, sections=sections, topic=topic)
     return report if not context else replace(report, context=_named(context, stories))
+
+
+def _add_revert_news(weights: dict[int, float], stories: Sequence[Story]) -> None:
+    """Work pulled back out the same day is news about that work."""
+    for story in stories:
+        if any(m.relation == "revert" and not m.context for m in story.members):
+            weights[story.lead] += REVERTED_NEWS
+
+
+def _titled(matches: Mapping[int, Mapping[str, TopicMatch]]) -> dict[str, set[int]]:
+    """Per topic, the items whose title names it."""
+    out: dict[str, set[int]] = {}
+    for number, found in matches.items():
+        for key, match in found.items():
+            if match.titled:
+                out.setdefault(key, set()).add(number)
+    return out
 
 
 def _named(context: Sequence[ActivityItem], stories: Sequence[Story]) -> dict[int, ActivityItem]:

@@ -1,12 +1,14 @@
 """Key technical changes and notable issues, ranked by facts a maintainer would cite.
 
-Key changes are the window's merged PRs, its new PRs in review and its RFCs, weighed by
-what they are (title tags and labels: performance, quantization, new model, feature, RFC;
-routine CI, docs and test work ranks low), how big they are (lines and files, from the
-pulls API for the shortlist only), what their body claims (benchmark figures such as
-`1.3x` or `+15%`, quoted), who reviewed them, and the discussion they drew in the window.
-A follow-up folds into its story's lead, so a one-line fix never outranks the feature it
-fixes. Notable issues are bug reports with a severity signal (crash, hang, OOM,
+Key changes are the window's PRs, merged, in review or newly opened, and its RFCs, each
+weighed by the same facts whatever its state (weight.py: what its title and labels say it
+is, benchmark figures and result tables in its body, how much the description says;
+routine tests, CI, docs, typo and benchmark-script work weighs little), then by how big
+it is (lines and files, from the pulls API for a shortlist of every state), who reviewed
+it, the discussion it drew in the window and the requests it delivers. Merging adds a
+little, never enough to lift a one-line fix over a new method still in review. A follow-up
+folds into its story's lead, and a revert weighs what it undoes (it is told with that
+work). Notable issues are bug reports with a severity signal (crash, hang, OOM,
 regression, wrong output, security) in their title or problem statement.
 """
 
@@ -18,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from bot.analyze.titles import title_tags
-from bot.analyze.weight import WEIGHTY, significance
+from bot.analyze.weight import evidence, figures, routine, substance, weighty_tags
 from bot.analyze.what import what_line
 from bot.model.report import (
     ActivityItem,
@@ -31,20 +33,11 @@ from bot.model.report import (
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 
-CANDIDATES = 6  # PRs whose size and reviews are read from the pulls API
-STATE_WEIGHT = {"merged": 3.0, "review": 1.5, "rfc": 2.0}
-# A benchmark claim: a multiplier or a percentage near a word saying what improved.
-_FIGURE = re.compile(
-    r"(?:(?:up to|about|around|~|over|≈)\s*)?"
-    r"(?<![A-Za-z0-9.])[+-]?\d+(?:\.\d+)?\s?(?:x|×|%)(?![\w])(?:\s?(?:to|-|–)\s?\d+(?:\.\d+)?\s?(?:x|×|%))?"
-    r"(?P<words>(?:\s+[A-Za-z][A-Za-z/]*){0,4})",
-    re.I,
-)
-_MEASURE = re.compile(
-    r"speed-?ups?|faster|throughput|latency|ttft|tpot|itl|e2e|tokens?/s|tok/s|qps|"
-    r"memory|improve\w*|reduc\w*|gain|decode|prefill|slower|accuracy|overhead",
-    re.I,
-)
+CANDIDATES = 8  # PRs whose size and reviews are read from the pulls API (2 requests each)
+# State adds little: a maintainer names the weightiest work of the day, merged or not.
+STATE_WEIGHT = {"merged": 1.0, "review": 0.5, "rfc": 0.5, "draft": 0.0}
+DELIVERED_WEIGHT = 0.75  # per request it delivered (closed as completed; three at most)
+PROPOSED_WEIGHT = 0.25  # per request it says it fixes that is still open
 SEVERITY: tuple[tuple[str, str, float], ...] = (
     ("security", r"security|CVE-\d+|vulnerab\w*|RCE|injection", 5.0),
     (
@@ -77,30 +70,39 @@ def state_of(item: ActivityItem) -> str:
 
 
 def change_state(item: ActivityItem, window: Window) -> str | None:
-    """merged / review / rfc when `item` can be a key change of `window`, else None."""
+    """merged / review / draft / rfc when `item` can be a key change of `window`, else None:
+    where it stood as the window ended (a report asked later still tells its day)."""
     tags = set(title_tags(item.title))
     if item.kind == "issue":
         is_rfc = "rfc" in tags or "RFC" in item.labels or item.title.lower().startswith("rfc")
         return "rfc" if is_rfc and window.contains(item.created_at) else None
     if item.merged_at is not None and window.contains(item.merged_at):
         return "merged"
-    open_at_end = item.closed_at is None or item.closed_at >= window.end  # as the day ended
-    if open_at_end and not item.draft and window.contains(item.created_at):
-        return "rfc" if "rfc" in tags else "review"
+    open_at_end = item.closed_at is None or item.closed_at >= window.end
+    if open_at_end and window.contains(item.created_at):
+        return "rfc" if "rfc" in tags else "draft" if item.draft else "review"
     return None
 
 
 def key_change_candidates(
     items: Sequence[ActivityItem], window: Window, rules: TopicRules, limit: int = CANDIDATES
 ) -> list[int]:
-    """The PRs worth one pulls-API request each: the best by everything but their size."""
-    ranked = []
+    """The PRs worth one pulls-API read each: the best by everything but their size, half
+    of them merged and half not (when there are that many), so an open PR's size is known
+    before it is weighed against a merged one."""
+    merged: list[tuple[float, int]] = []
+    others: list[tuple[float, int]] = []
     for item in items:
         state = change_state(item, window)
         if state is None or item.kind != "pr" or rules.is_bot(item.author):
             continue
-        ranked.append((-_base_score(item, state, 0), item.number))
-    return [number for _, number in sorted(ranked)[:limit]]
+        rank = (-_base_score(item, state, 0, window), item.number)
+        (merged if state == "merged" else others).append(rank)
+    merged.sort()
+    others.sort()
+    half = limit // 2
+    taken = merged[: max(half, limit - len(others))] + others[: max(half, limit - len(merged))]
+    return [number for _, number in sorted(taken)[:limit]]
 
 
 def key_changes(
@@ -111,101 +113,131 @@ def key_changes(
     details: Mapping[int, PullDetails],
     discussed: Mapping[int, int],
     limit: int = 5,
+    known: Mapping[int, ActivityItem] | None = None,
+    weights: Mapping[int, float] | None = None,
 ) -> tuple[KeyChange, ...]:
-    """The `limit` weightiest changes, one per story; its other candidates fold into it."""
-    best: dict[str, KeyChange] = {}
-    folded: dict[str, list[int]] = {}
+    """The `limit` weightiest changes, one per story: the story weighs what its weightiest
+    candidate weighs, and is told by its lead when the lead is a candidate (the release,
+    not the one-line fix that scored higher on its longer description); the other
+    candidates fold into it. `known`: the window's items and its context; `weights`: each
+    item's weight as the analysis worked it out (substance, and the news of a revert)."""
+    known = known if known is not None else {it.number: it for it in items}
+    by_story: dict[str, list[KeyChange]] = {}
     for item in items:
         state = change_state(item, window)
         if state is None or rules.is_bot(item.author):
             continue
         story = stories.get(item.number)
         story_id = story.id if story is not None else f"s{item.number}"
-        why = _why(item, details.get(item.number), discussed.get(item.number, 0), rules)
-        change = KeyChange(item.number, story_id, state, _score(item, state, why), why)
-        held = best.get(story_id)
-        if held is None or (change.score, -change.number) > (held.score, -held.number):
-            if held is not None:
-                folded.setdefault(story_id, []).append(held.number)
-            best[story_id] = change
-        else:
-            folded.setdefault(story_id, []).append(item.number)
+        delivered = _delivered(item.number, story, known)
+        done = frozenset(n for n in delivered if _completed(known[n], window))
+        talk = discussed.get(item.number, 0)
+        why = _why(item, details.get(item.number), talk, rules, delivered, done)
+        weight = weights.get(item.number) if weights is not None else None
+        score = _score(item, state, why, window, _undoes(item, story, known, window), weight)
+        by_story.setdefault(story_id, []).append(
+            KeyChange(item.number, story_id, state, score, why)
+        )
     ranked = []
-    for story_id, change in best.items():
-        extra = tuple(sorted(folded.get(story_id, [])))
-        why = replace(change.why, follow_ups=extra)
-        score = round(change.score + 0.5 * len(extra), 2)
-        ranked.append(replace(change, score=score, why=why))
+    for changes in by_story.values():
+        changes.sort(key=lambda k: (-k.score, k.number))
+        story = stories.get(changes[0].number)
+        told = next(
+            (k for k in changes if story is not None and k.number == story.lead), changes[0]
+        )
+        extra = tuple(sorted(k.number for k in changes if k is not told))
+        score = round(changes[0].score + 0.5 * len(extra), 2)
+        ranked.append(replace(told, score=score, why=replace(told.why, follow_ups=extra)))
     ranked.sort(key=lambda k: (-k.score, k.number))
     return tuple(ranked[:limit])
 
 
-def _base_score(item: ActivityItem, state: str, discussed: int) -> float:
-    return STATE_WEIGHT[state] + significance(item) + min(discussed, 12) / 4
+def _base_score(
+    item: ActivityItem, state: str, discussed: int, window: Window, weight: float | None = None
+) -> float:
+    if weight is None:
+        weight = substance(item, window.contains(item.created_at))
+    return STATE_WEIGHT[state] + weight + min(discussed, 12) / 4
 
 
-def _score(item: ActivityItem, state: str, why: Why) -> float:
-    score = _base_score(item, state, why.comments_in_window)
+def _score(
+    item: ActivityItem,
+    state: str,
+    why: Why,
+    window: Window,
+    undoes: float | None = None,
+    weight: float | None = None,
+) -> float:
+    score = _base_score(item, state, why.comments_in_window, window, weight)
+    if undoes is not None:  # a revert weighs what it takes back out
+        score = max(score, STATE_WEIGHT[state] + undoes)
     lines = (why.additions or 0) + (why.deletions or 0)
-    score += min(math.log2(1 + lines) / 2, 5.0) if lines else 0.0
+    score += min(math.log2(1 + lines) / 2, 4.0) if lines else 0.0
     score += min(why.files or 0, 30) / 15
-    score += 1.5 if why.figures else 0.0
-    score += 0.3 * min(why.reviewers or 0, 5)
+    score += 0.4 * min(why.reviewers or 0, 5)
+    open_requests = len(why.delivers) - len(why.completed)
+    score += DELIVERED_WEIGHT * min(len(why.completed), 3) + PROPOSED_WEIGHT * min(open_requests, 3)
     return round(score, 2)
 
 
-def _weighty(item: ActivityItem) -> tuple[str, ...]:
-    found = [WEIGHTY[t] for t in title_tags(item.title) if t in WEIGHTY]
-    found += [WEIGHTY[label.lower()] for label in item.labels if label.lower() in WEIGHTY]
-    return tuple(dict.fromkeys(found))
+def _delivered(
+    number: int, story: Story | None, known: Mapping[int, ActivityItem]
+) -> tuple[int, ...]:
+    """The requests (issues) of its story that the change says it fixes."""
+    if story is None:
+        return ()
+    if story.lead == number:
+        pool = [m.number for m in story.members if m.relation == "fixed_by_lead"]
+    else:
+        seen = story.led_by(number)
+        pool = [m.number for m in seen.members if m.relation == "fixed_by_lead"]
+    return tuple(n for n in pool if n in known and known[n].kind == "issue")
 
 
-def _why(item: ActivityItem, details: PullDetails | None, discussed: int, rules: TopicRules) -> Why:
-    # A figure is quoted only for a change that is about speed or size: a tests PR's
-    # "2x faster" to-do is no benchmark of its own.
-    quoted = "performance" in _weighty(item) or "quantization" in _weighty(item)
+def _completed(request: ActivityItem, window: Window) -> bool:
+    closed = request.closed_at
+    return closed is not None and closed < window.end and request.state_reason == "completed"
+
+
+def _undoes(
+    item: ActivityItem, story: Story | None, known: Mapping[int, ActivityItem], window: Window
+) -> float | None:
+    """For a revert, the weight of the work it reverts (known in its story), else None."""
+    if story is None or routine(item) != "revert":
+        return None
+    seen = story.led_by(item.number) if story.lead != item.number else story
+    undone = [m.number for m in seen.members if m.relation == "reverted" and m.number in known]
+    if not undone:
+        return None
+    return max(substance(known[n], window.contains(known[n].created_at)) for n in undone)
+
+
+def _why(
+    item: ActivityItem,
+    details: PullDetails | None,
+    discussed: int,
+    rules: TopicRules,
+    delivered: tuple[int, ...] = (),
+    done: frozenset[int] = frozenset(),
+) -> Why:
+    """The facts behind a change's weight; `done`: the requests closed as completed."""
     return Why(
         additions=details.additions if details else None,
         deletions=details.deletions if details else None,
         files=details.changed_files if details else None,
-        figures=benchmark_figures(item.body) if quoted else (),
+        figures=figures(item),
         # People only: a bot's review (mergify, a CI bot) is no reviewer's attention.
         reviewers=(
             sum(not rules.is_bot(login) for login in details.reviewers) if details else None
         ),
         comments_in_window=discussed,
         reactions=item.reactions,
-        tags=_weighty(item),
+        tags=weighty_tags(item),
+        delivers=delivered,
+        completed=tuple(n for n in delivered if n in done),
+        evidence=evidence(item),
+        routine=routine(item),
     )
-
-
-def benchmark_figures(body: str | None, limit: int = 2) -> tuple[str, ...]:
-    """Speed-up and percentage claims quoted from a body ("3.6x to 7.4x speedup")."""
-    if not body:
-        return ()
-    text = re.sub(r"```.*?(?:```|$)", " ", body[:8000], flags=re.S)
-    found: list[str] = []
-    for match in _FIGURE.finditer(text):
-        # The figure and the words after it up to the last one that says what it measures.
-        words = match.group("words").split()
-        measured = [i for i, word in enumerate(words) if _MEASURE.fullmatch(word)]
-        figure = match.group(0)[: match.start("words") - match.start()]
-        before = text[max(0, match.start() - 40) : match.start()]
-        if not measured and not _MEASURE.search(before):
-            continue
-        if measured:
-            phrase = " ".join([*figure.split(), *words[: measured[-1] + 1]])
-        else:  # "E2E latency by 15%": the words before say what it measures
-            prior = re.findall(r"[A-Za-z][\w/-]*", before)[-4:]
-            first = next(
-                i for i, word in enumerate(prior) if _MEASURE.fullmatch(word) or i == len(prior) - 1
-            )
-            phrase = " ".join([*prior[first:], *figure.split()])
-        if not any(phrase in kept or kept in phrase for kept in found):
-            found.append(phrase[:60])
-        if len(found) == limit:
-            break
-    return tuple(found)
 
 
 # -- notable issues ------------------------------------------------------------------------

@@ -14,13 +14,25 @@ from dataclasses import dataclass
 from bot.model.report import ActivityItem
 
 # Kinds, strongest first (one link per target keeps the strongest).
-KINDS = ("reverts", "backports", "fixes", "supersedes", "follows", "duplicates", "mentions")
+KINDS = (
+    "reverts",
+    "relands",
+    "backports",
+    "fixes",
+    "supersedes",
+    "follows",
+    "duplicates",
+    "mentions",
+)
 
 _NUMBER = r"(?:#|https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?:issues|pull)/)(?P<n>\d{1,7})"
 _PHRASES = {
     "fixes": r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)(?:\s+(?:for|issue|bug))?\s*:?\s*",
     "backports": r"backport(?:s|ed)?(?:\s+of)?(?:\s+(?:pr|pull request))?\s*:?\s*",
     "reverts": r"revert(?:s|ed)?(?:\s+(?:pr|commit))?\s*:?\s*",
+    "relands": (
+        r"(?:re-?land(?:s|ed|ing)?|re-?appl(?:y|ies|ied)|re-?submi(?:ts?|tted))(?:\s+of)?\s*:?\s*"
+    ),
     "supersedes": r"(?:supersede[sd]?|replace[sd]?|instead of|alternative to|redo of)\s*:?\s*",
     "follows": (
         r"(?:follow[- ]?ups?(?:\s+(?:to|of|for|on))?|builds?\s+on(?:\s+top\s+of)?|"
@@ -41,6 +53,8 @@ _MENTION = re.compile(rf"(?<![\w/&]){_NUMBER}\b")
 # `Revert "[Perf] Something (#38021)"`: GitHub's own revert title names the PR it undoes.
 _REVERT_TITLE = re.compile(r'^\s*Revert\s+".*\(#(\d{1,7})\)"?\s*$', re.I)
 _BACKPORT_TITLE = re.compile(r"backport.*?#(\d{1,7})", re.I)
+# `Reland "[MoE] Something (#38050)"`, `[Reland] Something (#38050)`: it lands it again.
+_RELAND_TITLE = re.compile(r"^\s*\[?\s*re-?(?:land|apply)\b.*\(#(\d{1,7})\)", re.I)
 SCAN = 6000  # characters of a body read for links: they are stated near the top
 
 
@@ -63,6 +77,8 @@ def links(title: str, body: str | None, repo: str, own: int) -> list[Link]:
 
     if match := _REVERT_TITLE.match(title):
         add(int(match.group(1)), "reverts")
+    if match := _RELAND_TITLE.match(title):
+        add(int(match.group(1)), "relands")
     if match := _BACKPORT_TITLE.search(title):
         add(int(match.group(1)), "backports")
     for text in (title, (body or "")[:SCAN]):

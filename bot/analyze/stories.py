@@ -1,12 +1,17 @@
 """Stories: related items of a window shown as one (a feature and its follow-up fix, the
-issues it answers, a PR series, a closed attempt and its replacement, backports).
+requests it delivers, a PR series, a closed attempt and its replacement, backports, a
+revert and its re-land).
 
-Items are joined by explicit links (fixes/closes/resolves, backports, reverts, follow-ups,
-`#N` mentions and issue URLs, read by `references.links`) and by title likeness inside the
-window: titles that share distinctive terms (after dropping `[tags]`, common words and terms
-frequent in the window). An item outside the window joins the story of the items that name
-it, as context, but never joins two stories on its own (a tracking issue that ten PRs name
-is not one story). Every join keeps its reason, for `explain`.
+Items are joined by explicit links (fixes/closes/resolves, backports, reverts, re-lands,
+follow-ups, `#N` mentions and issue URLs, read by `references.links`), by title likeness
+inside the window (titles that share distinctive terms, after dropping `[tags]`, common
+words and terms frequent in the window; the same title by the same author), and by timing:
+a request closed as completed within a day of a merge whose title it shares is delivered
+by it, and a request opened after a merge whose title it shares follows up on it. An item
+outside the window joins the story of the items that name it, as context, but never joins
+two stories on its own (a tracking issue that ten PRs name is not one story). The lead is
+the weightiest member (weight.py: the feature, not its fix; a PR before the issues it
+answers; a change before its revert). Every join keeps its reason, for `explain`.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from bot.analyze.references import Link
+from bot.analyze.weight import substance
 from bot.model.report import ActivityItem, Story, StoryMember
 from bot.model.windows import Window
 
@@ -43,7 +50,12 @@ COMMON = frozenset(
 MIN_SHARED = 2  # distinctive terms two titles must share
 MIN_OVERLAP = 0.5  # and at least this share of the shorter title's distinctive terms
 RARE = 3  # a term in at most this many titles of the window is distinctive
+TIMING_RARE = 6  # a request tied to a merge by timing may share terms this frequent
+DELIVERY_DELAY = timedelta(days=1)  # a request closed this soon after a merge it shares
 _STATE_RANK = {"merged": 0, "open": 1, "closed": 2}
+# What a member is before its weight: a merged PR is the work; a closed attempt, an issue
+# asking for the work, are about it (an RFC is the work's design).
+_LEAD_BONUS = {"merged": 0.5, "open": 0.0, "closed": -1.5, "issue": -2.0, "rfc": -0.5}
 
 
 @dataclass(frozen=True)
@@ -59,14 +71,25 @@ def build_stories(
     context: Iterable[ActivityItem],
     window: Window,
     item_links: Mapping[int, Sequence[Link]],
+    weights: Mapping[int, float] | None = None,
 ) -> tuple[Story, ...]:
-    """The window's stories (every listed item is in exactly one), largest first."""
+    """The window's stories (every listed item is in exactly one), largest first.
+    `weights`: each item's substance (weight.py), when the caller worked it out already."""
     listed = {it.number: it for it in items}
     known = {**{it.number: it for it in context}, **listed}
     ordered = list(listed.values())
-    edges = _link_edges(listed, known, item_links) + _title_edges(ordered) + _series_edges(ordered)
+    edges = (
+        _link_edges(listed, known, item_links)
+        + _title_edges(ordered)
+        + _series_edges(ordered)
+        + _timing_edges(ordered, window)
+    )
     groups = _components(listed, edges)
-    stories = [_story(members, known, edges, window) for members in groups]
+    weigh = dict(weights or {})
+    for number, it in known.items():
+        if number not in weigh:
+            weigh[number] = substance(it, window.contains(it.created_at))
+    stories = [_story(members, known, edges, window, weigh) for members in groups]
     stories.sort(key=lambda s: (-len(s.numbers), s.lead))
     return tuple(stories)
 
@@ -97,6 +120,7 @@ def _says(number: int, link: Link) -> str:
         "fixes": "says it fixes",
         "backports": "backports",
         "reverts": "reverts",
+        "relands": "re-lands",
         "supersedes": "replaces",
         "follows": "follows up on",
         "duplicates": "duplicates",
@@ -120,7 +144,7 @@ def _title_edges(items: list[ActivityItem]) -> list[_Edge]:
         for i, a in enumerate(numbers):
             for b in numbers[i + 1 :]:
                 shared[(min(a, b), max(a, b))] += 1
-    edges = []
+    edges = _same_title_edges(items)
     for (a, b), count in sorted(shared.items()):
         shorter = min(len(terms[a]), len(terms[b]))
         if count < MIN_SHARED or count < MIN_OVERLAP * shorter:
@@ -133,24 +157,107 @@ def _title_edges(items: list[ActivityItem]) -> list[_Edge]:
     return edges
 
 
+def _same_title_edges(items: list[ActivityItem]) -> list[_Edge]:
+    """The same title by the same author: another attempt at one piece of work, however
+    common its words ("Fix multi-node allreduce fusion" opened twice)."""
+    by_title: dict[tuple[str, str], list[int]] = {}
+    for it in items:
+        if it.author:
+            key = (" ".join(it.title.lower().split()), it.author.lower())
+            by_title.setdefault(key, []).append(it.number)
+    edges = []
+    for numbers in by_title.values():
+        for a, b in itertools.pairwise(sorted(numbers)):
+            edges.append(_Edge(a, b, f"#{a} and #{b} have the same title and author", "attempt"))
+    return edges
+
+
+def _timing_edges(items: list[ActivityItem], window: Window) -> list[_Edge]:
+    """A request tied to a merge of the window by timing and title: closed as completed
+    within a day after it (delivered), or opened after it (a follow-up: its docs, its bugs).
+    Each request joins at most one merge: the one whose title it shares most of."""
+    terms = {it.number: _terms(it.title) for it in items}
+    frequency = Counter(term for found in terms.values() for term in found)
+    merges = [it for it in items if it.merged_at is not None and window.contains(it.merged_at)]
+    edges = []
+    for issue in items:
+        if issue.kind == "issue":
+            best = _tied_merge(issue, merges, terms, frequency, window)
+            if best is not None:
+                edges.append(best)
+    return edges
+
+
+def _tied_merge(
+    issue: ActivityItem,
+    merges: list[ActivityItem],
+    terms: Mapping[int, set[str]],
+    frequency: Counter[str],
+    window: Window,
+) -> _Edge | None:
+    best: tuple[int, _Edge] | None = None
+    for pr in merges:
+        done = issue.closed_at is not None and issue.state_reason == "completed"
+        # Closed as completed right after a merge, the timing says much: any two shared
+        # terms, one of them rare. Opened after it, the title must say more.
+        limit = 10**9 if done else TIMING_RARE
+        shared = sorted(t for t in terms[issue.number] & terms[pr.number] if frequency[t] <= limit)
+        rare = TIMING_RARE if done else RARE
+        if len(shared) < MIN_SHARED or not any(frequency[t] <= rare for t in shared):
+            continue
+        quoted = ", ".join(f"'{t}'" for t in shared[:4])
+        assert pr.merged_at is not None  # noqa: S101 - merges are merged
+        edge = _delivery_edge(issue, pr, pr.merged_at, window, quoted)
+        if edge is not None and (best is None or len(shared) > best[0]):
+            best = (len(shared), edge)
+    return best[1] if best is not None else None
+
+
+def _delivery_edge(
+    issue: ActivityItem, pr: ActivityItem, merged: datetime, window: Window, quoted: str
+) -> _Edge | None:
+    closed = issue.closed_at
+    done = issue.state_reason == "completed" and closed is not None and window.contains(closed)
+    if done and closed is not None and merged <= closed <= merged + DELIVERY_DELAY:
+        reason = (
+            f"#{issue.number} closed as completed {_after(closed - merged)} after #{pr.number} "
+            f"merged; their titles share {quoted}"
+        )
+        return _Edge(pr.number, issue.number, reason, "fixes")
+    if window.contains(issue.created_at) and issue.created_at >= merged:
+        reason = (
+            f"#{issue.number} opened {_after(issue.created_at - merged)} after #{pr.number} "
+            f"merged; their titles share {quoted}"
+        )
+        return _Edge(issue.number, pr.number, reason, "follows")
+    return None
+
+
+def _after(delay: timedelta) -> str:
+    minutes = round(delay.total_seconds() / 60)
+    return f"{minutes} min" if minutes < 120 else f"{round(minutes / 60)} h"
+
+
 _VERSION = re.compile(r"\bv?\d+\.\d+(?:\.\d+)?\b")
 _PART = re.compile(r"\[(\d{1,2})/(\d{1,2})\]")
 
 
 def _series_edges(items: list[ActivityItem]) -> list[_Edge]:
-    """Backports to one release, and the parts of one `[k/n]` series, are one story."""
-    backports: dict[str, list[int]] = {}
+    """One author's backports to one release, and the parts of one `[k/n]` series, are one
+    story (another team's backports to the same release are their own story)."""
+    backports: dict[tuple[str, str], list[int]] = {}
     parts: dict[tuple[str, str], list[int]] = {}
     for it in items:
         if "backport" in it.title.lower():
             for version in set(_VERSION.findall(it.title)):
-                backports.setdefault(version.lstrip("v"), []).append(it.number)
+                key = (version.lstrip("v"), (it.author or "").lower())
+                backports.setdefault(key, []).append(it.number)
         if match := _PART.search(it.title):
             prefix = _TAGS.sub("", it.title[: match.start()]).strip().lower()
             tags = it.title[: match.start()].lower()
             parts.setdefault((tags or prefix, match.group(2)), []).append(it.number)
     edges = []
-    for version, numbers in backports.items():
+    for (version, _), numbers in backports.items():
         for a, b in itertools.pairwise(numbers):
             edges.append(_Edge(a, b, f"#{a} and #{b} both backport to v{version}", "series"))
     for (_, total), numbers in parts.items():
@@ -199,10 +306,18 @@ def _components(listed: Mapping[int, ActivityItem], edges: list[_Edge]) -> list[
 
 
 def _story(
-    members: set[int], known: Mapping[int, ActivityItem], edges: list[_Edge], window: Window
+    members: set[int],
+    known: Mapping[int, ActivityItem],
+    edges: list[_Edge],
+    window: Window,
+    weights: Mapping[int, float],
 ) -> Story:
     inside = [edge for edge in edges if edge.a in members and edge.b in members]
-    lead = min(members, key=lambda n: _lead_rank(known[n], window))
+    derived = _derived(inside, known)
+    lead = min(
+        members,
+        key=lambda n: _lead_rank(known[n], window, weights[n] - DERIVED * (n in derived)),
+    )
     relations = {n: _relation(n, lead, inside) for n in members if n != lead}
     ordered = sorted(members - {lead}, key=lambda n: (_state_order(known[n]), n))
     return Story(
@@ -217,13 +332,26 @@ def _story(
     )
 
 
-def _lead_rank(item: ActivityItem, window: Window) -> tuple[int, int, int]:
-    """Merged PRs lead, then PRs in review, then issues; an item of the window before context."""
-    if item.kind == "pr":
-        kind = {"merged": 0, "open": 1, "closed": 3}[_state(item)]
-    else:
-        kind = 2 if "rfc" in item.title.lower() else 4
-    return (0 if _in_window(item, window) else 1, kind, -item.comments)
+DERIVED = 2.0  # a fix, follow-up, revert or backport of a member is told under that member
+
+
+def _derived(edges: list[_Edge], known: Mapping[int, ActivityItem]) -> set[int]:
+    """Members that exist because of another member: the one-line fix of a release, the
+    follow-up of a feature, a revert, a backport (a PR fixing an issue is the work itself)."""
+    out = set()
+    for edge in edges:
+        pr_fix = edge.kind == "fixes" and known[edge.a].kind == known[edge.b].kind == "pr"
+        if edge.kind in ("follows", "reverts", "backports") or pr_fix:
+            out.add(edge.a)
+    return out
+
+
+def _lead_rank(item: ActivityItem, window: Window, weight: float) -> tuple[int, float, int, int]:
+    """The weightiest member of the window leads (context never does): the work before the
+    requests it answers, its fixes and its revert; then talk, then the older number."""
+    kind = _state(item) if item.kind == "pr" else "rfc" if "rfc" in item.title.lower() else "issue"
+    ahead = weight + _LEAD_BONUS[kind]
+    return (0 if _in_window(item, window) else 1, -ahead, -item.comments, item.number)
 
 
 def _relation(member: int, lead: int, edges: list[_Edge]) -> str:
@@ -239,13 +367,18 @@ def _relation(member: int, lead: int, edges: list[_Edge]) -> str:
             ("backports", False): "backported",
             ("reverts", True): "revert",
             ("reverts", False): "reverted",
+            ("relands", True): "reland",
+            ("relands", False): "relanded",
             ("supersedes", True): "replacement",
             ("supersedes", False): "replaced",
             ("follows", True): "follow_up",
             ("follows", False): "followed",
             ("duplicates", True): "duplicate",
             ("duplicates", False): "duplicate",
-        }.get((edge.kind, forward), edge.kind if edge.kind in ("similar", "series") else "related")
+        }.get(
+            (edge.kind, forward),
+            edge.kind if edge.kind in ("similar", "series", "attempt") else "related",
+        )
     # No link to the lead itself: one step removed, a series is still a series.
     touching = {edge.kind for edge in edges if member in (edge.a, edge.b)}
     return "series" if touching == {"series"} else "related"

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from bot.analyze.titles import title_tags, untagged
-from bot.analyze.weight import significance
+from bot.analyze.weight import routine, substance
 from bot.model.report import ActivityItem, Story, TopicSection
 from bot.model.rules import TopicRule, TopicRules
 from bot.model.windows import Window
@@ -36,6 +36,8 @@ class TopicMatch:
     score: int
     reasons: tuple[str, ...]
     titled: bool = False  # the title says it (a tag or a keyword), not only author or labels
+    tagged: bool = False  # a title tag says it ([ROCm], [XPU])
+    signals: frozenset[str] = frozenset()  # which kinds matched: tag, keyword, author, label
 
 
 Matches = Mapping[int, Mapping[str, TopicMatch]]  # item number → topic key → match
@@ -83,10 +85,12 @@ def _label_noise(labels: frozenset[str], rules: TopicRules) -> str | None:
 def match_topic(item: ActivityItem, topic: TopicRule, seen: Features) -> TopicMatch | None:
     score = 0
     reasons: list[str] = []
+    signals: set[str] = set()
     tags = [t for t in seen.tags if t in topic.tags]
     if tags:
         score += TAG_WEIGHT
         reasons.append(f"title tag [{tags[0]}]")
+        signals.add("tag")
     elif topic.keywords is not None:
         title = seen.untagged_title
         if topic.ignore is not None:
@@ -95,21 +99,25 @@ def match_topic(item: ActivityItem, topic: TopicRule, seen: Features) -> TopicMa
         if found:
             score += KEYWORD_WEIGHT
             reasons.append(f"title says '{found.group(0)}'")
+            signals.add("keyword")
     if topic.is_author(item.author):
         score += AUTHOR_WEIGHT
         reasons.append(f"author {item.author}")
+        signals.add("author")
     labels = sorted(topic.labels & seen.labels)
     if labels:
         if seen.noise is None:
             score += LABEL_WEIGHT
             reasons.append(f"label {labels[0]}")
+            signals.add("label")
         else:
             score += NOISY_LABEL_WEIGHT
             reasons.append(f"label {labels[0]} (weak: {seen.noise})")
+            signals.add("weak label")
     if score < THRESHOLD:
         return None
-    titled = bool(tags) or (reasons != [] and reasons[0].startswith("title says"))
-    return TopicMatch(topic.key, score, tuple(reasons), titled)
+    titled = bool(signals & {"tag", "keyword"})
+    return TopicMatch(topic.key, score, tuple(reasons), titled, bool(tags), frozenset(signals))
 
 
 def classify(item: ActivityItem, rules: TopicRules) -> dict[str, TopicMatch]:
@@ -120,7 +128,34 @@ def classify(item: ActivityItem, rules: TopicRules) -> dict[str, TopicMatch]:
         found = match_topic(item, topic, seen)
         if found is not None:
             matches[topic.key] = found
+    vendors = {t.key for t in rules.vendors}
+    for key in [k for k in matches if k in vendors]:
+        if _yields(item, key, matches, vendors) is not None:
+            del matches[key]
     return matches
+
+
+def _yields(
+    item: ActivityItem, key: str, matches: Mapping[str, TopicMatch], vendors: set[str]
+) -> str | None:
+    """Why a vendor's weak claim gives way, or None when it stands. An author on a vendor's
+    roster working on another vendor's hardware ("[Bugfix] Fix Nemotron-H … on Blackwell")
+    is not that vendor's work; a title tagged [XPU] that mentions "cuda" in passing is
+    Intel's, not NVIDIA's; vLLM's labeler labels by the files touched, so a CI-only change
+    ("pin 1 unpinned action") labelled `cpu` is CI work, not the CPU backend's."""
+    match = matches[key]
+    others = [m for k, m in matches.items() if k in vendors and k != key]
+    if match.signals <= {"author"} and any(m.titled for m in others):
+        return "author only, and the title names another vendor"
+    if (
+        not match.tagged
+        and match.signals <= {"keyword", "weak label"}
+        and any(m.tagged for m in others)
+    ):
+        return "named in passing in a title tagged for another vendor"
+    if match.signals <= {"label", "weak label"} and routine(item) in ("CI", "docs", "typo"):
+        return "only a label on routine CI or docs work (labels follow the files touched)"
+    return None
 
 
 def classify_all(
@@ -137,9 +172,15 @@ def explain(item: ActivityItem, rules: TopicRules) -> list[str]:
     if noise:
         lines.append(f"labels discounted: {noise}")
     matches = classify(item, rules)
+    seen = features(item, rules)
+    raw = {t.key: m for t in rules.topics if (m := match_topic(item, t, seen)) is not None}
+    vendors = {t.key for t in rules.vendors}
     for topic in rules.topics:
         match = matches.get(topic.key)
-        if match:
+        if match is None and topic.key in raw:
+            why = _yields(item, topic.key, raw, vendors)
+            lines.append(f"{topic.key}: no ({'; '.join(raw[topic.key].reasons)}, but {why})")
+        elif match:
             group = group_of(item, rules)
             reasons = list(match.reasons)
             if topic.keywords is not None and item.body:
@@ -184,11 +225,17 @@ def topic_sections(
     by_item: Matches,
     stories: Mapping[int, Story],
     window: Window,
+    weights: Mapping[int, float] | None = None,
 ) -> dict[str, TopicSection]:
     """Sections for every topic with at least one item, their stories in the order that
-    matters: merged, then in review, then newly opened, then closed without merging. Items
-    closed by the stale bot are set apart (shown as one folded line)."""
+    matters: merged, then in review, then newly opened, then issues closed, then PRs closed
+    without merging; inside each, the weightiest first. Items closed by the stale bot are
+    set apart (shown as one folded line). `weights`: each item's substance (weight.py)."""
     ordered = sorted(items, key=lambda it: it.number)
+    weigh = dict(weights or {})
+    for it in ordered:
+        if it.number not in weigh:
+            weigh[it.number] = substance(it, window.contains(it.created_at))
     groups_of = {it.number: group_of(it, rules) for it in ordered if by_item[it.number]}
     sections = {}
     for topic in rules.topics:
@@ -202,6 +249,7 @@ def topic_sections(
                 [groups_of[it.number] for it in members],
                 stories,
                 window,
+                weigh,
             )
     return sections
 
@@ -213,13 +261,15 @@ def _section(
     group_keys: list[str],
     stories: Mapping[int, Story],
     window: Window,
+    weights: Mapping[int, float],
 ) -> TopicSection:
     groups: dict[str, list[int]] = {}
     for it, group in zip(members, group_keys, strict=True):
         groups.setdefault(group, []).append(it.number)
     swept = [it for it in members if swept_away(it, window)]
     gone = {it.number for it in swept}  # by number: `in` on a list of items is quadratic
-    buckets = _buckets([it for it in members if it.number not in gone], matches, stories, window)
+    kept = [it for it in members if it.number not in gone]
+    buckets = _buckets(kept, matches, stories, window, weights)
     return TopicSection(
         key=key,
         issues=tuple(it.number for it in members if it.kind == "issue"),
@@ -233,8 +283,9 @@ def _section(
 
 
 # What a topic's reader looks for first: what landed, what waits for review, what was newly
-# reported, what was closed without landing.
-BUCKETS = ("merged", "review", "new", "closed")
+# reported, which requests were closed (in issue words: completed, not planned, duplicate),
+# what was closed without landing.
+BUCKETS = ("merged", "review", "new", "done", "closed")
 SWEEP_LABELS = frozenset({"stale", "closed-as-slop"})  # closed in bulk, not on their merits
 
 
@@ -247,7 +298,7 @@ def bucket(item: ActivityItem, window: Window) -> str:
         if item.closed_at is not None and window.contains(item.closed_at):
             return "closed"
         return "new" if item.draft else "review"
-    return "new" if window.contains(item.created_at) else "closed"
+    return "new" if window.contains(item.created_at) else "done"
 
 
 def swept_away(item: ActivityItem, window: Window) -> bool:
@@ -262,9 +313,10 @@ def _buckets(
     matches: Mapping[int, TopicMatch],
     stories: Mapping[int, Story],
     window: Window,
+    weights: Mapping[int, float],
 ) -> dict[str, tuple[str, ...]]:
     """Story ids per bucket: the title saying the topic first (a [ROCm] PR before a PR that
-    is only by an AMD author), then what the item is, then talk."""
+    is only by an AMD author), then what the item is worth, then talk."""
     best: dict[str, tuple[int, int, float, int, int]] = {}
     for it in members:
         story = stories.get(it.number)
@@ -272,7 +324,7 @@ def _buckets(
         rank = (
             BUCKETS.index(bucket(it, window)),
             0 if matches[it.number].titled else 1,
-            -significance(it),
+            -weights[it.number],
             -it.comments,
             it.number,
         )

@@ -9,8 +9,8 @@ from datetime import timedelta
 
 from bot.analyze.counts import list_members
 from bot.analyze.titles import title_tags
-from bot.analyze.topics import Matches
-from bot.analyze.weight import ROUTINE_TAGS, WEIGHTY
+from bot.analyze.topics import SWEEP_LABELS, Matches
+from bot.analyze.weight import MINOR_TAGS, ROUTINE_TAGS, UNFINISHED_TAGS, WEIGHTY
 from bot.model.report import BASELINE_DAYS, Activity, ActivityItem, Cluster, TrendRow
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
@@ -44,6 +44,8 @@ _GENERIC_TAGS = frozenset(
     }
     | set(WEIGHTY)
     | ROUTINE_TAGS
+    | MINOR_TAGS
+    | UNFINISHED_TAGS
 )
 
 
@@ -76,12 +78,15 @@ def trends(
     window: Window,
     rules: TopicRules,
     covered: Sequence[bool],
+    listed: int = 0,
 ) -> tuple[TrendRow, ...]:
     """Each topic's count now against the previous days' mean, scaled to this window's length.
 
     `covered[i]` says the archive holds baseline day i (`baseline_windows` order) whole; a day
     it does not hold is left out of the mean, even if some of its items are known (an item
-    collected for a later day would otherwise count on a day nobody collected)."""
+    collected for a later day would otherwise count on a day nobody collected). `listed`:
+    the window's own listed items; a baseline far thinner than the window (an archive that
+    began yesterday) compares nothing, so no row gets an arrow ("thin")."""
     days = max(1.0, window.duration.total_seconds() / 86400)
     covered_days = sum(covered)
     totals: Counter[str] = Counter()
@@ -90,6 +95,7 @@ def trends(
             continue
         for key, numbers in topic_counts(baseline_items, day, baseline_matches).items():
             totals[key] += len(numbers)
+    thin = is_thin(baseline_per_day(baseline_items, window, covered), listed / days)
     rows = []
     for topic in rules.topics:
         count = len(current.get(topic.key, []))
@@ -101,13 +107,32 @@ def trends(
                 topic.key,
                 count,
                 round(mean, 1),
-                _direction(count, mean, covered_days),
+                "thin" if thin and covered_days else _direction(count, mean, covered_days),
                 tuple(sorted(current.get(topic.key, []))),
                 per_day=round(count / days, 1),
             )
         )
     rows.sort(key=lambda r: (-r.count, -r.mean_7d, r.topic))
     return tuple(rows)
+
+
+THIN_SHARE = 0.25  # a baseline day with under a quarter of this day's items is too thin
+MIN_DAY_ITEMS = 5  # and a baseline under this many items a day compares nothing
+
+
+def baseline_per_day(
+    items: Sequence[ActivityItem], window: Window, covered: Sequence[bool]
+) -> float:
+    """Items listed per archived baseline day (0.0 when no baseline day is archived)."""
+    days = [day for day, whole in zip(baseline_windows(window), covered, strict=True) if whole]
+    if not days:
+        return 0.0
+    listed = sum(1 for day in days for it in items if list_members(it, day))
+    return round(listed / len(days), 1)
+
+
+def is_thin(per_day: float, window_per_day: float) -> bool:
+    return per_day < MIN_DAY_ITEMS or per_day < THIN_SHARE * window_per_day
 
 
 def _direction(count: int, mean: float, covered_days: int) -> str:
@@ -127,6 +152,8 @@ def clusters(
     groups: dict[str, set[int]] = {}
     names: dict[str, str] = {}
     for it in items:
+        if _swept(it):  # a stale sweep of last year's threads is no cluster of the day
+            continue
         found = []
         if rules.models is not None:
             found += [_family(m.group(0)) for m in rules.models.finditer(it.title)]
@@ -147,6 +174,11 @@ def clusters(
         for key, numbers in ranked[:limit]
         if len(numbers) >= 3
     )
+
+
+def _swept(item: ActivityItem) -> bool:
+    labels = {label.lower() for label in item.labels}
+    return item.merged_at is None and item.closed_at is not None and bool(labels & SWEEP_LABELS)
 
 
 def _family(name: str) -> str:

@@ -7,6 +7,13 @@ and checklists skipped; "Describe the bug", "Motivation", "The feature, motivati
 pitch" preferred). Code spans are kept verbatim (`lru_cache` stays `lru_cache`), Markdown
 links become their text, images, HTML and URLs are dropped, and the line is cut at a
 sentence or word boundary. A body that holds nothing but the template gives "".
+
+What a reader skips is skipped: greetings and salutations ("Hi @user,"), review requests
+("could you please take a look?"), status notes ("(To be merged after …)"), and an
+environment preamble when a later sentence says what breaks. A line never ends on a
+dangling word or a colon that introduced a log ("…crashes during model loading with:"
+ends "…crashes during model loading."). Another repository's item is written
+`ROCm/aiter#2360`, never a bare `#2360` that would read as this repository's.
 """
 
 from __future__ import annotations
@@ -78,7 +85,8 @@ _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _URL = re.compile(r"<?\bhttps?://[^\s)>\]]*[^\s)>\].,;:!?]>?")
 _ITEM_URL = re.compile(
-    r"<?\bhttps?://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/(\d+)\S*?>?(?=[\s,.;:!?)]|$)"
+    r"<?\bhttps?://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?:issues|pull)/(?P<n>\d+)\S*?>?"
+    r"(?=[\s,.;:!?)]|$)"
 )
 _HTML = re.compile(r"</?[A-Za-z][^>]{0,200}>")
 _CODE = re.compile(r"`[^`\n]+`")
@@ -99,10 +107,18 @@ def what_line(item: ActivityItem, limit: int = LIMIT) -> str:
         return ""
     text = _clean_blocks(item.body[:SCAN])
     for chunk in _candidates(text):
-        line = _plain(chunk)
+        line = _plain(chunk, item.repo)
         if len(line) >= 12 and re.search(r"[A-Za-z\u4e00-\u9fff]{3}", line):
             return _cut(line, limit)
     return ""
+
+
+def stated_length(body: str | None) -> int:
+    """How many characters of its own a description says, once comments, collapsed blocks,
+    code blocks and the template's lines are taken out."""
+    if not body:
+        return 0
+    return len(" ".join(_clean_blocks(body[:SCAN]).split()))
 
 
 def _clean_blocks(body: str) -> str:
@@ -168,26 +184,94 @@ def _normal(heading: str) -> str:
     return " ".join(letters.split())
 
 
-def _plain(chunk: str) -> str:
+def _plain(chunk: str, repo: str = "") -> str:
     """The first telling paragraph (or list) of a section, as one plain line."""
     for paragraph in re.split(r"\n\s*\n", chunk.strip()):
         if paragraph.lstrip().startswith(("…", "...")):
             continue  # a stored excerpt that begins mid-sentence
-        line = _inline(_join(paragraph.splitlines()))
-        if line and not any(p.match(line) for p in (_ONLY_REFERENCES, _GREETING, _REVERT_SHA)):
-            return line
+        ended_open = paragraph.rstrip().endswith(":")  # it introduced a log or a list
+        line = _readable(_inline(_join(paragraph.splitlines()), repo))
+        if not line or any(p.match(line) for p in _SAYS_NOTHING):
+            continue
+        return _closed(line) if ended_open or _DANGLING.search(line) else line
     return ""
 
 
 _ONLY_REFERENCES = re.compile(
     r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related|follow[- ]?up(?: to| of| for)?|see|"
-    r"part of|ref(?:erence)?s?)\b[:\s]*)?(?:#\d+[\s,.;]*)+$",
+    r"part of(?: the)?|ref(?:erence)?s?)\b[:\s]*)?(?:(?:[\w.-]+/[\w.-]+)?#\d+[\s,.;]*)+$",
     re.I,
 )
+# A status note about the PR, not what it does: "(To be merged after ROCm/aiter#2360 …)".
+_STATUS_NOTE = re.compile(
+    r"^\(?\s*(?:to be merged (?:after|with|before)|merge after|depends on|blocked (?:by|on)|"
+    r"stacked on|requires|needs|do not merge|dnm|wip\b|draft\b|note:)",
+    re.I,
+)
+# Salutations at the start of a paragraph: "Hi @RobMulla,", "Hello team!", "@alice @bob".
+_SALUTATION = re.compile(
+    r"^(?:(?:hi|hello|hey|dear|greetings)\b[^.!?,:\n]{0,60}[,!.:]\s*|(?:cc\s*)?(?:@[\w-]+[\s,]*)+)",
+    re.I,
+)
+# A sentence that asks for attention rather than saying anything about the change.
+_REQUEST = re.compile(
+    r"(?:could|can|would) (?:you|someone|anyone)(?: please)? (?:take a look|have a look|review|"
+    r"check|help)|\bptal\b|\bplease (?:review|take a look|have a look)|"
+    r"\bthanks? (?:you )?in advance|"
+    r"\bany (?:feedback|comments|suggestions) (?:is|are) (?:welcome|appreciated)",
+    re.I,
+)
+# "I am running vLLM 0.17 on 8×H100 with …": where the report stands, not what breaks.
+_PREAMBLE = re.compile(r"^(?:i am|i'm|we are|we're) (?:running|using|trying|deploying)\b", re.I)
+_BREAKS = re.compile(
+    r"\b(?:error|errors|fail\w*|crash\w*|hang\w*|wrong|incorrect|broken|breaks?|"
+    r"does(?:n't| not)|cannot|can't|unable|returns?|raises?|OOM|exception|garbage|blocks?|"
+    r"stuck|deadlocks?|slow|timeouts?|times out)\b",
+    re.I,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\[])")
+# Words a line must not end on: it was cut before what they introduce.
+_DANGLING = re.compile(
+    r"\b(?:with|to|of|the|a|an|and|or|for|in|on|by|as|at|from|into|via|like|following|below|"
+    r"is|are|was|were|this|these|that|when|where|which)$",
+    re.I,
+)
+
+
+def _readable(line: str) -> str:
+    """The line without a leading salutation, a review request or a status note; an
+    environment preamble gives way to the first sentence that says what breaks."""
+    line = _SALUTATION.sub("", line).lstrip(" ,")
+    sentences = [s for s in _SENTENCE.split(line) if s.strip()]
+    kept = [s for s in sentences if not _REQUEST.search(s) and not _STATUS_NOTE.match(s)]
+    if kept and _PREAMBLE.match(kept[0]):
+        breaking = next((i for i, s in enumerate(kept) if i and _BREAKS.search(s)), None)
+        if breaking is not None:
+            kept = kept[breaking:]
+    return " ".join(kept).strip()
+
+
+def _closed(line: str) -> str:
+    """A line cut before what its last words introduce, ended where its sense ends:
+    the dangling words dropped and a full stop, or '…' when a noun introduced the rest."""
+    words = line.rstrip(" :;,-").split(" ")
+    dropped = False
+    while len(words) > 3 and _DANGLING.search(words[-1]):
+        words.pop()
+        dropped = True
+    text = " ".join(words).rstrip(" :;,-")
+    if re.search(r"[.!?…]$", text):
+        return text
+    return text + ("." if dropped else ELLIPSIS)
+
+
 _GREETING = re.compile(r"^(?:hi|hello|hey|dear)\b[^.!?]{0,40}[,!.]?$", re.I)
 # Git's own revert body names a commit hash: nothing a reader can use (the story line says
 # which PR it reverts).
 _REVERT_SHA = re.compile(r"^this reverts commit [0-9a-f]{7,40}\.?$", re.I)
+
+
+_SAYS_NOTHING = (_ONLY_REFERENCES, _GREETING, _REVERT_SHA, _STATUS_NOTE)
 
 
 def _join(lines: list[str]) -> str:
@@ -205,9 +289,18 @@ def _join(lines: list[str]) -> str:
     return " ".join(out)
 
 
-def _inline(text: str) -> str:
-    """Markdown inline syntax reduced to text; code spans kept exactly as written."""
+def _inline(text: str, repo: str = "") -> str:
+    """Markdown inline syntax reduced to text; code spans kept exactly as written; an item
+    URL becomes `#N` in this repository, `owner/name#N` in another."""
     spans: list[str] = []
+
+    def item_ref(match: re.Match[str]) -> str:
+        other = match.group("repo")
+        return (
+            f"#{match.group('n')}"
+            if other.lower() == repo.lower()
+            else f"{other}#{match.group('n')}"
+        )
 
     def keep(match: re.Match[str]) -> str:
         spans.append(match.group(0))
@@ -216,7 +309,7 @@ def _inline(text: str) -> str:
     text = _CODE.sub(keep, text)
     text = _IMAGE.sub("", text)
     text = _LINK.sub(lambda m: m.group(1), text)
-    text = _ITEM_URL.sub(lambda m: f"#{m.group(1)}", text)
+    text = _ITEM_URL.sub(item_ref, text)
     text = _URL.sub("", text)
     text = _HTML.sub("", text)
     text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", text)
@@ -242,4 +335,7 @@ def _cut(line: str, limit: int) -> str:
     space = cut.rfind(" ")
     if space > limit // 2:
         cut = cut[:space]
-    return cut.rstrip(" ,;:-(") + ELLIPSIS
+    words = cut.rstrip(" ,;:-(").split(" ")
+    while len(words) > 3 and _DANGLING.search(words[-1]):  # not "…when the text model is…"
+        words.pop()
+    return " ".join(words).rstrip(" ,;:-(") + ELLIPSIS

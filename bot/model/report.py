@@ -97,8 +97,8 @@ class StoryMember:
     """An item of a story besides its lead, and how it relates to the lead."""
 
     number: int
-    # fixes_lead, fixed_by_lead, backport, backported, revert, reverted, replacement,
-    # replaced, follow_up, followed, duplicate, similar, series, related
+    # fixes_lead, fixed_by_lead, backport, backported, revert, reverted, reland, relanded,
+    # replacement, replaced, follow_up, followed, duplicate, similar, series, attempt, related
     relation: str
     context: bool  # outside the window: named by the story's items
 
@@ -135,6 +135,7 @@ _PAIRS = (
     ("fixes_lead", "fixed_by_lead"),
     ("backport", "backported"),
     ("revert", "reverted"),
+    ("reland", "relanded"),
     ("replacement", "replaced"),
     ("follow_up", "followed"),
 )
@@ -196,13 +197,17 @@ class Why:
     reactions: int = 0
     tags: tuple[str, ...] = ()  # performance, quantization, new model, RFC, feature
     follow_ups: tuple[int, ...] = ()  # members of its story folded into it
+    delivers: tuple[int, ...] = ()  # requests (issues) of its story it says it fixes
+    completed: tuple[int, ...] = ()  # of those, the ones closed as completed
+    evidence: tuple[str, ...] = ()  # "results" (a section or table of them), "arXiv 2504.19874"
+    routine: str | None = None  # tests, CI, docs, typo, benchmark script, revert
 
 
 @dataclass(frozen=True)
 class KeyChange:
     number: int  # the story's lead
     story: str
-    state: str  # merged, review, rfc
+    state: str  # where it stood as the window ended: merged, review, draft, rfc
     score: float
     why: Why
 
@@ -221,9 +226,20 @@ class TrendRow:
     topic: str
     count: int
     mean_7d: float  # per window of this length, over the archived previous days
-    direction: str  # "up", "down", "flat", "new"
+    # "up", "down", "flat"; "new" (no baseline day archived); "thin" (the baseline holds
+    # too few items to compare with)
+    direction: str
     numbers: tuple[int, ...]
     per_day: float = 0.0  # count per report day (a range compares per day)
+
+
+@dataclass(frozen=True)
+class Theme:
+    """What much of the day was about: a topic and its weightiest stories (by their leads)."""
+
+    topic: str
+    numbers: tuple[int, ...]  # the leads of its weightiest stories, weightiest first
+    weight: float
 
 
 @dataclass(frozen=True)
@@ -300,6 +316,9 @@ class Sections:
     activity: Activity
     baseline_days: int  # how many of the 7 previous days the archive covered
     days: int = 1  # report days in the window
+    weights: dict[int, float] = field(default_factory=dict)  # each item's substance
+    themes: tuple[Theme, ...] = ()  # the day's two or three weightiest topics
+    baseline_per_day: float = 0.0  # items listed per archived baseline day
 
     def story(self, story_id: str) -> Story:
         return self._stories_by_id[story_id]

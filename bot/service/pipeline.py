@@ -204,7 +204,7 @@ class Pipeline:
             return result
         pictures: dict[str | None, Chart | None] = {}  # drawn once per run: None, or a topic
         for destination in destinations:  # 5. posted
-            picture = await self._picture(report, None, pictures)
+            picture = await self._picture(report, None, pictures, lang)
             await self._send(report, lang, destination, deliverer, result.delivery, (), picture)
         for sub in subscriptions:
             topic_query = replace(query, topic=sub.topic, queue=False)
@@ -212,13 +212,17 @@ class Pipeline:
             target = Destination(
                 sub.platform, sub.target_id, sub.target_kind, f"digest-{sub.topic}"
             )
-            picture = await self._picture(report, sub.topic, pictures)
+            picture = await self._picture(report, sub.topic, pictures, lang)
             only = (sub.topic,)
             await self._send(digest, lang, target, deliverer, result.delivery, only, picture)
         return result
 
     async def _picture(
-        self, report: Report, topic: str | None, drawn: dict[str | None, Chart | None]
+        self,
+        report: Report,
+        topic: str | None,
+        drawn: dict[str | None, Chart | None],
+        lang: str = "en",
     ) -> Chart | None:
         """The trend chart a post carries in its thread: the five counts for the daily post,
         the vendors (the digest's topic first) for a digest. None when it cannot be drawn: a
@@ -227,7 +231,7 @@ class Pipeline:
             kind = "vendors" if topic else "counts"
             try:
                 run = await asyncio.to_thread(self.history, report.repo, report.window, CHART_DAYS)
-                drawn[topic] = await asyncio.to_thread(draw_chart, run, kind, topic)
+                drawn[topic] = await asyncio.to_thread(draw_chart, run, kind, topic, lang)
             except Exception as exc:
                 log.warning("posting %s without its %s chart: %s", report.window.label, kind, exc)
                 drawn[topic] = None

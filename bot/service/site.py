@@ -172,15 +172,15 @@ class SiteBuilder:
     ) -> ol.Outline:
         """The day's pages and charts; its outline in English (for the index and feeds)."""
         label = window.label
-        pictures = [self._chart(files, label, last14, kind) for kind in CHARTS]
         outlines = {}
         for lang in LANGS:
+            pictures = [self._chart(files, label, last14, kind, lang) for kind in CHARTS]
             report = self.pipeline.report(ReportQuery(self.repo, window, lang))
             full = outlines[lang] = ol.outline(report, lang)
             up = "../" if lang == "en" else "../../"
             page = html.report_page(
                 full,
-                pictures=[html.Picture(up[3:] + p.src, p.alt) for p in pictures],
+                pictures=pictures,  # each page's charts sit beside it
                 languages=[
                     (other, up + page_path(label, other)) for other in LANGS if other != lang
                 ],
@@ -191,21 +191,25 @@ class SiteBuilder:
             files.put(page_path(label, lang) + "index.html", page)
         return outlines["en"]
 
-    def _chart(self, files: _Files, label: str, last14: History, kind: str) -> html.Picture:
+    def _chart(
+        self, files: _Files, label: str, last14: History, kind: str, lang: str = "en"
+    ) -> html.Picture:
+        """A day's chart in the page's language (`counts.png`, `zh/counts.png`)."""
         from formatters import charts
 
-        name = f"{label}/{kind}.png"
+        file = f"{kind}.png" if lang == "en" else f"{lang}/{kind}.png"
+        name = f"{label}/{file}"
         digest = hashlib.sha256(
-            repr((kind, last14.days, last14.catalog)).encode() + _source_digest()
+            repr((kind, lang, last14.days, last14.catalog)).encode() + _source_digest()
         ).hexdigest()
         drawn: list[charts.Chart] = []
 
         def draw() -> bytes:
-            drawn.append(charts.chart(last14, kind))
+            drawn.append(charts.chart(last14, kind, lang=lang))
             return drawn[0].png
 
         files.drawn(name, digest, draw)
-        return html.Picture(f"{kind}.png", charts.alt_text(last14, kind))
+        return html.Picture(f"{kind}.png", charts.alt_text(last14, kind, lang=lang))
 
     # -- topics and feeds --------------------------------------------------------------------
 

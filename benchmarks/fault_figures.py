@@ -323,9 +323,8 @@ def figure_replicas(folder: Path, count: int) -> None:
         f"two replicas on one store for {count} simulated days; the leader dies on day 10, "
         "returns on day 20"
     )
-    from bot.app import open_bot, transports
+    from bot.app import daily_job, open_bot, transports
     from bot.model.rules import load_rules
-    from bot.service.daily import DailyJob
     from bot.service.leader import Leader
     from config.settings import load_settings
 
@@ -343,7 +342,7 @@ def figure_replicas(folder: Path, count: int) -> None:
                 for name in ("a", "b"):
                     bot = open_bot(settings, rules, lambda: now[0])
                     opened = await transports(settings).__aenter__()
-                    job = DailyJob(settings, bot.pipeline, bot.store, opened, lambda: now[0])
+                    job = daily_job(bot, opened)
                     leader = Leader(bot.store.leases, timedelta(seconds=1), owner=name)
                     replicas.append((name, bot, job, leader))
                 ran: list[str] = []
@@ -503,11 +502,11 @@ def fuzz_text(rng: random.Random) -> str:
 def figure_fuzz(rng: random.Random, folder: Path, count: int) -> None:
     print(f"{count} fuzzed command inputs (Slack text parser → command service → pipeline)")
     from bot.adapters.slack_text import parse_report
-    from bot.app import open_bot
+    from bot.app import commands, open_bot
     from bot.collect.source import Collected
     from bot.collect.sync import Archiver
     from bot.model.rules import load_rules
-    from bot.service.commands import CommandError, CommandService, ReportRequest
+    from bot.service.commands import CommandError, ReportRequest
     from config.settings import load_settings
 
     class NoGitHub:
@@ -531,10 +530,8 @@ def figure_fuzz(rng: random.Random, folder: Path, count: int) -> None:
     with environment(**{"VLLM_REPORT_DATA_DIR": str(folder / "data")}):
         settings, rules = load_settings(), load_rules()
         bot = open_bot(settings, rules)
-        bot.pipeline.archiver = Archiver(bot.store, bot.pipeline.archiver.source, NoGitHub)  # type: ignore[arg-type]
-        service = CommandService(
-            settings, rules, bot.pipeline, bot.store.subscriptions, lambda: datetime.now(UTC)
-        )
+        bot.reports.archiver = Archiver(bot.store, bot.reports.archiver.source, NoGitHub)  # type: ignore[arg-type]
+        service = commands(bot)
         topics = service.topic_keys
         tracebacks: Counter[str] = Counter()
         answered = refused = 0

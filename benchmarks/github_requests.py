@@ -35,7 +35,7 @@ from bot.model.report import ListName
 from bot.model.rules import load_rules
 from bot.model.windows import Window, span_window
 from bot.report_files import ReportFiles
-from bot.service.pipeline import Pipeline, ReportQuery
+from bot.service.reports import ReportQuery, Reports
 from bot.store import Store
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
@@ -48,7 +48,7 @@ def ours(
 ) -> tuple[int, float, dict[str, int]]:
     source = GitHubSource(repo=REPO, api_url=fake.url, request_interval=0)
     files = ReportFiles(Path(tempfile.gettempdir()))
-    pipeline = Pipeline(Archiver(store, source), load_rules(), files, lambda: NOW)
+    pipeline = Reports(Archiver(store, source), load_rules(), files, lambda: NOW)
     fake.reset_log()
     began = time.perf_counter()
     report = pipeline.report(ReportQuery(REPO, window, counts_only=not full))

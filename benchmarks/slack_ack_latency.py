@@ -24,9 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from slack_bolt.request.async_request import AsyncBoltRequest
 
 from bot.adapters.slack_app import build_slack_app
-from bot.app import open_bot
+from bot.app import commands, open_bot
 from bot.model.rules import load_rules
-from bot.service.commands import CommandService
 from config.settings import load_settings
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
@@ -47,9 +46,7 @@ async def measure(calls: int, text: str) -> tuple[list[float], list[float]]:
         os.environ["SLACK_API_URL"] = fake.api_url
         settings = load_settings()
         bot = open_bot(settings, load_rules())
-        service = CommandService(
-            settings, bot.rules, bot.pipeline, bot.store.subscriptions, bot.pipeline.clock
-        )
+        service = commands(bot)
         app = build_slack_app(settings, service)
         for index in range(calls + 1):  # the first call fills the archive
             expected = len(fake.responses) + 2

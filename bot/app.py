@@ -1,9 +1,11 @@
-"""Composition root: settings → store, rules, archiver, prose, pipeline; transports; serve.
+"""Composition root: settings → store, rules, archiver, prose, reports, review queue; the
+daily run and its schedule; transports; commands; serve.
 
-Everything is built once here and handed down: the CLI, the daily job and the slash
-commands share one `Pipeline` (so a configured model writes prose for all three). Heavy
-SDKs are imported only where they are needed: Slack and Discord when configured, PyGithub
-when the archive lacks something, the model client when a model is set.
+Every service is built and wired here, once, and handed down: the CLI, the daily run and
+the slash commands share one `Reports` (so a configured model writes prose for all three)
+and one `QueueService`. Heavy SDKs are imported only where they are needed: Slack and
+Discord when configured, PyGithub when the archive lacks something, the model client when
+a model is set.
 """
 
 from __future__ import annotations
@@ -25,15 +27,20 @@ from bot.model.rules import TopicRules
 from bot.model.windows import Window
 from bot.observe.logs import event, problem
 from bot.report_files import ReportFiles
-from bot.service.pipeline import Pipeline, PostResult
+from bot.service.reports import Reports
 from bot.store import Store
 from config.settings import Settings
 
 if TYPE_CHECKING:
+    from bot.model.report import Report
     from bot.observe.metrics import Metrics
     from bot.prose import ProseWriter
+    from bot.service.command_log import TimedCommands
+    from bot.service.daily import DailyJob
+    from bot.service.daily_run import JobObserver, PostResult
     from bot.service.doctor import Check
     from bot.service.health import RunHealth
+    from bot.service.queue import QueueDigest, QueueService
 
 log = logging.getLogger(__name__)
 
@@ -79,24 +86,90 @@ class Bot:
     settings: Settings
     rules: TopicRules
     store: Store
-    pipeline: Pipeline
+    reports: Reports
+    queues: QueueService
 
     def close(self) -> None:
-        if self.pipeline.prose is not None:
-            self.pipeline.prose.close()
+        if self.reports.prose is not None:
+            self.reports.prose.close()
         self.store.close()
 
 
 def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime] = now) -> Bot:
+    from bot.service.queue import QueueService, with_queue
+
     store = Store(settings.store_url())
-    pipeline = Pipeline(
-        Archiver(store, github_source(settings)),
+    archiver = Archiver(store, github_source(settings))
+    queues = QueueService(archiver, rules, clock)
+    reports = Reports(
+        archiver,
         rules,
-        ReportFiles(settings.archive_dir, settings.archive_url, settings.repo),
+        ReportFiles(settings.report_files_dir, settings.site_url, settings.repo),
         clock,
         prose=prose_writer(settings, store),
+        queue=lambda report: with_queue(report, queues),
     )
-    return Bot(settings, rules, store, pipeline)
+    return Bot(settings, rules, store, reports, queues)
+
+
+def daily_job(
+    bot: Bot, opened: dict[str, Transport], observer: JobObserver | None = None
+) -> DailyJob:
+    """The daily run (report → files → site → channels → digests) and its schedule, wired."""
+    from bot.service.daily import DailyJob
+    from bot.service.daily_run import DailyRun, TallyingDeliverer
+    from bot.service.site import SiteBuilder
+
+    settings, clock = bot.settings, bot.reports.clock
+    deliverer = TallyingDeliverer(
+        bot.store.ledger, opened, clock, lease=timedelta(seconds=settings.delivery_lease_seconds)
+    )
+
+    def destinations() -> list[Destination]:
+        found = [Destination("slack", c) for c in settings.slack_channel_list]
+        found += [Destination("discord", c) for c in settings.discord_channel_list]
+        return [d for d in found if d.platform in opened]
+
+    site = SiteBuilder(
+        bot.reports, settings.repo, settings.tz, settings.cutoff_time, settings.site_url
+    )
+    run = DailyRun(
+        bot.reports,
+        site,
+        settings.site_root,
+        deliverer,
+        destinations,
+        bot.store.subscriptions.list,
+        settings.repo,
+        settings.lang,
+        observer,
+    )
+    return DailyJob(settings, run, bot.store.ledger, bot.reports.files, clock, observer)
+
+
+def queue_digest(bot: Bot, job: DailyJob) -> QueueDigest:
+    """The weekly review-queue digest, posted through the daily run's deliverer."""
+    from bot.service.queue import DIGEST_DAYS, QueueDigest, last_days
+
+    settings = bot.settings
+    tz, cutoff = settings.tz, settings.cutoff_time
+    return QueueDigest(
+        bot.queues,
+        job.daily_run.deliverer,
+        bot.store.subscriptions.list,
+        lambda moment: last_days(moment, DIGEST_DAYS, tz, cutoff),
+        settings.repo,
+        settings.lang,
+    )
+
+
+def commands(bot: Bot) -> TimedCommands:
+    """The slash commands, every one timed and logged."""
+    from bot.service.command_log import TimedCommands
+
+    return TimedCommands(
+        bot.settings, bot.rules, bot.reports, bot.store.subscriptions, bot.reports.clock, bot.queues
+    )
 
 
 @contextlib.asynccontextmanager
@@ -129,13 +202,16 @@ async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
                 await close()
 
 
-async def post_once(bot: Bot, window: Window) -> PostResult:
-    """One window to every configured destination and subscriber, through the ledger."""
-    from bot.service.daily import DailyJob
-
+async def post_once(
+    bot: Bot,
+    window: Window,
+    refresh: bool = False,
+    check: Callable[[Report], None] | None = None,
+) -> PostResult:
+    """`vllm-report post`: one daily run of `window` — the files and the site always, every
+    configured destination and subscriber through the ledger."""
     async with transports(bot.settings) as opened:
-        job = DailyJob(bot.settings, bot.pipeline, bot.store, opened, bot.pipeline.clock)
-        return await job.post(window)
+        return await daily_job(bot, opened).post(window, refresh, check)
 
 
 async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
@@ -143,8 +219,7 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
     serve HTTP; one log line per event (see bot.observe)."""
     from bot.observe.github_meter import github_meter
     from bot.observe.metrics import Metrics
-    from bot.service.command_log import TimedCommands
-    from bot.service.daily import DailyJob, JobObserver
+    from bot.service.daily_run import JobObserver
     from bot.service.health import RunHealth
     from bot.service.leader import Leader
     from bot.service.scheduling import build_scheduler, next_run
@@ -155,7 +230,7 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    clock = bot.pipeline.clock
+    clock = bot.reports.clock
     started = clock()
     meter = github_meter()
     metrics = Metrics()
@@ -165,17 +240,15 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
     due = next_run(settings.tz, settings.cutoff_time, settings.post_delay_minutes, started)
     health = RunHealth(started, lambda: due, leading=lambda: leader.held is not None)
     async with transports(settings) as opened:
-        job = DailyJob(
-            settings, bot.pipeline, bot.store, opened, clock, JobObserver(metrics, health, meter)
-        )
-        commands = TimedCommands(settings, bot.rules, bot.pipeline, bot.store.subscriptions, clock)
-        commands.metrics = metrics
+        job = daily_job(bot, opened, JobObserver(metrics, health, meter))
+        answers = commands(bot)
+        answers.metrics = metrics
         scheduler = build_scheduler(
             settings.tz, settings.cutoff_time, settings.post_delay_minutes, leader.gate(job.run)
         )
         from bot.service.queue import schedule_digest
 
-        schedule_digest(scheduler, job, leader.gate)  # the weekly review-queue digest
+        schedule_digest(scheduler, queue_digest(bot, job), settings, leader.gate)
         scheduler.start()
         event(log, "started", started_line(bot, job.destinations(), due), next_run=due.isoformat())
         if settings.slack_bot_token and not settings.slack_commands_on:
@@ -197,21 +270,21 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
             from bot.adapters.slack_app import start_slack
 
             tasks.append(
-                asyncio.create_task(start_slack(settings, commands, stop), name="Slack app")
+                asyncio.create_task(start_slack(settings, answers, stop), name="Slack app")
             )
         if settings.discord_public_key:  # HTTP interactions: stateless, any number of replicas
             from bot.adapters.discord_http import start_interactions
 
             tasks.append(
                 asyncio.create_task(
-                    start_interactions(settings, commands, stop), name="Discord interactions"
+                    start_interactions(settings, answers, stop), name="Discord interactions"
                 )
             )
         elif settings.discord_bot_token:  # the gateway: one connection, one process
             from bot.adapters.discord_app import start_discord
 
             tasks.append(
-                asyncio.create_task(start_discord(settings, commands, stop), name="Discord gateway")
+                asyncio.create_task(start_discord(settings, answers, stop), name="Discord gateway")
             )
         for task in tasks:
             task.add_done_callback(_told_if_failed)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import json
 import logging
 import sys
@@ -29,6 +28,7 @@ if TYPE_CHECKING:
     from bot.model.report import Report
     from bot.model.rules import TopicRules
     from bot.model.windows import Window
+    from bot.service.daily_run import PostResult
     from config.settings import Settings
 
 log = logging.getLogger("bot")
@@ -305,8 +305,8 @@ def run_explain(args: argparse.Namespace) -> int:
     settings, rules = _configured(args)
     with _opened(settings, rules) as bot:
         with _repo_checked(settings, number=args.number):
-            item = bot.pipeline.archiver.item(settings.repo, args.number, _now())
-        story = bot.pipeline.story_of(item, settings.tz, settings.cutoff_time)
+            item = bot.reports.archiver.item(settings.repo, args.number, _now())
+        story = bot.reports.story_of(item, settings.tz, settings.cutoff_time)
     kind = "PR" if item.kind == "pr" else "issue"
     print(f"#{item.number} ({kind}) {item.title}")
     print(f"  author {item.author or '?'}; labels {', '.join(item.labels) or 'none'}")
@@ -334,7 +334,7 @@ def run_chart(args: argparse.Namespace) -> int:
         rules,
     ).window
     with _opened(settings, rules) as bot:
-        run = bot.pipeline.history(settings.repo, window, args.days, topic)
+        run = bot.reports.history(settings.repo, window, args.days, topic)
     try:
         drawn = chart(run, args.kind, lang=settings.lang)
     except ChartError as exc:
@@ -360,7 +360,7 @@ def run_site_build(args: argparse.Namespace) -> int:
         raise UsageError(f"{root} is a file, not a folder: name a folder for the site")
     with _opened(settings, rules) as bot:
         builder = SiteBuilder(
-            bot.pipeline, settings.repo, settings.tz, settings.cutoff_time, settings.archive_url
+            bot.reports, settings.repo, settings.tz, settings.cutoff_time, settings.site_url
         )
         try:
             built = builder.build(root)
@@ -401,36 +401,59 @@ def run_show(args: argparse.Namespace) -> int:
     query = _query(args, settings, rules)
     with _opened(settings, rules) as bot:
         with _repo_checked(settings):
-            report = bot.pipeline.report(query)
+            report = bot.reports.report(query)
         _empty_checked(settings, report)
         print(_render(args.format, report, bot, sections), end="")
     return 0
 
 
 def run_post(args: argparse.Namespace) -> int:
-    from dataclasses import replace
+    """The daily run of one window, as the scheduler runs it: report → files → site →
+    channels → digests (no chat configured: the files and the site)."""
+    import asyncio
+
+    from bot.app import post_once
 
     _check_phrase(args)
     settings, rules = _configured(args)
-    query = replace(_query(args, settings, rules), queue=True)  # the daily job's report
+    window = _query(args, settings, rules).window
     try:
-        with _opened(settings, rules) as bot:
-            if chat_configured(settings):
-                return _post_to_chat(bot, query.window)  # the job makes the report itself
-            with _repo_checked(settings):
-                report = bot.pipeline.report(query)
-            _empty_checked(settings, report)
-            written = bot.pipeline.write(report, settings.lang)
-    except OSError as exc:  # the archive folder (or the data folder) cannot be written
+        with _opened(settings, rules) as bot, _repo_checked(settings):
+            result = asyncio.run(
+                post_once(bot, window, args.refresh, lambda r: _empty_checked(settings, r))
+            )
+    except OSError as exc:  # the report files (or the data folder) cannot be written
         raise UsageError(
             f"cannot write {exc.filename or settings.data_dir} ({exc.strerror or exc}): make "
             "the folder writable or set VLLM_REPORT_DATA_DIR to one that is"
         ) from None
-    from formatters.markdown import render_markdown
+    return _told_post(settings, window, result)
 
-    print(render_markdown(report, settings.lang), end="")
-    print(f"archived: {', '.join(str(p) for p in written)}", file=sys.stderr)
-    return 0
+
+def _told_post(settings: Settings, window: Window, result: PostResult) -> int:
+    """What `post` prints: the report itself when no chat is configured, then what went where."""
+    delivery = result.delivery
+    if not result.complete:
+        print(
+            f"vllm-report: the {window.label} report is incomplete; archived as partial, "
+            "not posted (run again once GitHub has answered)",
+            file=sys.stderr,
+        )
+        return 1
+    if not chat_configured(settings) and result.report is not None:
+        from formatters.markdown import render_markdown
+
+        print(render_markdown(result.report, settings.lang), end="")
+        print(f"archived: {', '.join(str(p) for p in result.written)}", file=sys.stderr)
+        return 0
+    print(
+        f"posted {window.label}: {delivery.sent} messages sent, {delivery.skipped} already "
+        f"there, {delivery.recovered} recovered after an interrupted run",
+        file=sys.stderr,
+    )
+    for destination, why in delivery.failed.items():
+        print(f"vllm-report: {destination}: {why}", file=sys.stderr)
+    return 1 if delivery.failed else 0
 
 
 # -- the review queue (issue 13) ------------------------------------------------------------
@@ -468,22 +491,14 @@ def add_queue_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def run_queue(args: argparse.Namespace) -> int:
-    from bot.model.windows import parse_window
-    from bot.service.queue import QueueQuery, QueueService
+    from bot.service.queue import QueueQuery
 
     _check_phrase(args)
     settings, rules = _configured(args)
     topic = check_topic(args.topic, rules) if args.topic else None
-    window = parse_window(
-        " ".join(args.when),
-        now=_now(),
-        tz=settings.tz,
-        cutoff=settings.cutoff_time,
-        max_days=settings.max_range_days,
-    )
+    window = _window(args, settings)
     with _opened(settings, rules) as bot:
-        service = QueueService(bot.pipeline.archiver, rules, bot.pipeline.clock)
-        queue = service.queue(QueueQuery(settings.repo, window, topic))
+        queue = bot.queues.queue(QueueQuery(settings.repo, window, topic))
     from formatters import queue as drawn
 
     lang = settings.lang
@@ -618,17 +633,10 @@ def _now() -> datetime:
 def _query(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> ReportQuery:
     """What the command line asks for, checked before anything is opened."""
     from bot.model.query import ReportQuery
-    from bot.model.windows import parse_window
 
     asked = getattr(args, "topic", None)
     topic = check_topic(asked, rules) if asked else None
-    window = parse_window(
-        " ".join(args.when),
-        now=_now(),
-        tz=settings.tz,
-        cutoff=settings.cutoff_time,
-        max_days=settings.max_range_days,
-    )
+    window = _window(args, settings)
     return ReportQuery(
         repo=settings.repo,
         window=window,
@@ -639,35 +647,23 @@ def _query(args: argparse.Namespace, settings: Settings, rules: TopicRules) -> R
     )
 
 
+def _window(args: argparse.Namespace, settings: Settings) -> Window:
+    """The window the command line's words mean (read like the slash commands read it)."""
+    from bot.model import asking
+
+    return asking.window(
+        " ".join(args.when),
+        now=_now(),
+        tz=settings.tz,
+        cutoff=settings.cutoff_time,
+        max_days=settings.max_range_days,
+    )
+
+
 def chat_configured(settings: Settings) -> bool:
     return bool(settings.slack_bot_token and settings.slack_channel_list) or bool(
         settings.discord_bot_token and settings.discord_channel_list
     )
-
-
-def _post_to_chat(bot: Bot, window: Window) -> int:
-    """`post` with chat configured: the scheduled job's path, through the ledger."""
-    import asyncio
-
-    from bot.app import post_once
-
-    result = asyncio.run(post_once(bot, window))
-    delivery = result.delivery
-    if not result.complete:
-        print(
-            f"vllm-report: the {window.label} report is incomplete; archived as partial, "
-            "not posted (run again once GitHub has answered)",
-            file=sys.stderr,
-        )
-        return 1
-    print(
-        f"posted {window.label}: {delivery.sent} messages sent, {delivery.skipped} already "
-        f"there, {delivery.recovered} recovered after an interrupted run",
-        file=sys.stderr,
-    )
-    for destination, why in delivery.failed.items():
-        print(f"vllm-report: {destination}: {why}", file=sys.stderr)
-    return 1 if delivery.failed else 0
 
 
 def _render(form: str, report: Report, bot: Bot, sections: list[str]) -> str:
@@ -680,7 +676,7 @@ def _render(form: str, report: Report, bot: Bot, sections: list[str]) -> str:
     if form in ("slack", "discord"):
         from formatters.chat import chat_parts
 
-        link = bot.pipeline.files.link(report, lang)
+        link = bot.reports.files.link(report, lang)
         parts = chat_parts(form, report, lang, only=sections, link=link)
         return json.dumps([payload for _, payload in parts], ensure_ascii=False, indent=2) + "\n"
     from formatters.markdown import render_markdown
@@ -689,30 +685,15 @@ def _render(form: str, report: Report, bot: Bot, sections: list[str]) -> str:
 
 
 def check_topic(name: str, rules: TopicRules) -> str:
-    key = name.strip().lower()
-    if rules.topic(key) is None:
-        keys = [t.key for t in rules.topics]
-        raise UsageError(
-            f"unknown topic '{name}'{_did_you_mean(key, keys)}; topics: {', '.join(keys)}"
-        )
-    return key
+    from bot.model import asking
+
+    return asking.topic(name, rules)
 
 
 def check_section(name: str, rules: TopicRules) -> str:
-    from bot.model.report import SECTIONS
+    from bot.model import asking
 
-    key = name.strip().lower()
-    valid = [*SECTIONS, *(t.key for t in rules.topics)]
-    if key not in valid:
-        raise UsageError(
-            f"unknown section '{name}'{_did_you_mean(key, valid)}; sections: {', '.join(valid)}"
-        )
-    return key
-
-
-def _did_you_mean(word: str, choices: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1)
-    return f" — did you mean '{close[0]}'?" if close else ""
+    return asking.section(name, rules)
 
 
 # -- operations: doctor, backfill, demo (each in its own functions) ---------------------------
@@ -789,12 +770,12 @@ def run_backfill(args: argparse.Namespace) -> int:
     meter = github_meter(show_debug=args.verbose >= 2)
     with _opened(settings, rules) as bot:
         job = Backfill(
-            bot.pipeline,
+            bot.reports,
             settings.repo,
             settings.lang,
             settings.tz,
             settings.cutoff_time,
-            bot.pipeline.clock,
+            bot.reports.clock,
             meter,
         )
         windows = job.windows(phrase)

@@ -39,9 +39,10 @@ import socket
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 GONE_ATTEMPTS = 2
 DEFAULT_LEASE = timedelta(seconds=30)  # a dead holder's parts wait this long at most
@@ -262,6 +263,11 @@ class Deliverer:
         self._active = 0
         self._heartbeat: asyncio.Task[None] | None = None
 
+    async def _db(self, call: Callable[..., T], *args: Any) -> T:
+        """A ledger call off the event loop: the database may take its time (a lock, a
+        network round trip) and other commands are answered meanwhile."""
+        return await asyncio.to_thread(call, *args)
+
     async def deliver(
         self,
         repo: str,
@@ -274,14 +280,14 @@ class Deliverer:
         """All parts to one destination, in order, the first as the thread's parent."""
         result = result or DeliveryResult()
         key = destination.key
-        if key in self.ledger.disabled():
+        if key in await self._db(self.ledger.disabled):
             result.failed[key] = "disabled earlier: the destination is gone"
             return result
         transport = self.transports.get(destination.platform)
         if transport is None:
             result.failed[key] = f"{destination.platform} is not configured"
             return result
-        if COMPLETE_PART in self.ledger.parts(repo, window, key):
+        if COMPLETE_PART in await self._db(self.ledger.parts, repo, window, key):
             result.skipped += len(parts)
             return result
         async with self._beating():
@@ -289,8 +295,17 @@ class Deliverer:
                 repo, window, destination, transport, parts, thread_name, result
             )
         if delivered:
-            self.ledger.destination_ok(key)
-            self.ledger.record(repo, window, key, COMPLETE_PART, "confirmed", None, self.clock())
+            await self._db(self.ledger.destination_ok, key)
+            await self._db(
+                self.ledger.record,
+                repo,
+                window,
+                key,
+                COMPLETE_PART,
+                "confirmed",
+                None,
+                self.clock(),
+            )
         return result
 
     async def _attempts(
@@ -309,8 +324,8 @@ class Deliverer:
                 await self._parts(repo, window, destination, transport, parts, thread_name, result)
                 return True
             except DestinationGone as exc:
-                disabled = self.ledger.destination_failed(
-                    key, str(exc), GONE_ATTEMPTS, self.clock()
+                disabled = await self._db(
+                    self.ledger.destination_failed, key, str(exc), GONE_ATTEMPTS, self.clock()
                 )
                 log.warning("destination %s is gone (%s), attempt %d", key, exc, attempt)
                 if disabled:
@@ -358,37 +373,60 @@ class Deliverer:
                         # Taken over, or nothing says the platform has not got it (the
                         # ledger may have been lost): look before sending.
                         if known is None:
-                            known = self.ledger.message_ids(repo, window)
+                            known = await self._db(self.ledger.message_ids, repo, window)
                         message_id = await transport.find(
                             target, part_key, payload, reply_to, known
                         )
                         if message_id is not None:
                             result.recovered += 1
                     if message_id is None:
-                        if not self.ledger.holds(*self._lease_args(part_key)):
+                        if not await self._db(self.ledger.holds, *self._lease_args(part_key)):
                             raise LeaseBusy(f"lost the lease on {part} before sending it")
                         message_id = await transport.post(target, payload, reply_to, part_key)
                         result.sent += 1
                         fresh_thread = fresh_thread or index == 0
                 except BaseException:
-                    self.ledger.release(*self._release_args(part_key))
+                    await self._db(self.ledger.release, *self._release_args(part_key))
                     raise
-                self.ledger.record(
-                    repo, window, destination.key, part, "sent", message_id, self.clock()
+                await self._db(
+                    self.ledger.record,
+                    repo,
+                    window,
+                    destination.key,
+                    part,
+                    "sent",
+                    message_id,
+                    self.clock(),
                 )
                 if known is not None:
                     known.add(message_id)
             if index == 0:
                 thread = await transport.open_thread(target, message_id, thread_name)
         for part, _ in parts:
-            self.ledger.record(repo, window, destination.key, part, "confirmed", None, self.clock())
+            await self._db(
+                self.ledger.record,
+                repo,
+                window,
+                destination.key,
+                part,
+                "confirmed",
+                None,
+                self.clock(),
+            )
 
     async def _claim(self, key: PartKey) -> Claim:
         """The part's lease, or its message id; waits while another live process holds it."""
         waited_until = self.wall() + self.wait_limit
         while True:
-            claim = self.ledger.claim(
-                key.repo, key.window, key.destination, key.part, self.owner, self.wall(), self.lease
+            claim = await self._db(
+                self.ledger.claim,
+                key.repo,
+                key.window,
+                key.destination,
+                key.part,
+                self.owner,
+                self.wall(),
+                self.lease,
             )
             if claim.message_id is not None or claim.held:
                 return claim

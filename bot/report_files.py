@@ -3,7 +3,7 @@
 `<root>/<owner>__<repo>/<label>[.<topic>][.partial].<lang>.md` and `.json`, each replaced
 whole (written beside, then renamed), so readers never see half a file; an incomplete
 report says so in its name, so it is never mistaken for the day's report.
-`VLLM_REPORT_ARCHIVE_URL` is where the report site (`vllm-report site build`) is served: a
+`VLLM_REPORT_SITE_URL` is where the report site (`vllm-report site build`) is served: a
 day's page is `<url>/2026-03-26/`, its Chinese page `<url>/2026-03-26/zh/`, a topic's
 section `…/2026-03-26/#amd`. One module knows that layout, so the page the site writes and
 the link a chat post carries cannot drift apart.

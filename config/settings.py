@@ -68,8 +68,13 @@ class Settings(BaseSettings):
         default_factory=lambda: Path(platformdirs.user_data_dir("vllm-report-bot")),
         description="holds the SQLite store and the local archive of rendered reports",
     )
-    archive_url: str | None = Field(
-        None, description="https URL where the archive folder is served (links in chat posts)"
+    # The report site's address. Its first name, VLLM_REPORT_ARCHIVE_URL, is still read.
+    site_url: str | None = Field(
+        None,
+        description="https URL where the report site is served (links in chat posts)",
+        validation_alias=AliasChoices(
+            "VLLM_REPORT_SITE_URL", "VLLM_REPORT_ARCHIVE_URL", "site_url", "archive_url"
+        ),
     )
     topics_file: Path | None = Field(
         None, description="topic rules (default: config/topics.toml shipped with the bot)"
@@ -237,9 +242,9 @@ class Settings(BaseSettings):
         parse_cutoff(value)
         return value
 
-    @field_validator("archive_url")
+    @field_validator("site_url")
     @classmethod
-    def _check_archive_url(cls, value: str | None) -> str | None:
+    def _check_site_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith("https://"):
             raise ValueError(f"'{value}' is not an https:// URL")
         return value.rstrip("/") if value else value
@@ -301,7 +306,8 @@ class Settings(BaseSettings):
         return parse_cutoff(self.cutoff)
 
     @property
-    def archive_dir(self) -> Path:
+    def report_files_dir(self) -> Path:
+        """The report files (Markdown and JSON per day): `archive/` in the data folder."""
         return self.data_dir / "archive"
 
     @property

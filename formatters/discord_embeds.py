@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.model.queue import Queue
 from bot.model.report import Report
+from formatters import chat_outline as co
 from formatters import outline as ol
 from formatters import wording as w
 from formatters._text import clean, discord_escape, truncate
@@ -61,7 +63,7 @@ def discord_parts(
     """(part name, payload) pairs: the name keys the delivery ledger ("headline", "key")."""
     full = ol.outline(report, lang, link)
     messages = [("headline", _headline(full))] if with_headline else []
-    for part in ol.chat_parts(full, only):
+    for part in co.chat_parts(full, only):
         messages += _part(full, part)
     return messages
 
@@ -107,7 +109,7 @@ def _part(full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:
     rows = section_rows(part.blocks)
     if part.name == "appendix":
         return _split(part, rows)
-    link = ol.section_link(full, part.name)
+    link = co.section_link(full, part.name)
     more = f"[{discord_escape(w.text(full.lang, 'full_report'))}]({link})" if link else ""
     budget = min(MESSAGE_BUDGET - len(part.title) - len(more) - 10, DESCRIPTION_BUDGET * 2)
     kept: list[str] = []
@@ -223,3 +225,20 @@ def _fit(rows: list[str], limit: int) -> list[str]:
 
 def _message(embeds: list[dict[str, Any]]) -> Message:
     return {"embeds": embeds, "allowed_mentions": NO_MENTIONS}
+
+
+def render_discord_queue(queue: Queue, lang: str = "en") -> list[dict[str, Any]]:
+    """The review queue as one message (`/vllm-queue`, the weekly digest)."""
+    from formatters.queue_outline import queue_context, queue_section, queue_title
+
+    section = queue_section(queue, lang)
+    rows = section_rows(section.blocks)
+    kept = fit_rows(rows, MESSAGE_BUDGET - 400, lang)
+    descriptions = fit_texts([escape(queue_context(queue, lang)), "", *kept])
+    embeds: list[dict[str, Any]] = []
+    for index, description in enumerate(descriptions[:EMBEDS_PER_MESSAGE]):
+        embed: dict[str, Any] = {"description": description, "color": COLOUR}
+        if index == 0:
+            embed["title"] = truncate(queue_title(queue, lang), EMBED_TITLE_LIMIT)
+        embeds.append(embed)
+    return [{"embeds": embeds, "allowed_mentions": NO_MENTIONS}]

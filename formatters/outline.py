@@ -1,21 +1,18 @@
 """What a report says, decided once: sections, their order, what each entry shows, what is
 capped and where the rest lives. Markdown, Slack, Discord (and HTML) draw it natively.
 
-A line is a sequence of parts: `Our` text (our words and figures), `Theirs` (a stranger's
-text: titles, logins, descriptions; each renderer cleans and escapes it) and `Ref` (a link
-to an item, built here from the repository and number, never taken from item data).
-
-`outline(report, lang)` is the full report (every section, appendix last). `chat_parts`
-picks from it what a chat post holds: the daily post is a headline (the counts and what
-happened) and one capped reply per section, never the appendix; a digest is a headline and
-its topic; a command's answer is the headline and the sections asked for.
+`outline(report, lang)` is the full report (every section, appendix last); `pick` and
+`once` choose what a rendering shows and tell each item once; formatters.chat_outline picks
+what a chat post holds. The parts (`Our`, `Theirs`, `Ref`, `Entry`, `Block`, `Section`,
+`Outline`; a line is `Our` text, `Theirs` text and `Ref` links) are
+formatters.outline_parts', re-exported here for the renderers.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from bot.model.report import (
@@ -31,138 +28,27 @@ from bot.model.report import (
 )
 from formatters import wording as w
 from formatters._text import item_url
+from formatters.outline_parts import (
+    LOGIN_LIMIT,
+    TITLE_LIMIT,
+    WHAT_LIMIT,
+    Block,
+    ChatPart,
+    Entry,
+    Line,
+    Our,
+    Outline,
+    Part,
+    Ref,
+    RowMarkup,
+    Section,
+    Theirs,
+    rows,
+)
 
-TITLE_LIMIT = 100
-WHAT_LIMIT = 200
-LOGIN_LIMIT = 39  # GitHub's own maximum
 STORIES_SHOWN = 8  # stories per topic in the full report
 GIST_LINES = 5
 TREND_ROWS = 8  # the busiest topics; every topic's count is in the JSON and on the site
-CHAT_LEAD_STORIES = 5  # stories of the first vendor in the chat's vendor reply
-CHAT_OTHER_STORIES = 2  # stories of every other vendor there
-CHAT_ROWS = 5  # entries of the other chat replies
-DAILY_PARTS = ("vendors", "key", "hot", "notable", "trends")
-
-
-@dataclass(frozen=True)
-class Our:
-    text: str
-
-
-@dataclass(frozen=True)
-class Theirs:
-    text: str
-    limit: int = TITLE_LIMIT
-
-
-@dataclass(frozen=True)
-class Ref:
-    number: int
-    url: str
-
-
-Part = Our | Theirs | Ref
-Line = tuple[Part, ...]
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One story or item: its head line and sub-lines (its own words, members, why)."""
-
-    head: Line
-    lines: tuple[Line, ...] = ()
-    number: int | None = None  # the item the entry is about
-    count: int = 1  # the items it stands for (a story's items in its topic)
-    # What a later mention of the same item keeps (a key change's facts, a thread's
-    # figures): its own words were said where it first appeared.
-    again: tuple[Line, ...] = ()
-    members: Line | None = None  # its story's members, said once (the gist shows none)
-
-
-@dataclass(frozen=True)
-class Block:
-    heading: str | None = None
-    entries: tuple[Entry, ...] = ()
-    style: str = "list"  # list, numbered, text (paragraphs), nothing (a placeholder)
-    rest: Line | None = None  # "+12 more: #a, #b" or "+12 more in the full report"
-    key: str = ""  # a topic's bucket: merged, review, new, closed
-    total: int = 0  # the items the block stands for, shown or not
-
-
-@dataclass(frozen=True)
-class Section:
-    key: str  # summary, a topic key, hot, key, trends, activity, notable, appendix
-    title: str
-    blocks: tuple[Block, ...]
-    kind: str = "section"  # or "vendor", "topic"
-    name: str = ""  # a topic's own name (the title without its emoji and wording)
-    # A vendor told briefly in the full report (its top stories and the rest by number)
-    # keeps its bucket by bucket blocks here, for when it is asked for on its own.
-    detail: tuple[Block, ...] = ()
-
-    def in_detail(self) -> Section:
-        """The section as it reads when asked for on its own (a digest, `--section nvidia`)."""
-        return replace(self, blocks=self.detail, detail=()) if self.detail else self
-
-
-@dataclass(frozen=True)
-class Outline:
-    title: str
-    window: str
-    counts: tuple[tuple[str, str], ...]
-    warning: str | None
-    vendors: tuple[str, ...]  # "AMD / ROCm: 11 merged · 14 in review · 2 new", vendors first
-    gist: tuple[Entry, ...]
-    sections: tuple[Section, ...]
-    notes: tuple[str, ...]
-    footer: str
-    link: str | None
-    lang: str
-    label: str = ""  # the window's label, for the command that shows more
-
-    def section(self, key: str) -> Section | None:
-        return next((s for s in self.sections if s.key == key), None)
-
-    @property
-    def body(self) -> tuple[Section, ...]:
-        """The sections a full report shows: subject topics (quantization, multimodal …)
-        are in the trends and on demand (`--section quantization`, a digest), not repeated
-        in the body, where each item is told once."""
-        return tuple(s for s in self.sections if s.kind != "topic")
-
-
-@dataclass(frozen=True)
-class ChatPart:
-    """One chat message after the headline: its ledger name, title and blocks."""
-
-    name: str
-    title: str
-    blocks: tuple[Block, ...]
-
-
-@dataclass(frozen=True)
-class RowMarkup:
-    """How one chat platform writes a block as text rows (the rows are the same on both)."""
-
-    line: Callable[[Line], str]  # our text kept, strangers' escaped, links made
-    heading: Callable[[str], str]  # a block's heading, escaped and emphasised
-    rest: Callable[[str], str]  # the "+N more" line, already rendered
-    indent: str  # before an entry's sub-lines
-
-
-def rows(blocks: Sequence[Block], markup: RowMarkup) -> list[str]:
-    """Blocks as chat rows: headings, bullets or numbers, sub-lines, "+N more"."""
-    out: list[str] = []
-    for block in blocks:
-        if block.heading:
-            out.append(markup.heading(block.heading))
-        for index, entry in enumerate(block.entries, 1):
-            marker = {"numbered": f"{index}. ", "list": "• "}.get(block.style, "")
-            out.append(marker + markup.line(entry.head))
-            out += [markup.indent + markup.line(sub) for sub in entry.lines]
-        if block.rest:
-            out.append(markup.rest(markup.line(block.rest)))
-    return out
 
 
 # -- the outline ---------------------------------------------------------------------------
@@ -191,7 +77,7 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
             _notable(report, info, lang),
         ]
     if report.queue is not None:  # the full report's queue section (never a daily reply)
-        from formatters.queue import queue_section
+        from formatters.queue_outline import queue_section
 
         sections.append(queue_section(report.queue, lang, brief=False))
     sections.append(_appendix(report, lang))
@@ -217,11 +103,11 @@ def pick(full: Outline, only: Sequence[str]) -> tuple[Section, ...]:
     if not only:
         return full.body
     wanted = set(only)
-    vendor_keys = _vendor_keys(full)
+    vendors = vendor_keys(full)
     return tuple(
         s.in_detail() if s.key in wanted else s
         for s in full.sections
-        if s.key in wanted or ("vendors" in wanted and s.key in vendor_keys)
+        if s.key in wanted or ("vendors" in wanted and s.key in vendors)
     )
 
 
@@ -261,143 +147,7 @@ def once(
     return shown, tuple(out)
 
 
-def _once_parts(gist: Sequence[Entry], parts: Sequence[ChatPart]) -> tuple[ChatPart, ...]:
-    """`once` across a chat post: the headline's gist, then each reply."""
-    as_sections = [Section(p.name, p.title, p.blocks) for p in parts]
-    _, told = once(gist, as_sections)
-    return tuple(replace(p, blocks=t.blocks) for p, t in zip(parts, told, strict=True))
-
-
-def chat_parts(full: Outline, only: Sequence[str] = ()) -> tuple[ChatPart, ...]:
-    """The replies after a chat headline, each capped to one message.
-
-    Nothing asked: the daily post (vendors, key changes, hot, notable, trends); a section
-    with nothing in it is left out. A topic report (a digest) asked for its topic: that
-    topic in full detail. Sections named: those.
-    """
-    names = list(only) or list(DAILY_PARTS)
-    parts = []
-    for name in names:
-        part = _chat_part(full, name)
-        if part is None or not any(b.entries for b in part.blocks):
-            continue
-        if not only and all(b.style == "nothing" for b in part.blocks):
-            continue
-        parts.append(part)
-    return _once_parts(full.gist, parts)
-
-
-def _chat_part(full: Outline, name: str) -> ChatPart | None:
-    lang = full.lang
-    if name == "vendors":
-        blocks: list[Block] = []
-        for index, key in enumerate(_vendor_keys(full)):
-            section = full.section(key)
-            if section is not None:
-                command = more_command(full, key)
-                blocks += (
-                    _lead_vendor(section, lang, command)
-                    if index == 0
-                    else [_other_vendor(section, lang, command)]
-                )
-        return ChatPart("vendors", w.text(lang, "vendors"), tuple(blocks))
-    section = full.section(name)
-    if section is None:
-        return None
-    if name == "appendix":
-        return ChatPart(name, section.title, section.blocks)  # asked for: the whole list
-    command = more_command(full, name)
-    if section.kind != "section":  # one topic, asked for or a digest: in detail
-        detailed = section.in_detail()
-        return ChatPart(name, section.title, tuple(_lead_vendor(detailed, lang, command)[1:]))
-    limit = CHAT_ROWS if name not in ("trends", "activity") else 12
-    blocks = [_capped(b, limit, lang, detail=True, command=command) for b in section.blocks]
-    if name == "trends":
-        activity = full.section("activity")
-        if activity is not None:
-            blocks += [replace(b, heading=b.heading or activity.title) for b in activity.blocks]
-    return ChatPart(name, section.title, tuple(blocks))
-
-
-def _lead_vendor(section: Section, lang: str, command: str | None = None) -> list[Block]:
-    """The first vendor in detail: each bucket's first stories, the rest counted."""
-    blocks = [Block(section.name, (), "text")]
-    for block in section.blocks:
-        if not block.key:  # the folded stale line
-            blocks.append(block)
-            continue
-        shown = CHAT_BUCKET_SHOWN[block.key]
-        blocks.append(_capped(block, shown, lang, detail=True, command=command))
-    return blocks
-
-
-def _other_vendor(section: Section, lang: str, command: str | None = None) -> Block:
-    """Another vendor, briefly: its top stories' head lines, the rest counted."""
-    buckets = [b for b in section.blocks if b.key]
-    shown = [e for b in buckets for e in b.entries][:CHAT_OTHER_STORIES]
-    total = sum(b.total for b in section.detail or section.blocks if b.key in BUCKET_ORDER)
-    hidden = total - sum(e.count for e in shown)
-    rest = _more(hidden, bool(shown), lang, command)
-    return Block(section.name, tuple(replace(e, lines=()) for e in shown), "list", rest)
-
-
-def _capped(
-    block: Block,
-    shown: int,
-    lang: str,
-    *,
-    detail: bool,
-    heading: str | None = None,
-    command: str | None = None,
-) -> Block:
-    entries = block.entries[:shown]
-    if not detail:
-        entries = tuple(replace(e, lines=()) for e in entries)
-    if block.total:  # a topic's bucket knows how many items it stands for
-        hidden = block.total - sum(e.count for e in entries)
-    else:
-        hidden = len(block.entries) - len(entries) + _rest_count(block)
-    rest = _more(hidden, bool(entries), lang, command)
-    return replace(block, heading=heading or block.heading, entries=tuple(entries), rest=rest)
-
-
-def _more(hidden: int, any_shown: bool, lang: str, command: str | None = None) -> Line | None:
-    """The "+N more in the full report" line; under a heading that shows none, "+1 more" would read
-    as a missing line, so it says they are listed there. With no report page to link
-    (`command` given), it names the command that shows them instead."""
-    if hidden <= 0:
-        return None
-    if command is not None:
-        key = "more_by_command" if any_shown else "all_by_command"
-        return (Our(w.text(lang, key, n=hidden, command=command)),)
-    return (Our(w.text(lang, "more_in_report" if any_shown else "all_in_report", n=hidden)),)
-
-
-def more_command(full: Outline, section: str) -> str | None:
-    """The slash command that shows the rest of a section, when no report page is linked."""
-    if full.link is not None:
-        return None
-    return f"/vllm-report {full.label} {section}".rstrip()
-
-
-def _rest_count(block: Block) -> int:
-    """How many items a block's "+N more" line stands for."""
-    if block.rest is None:
-        return 0
-    return sum(1 for part in block.rest if isinstance(part, Ref))
-
-
-def section_link(full: Outline, name: str) -> str | None:
-    """Where a chat reply's section is on the report's page: the page's link with the
-    section's anchor (`vendors` is the first vendor's section)."""
-    if full.link is None or "#" in full.link:
-        return full.link
-    keys = _vendor_keys(full)
-    anchor = keys[0] if name == "vendors" and keys else name
-    return f"{full.link}#{anchor}" if full.section(anchor) is not None else full.link
-
-
-def _vendor_keys(full: Outline) -> list[str]:
+def vendor_keys(full: Outline) -> list[str]:
     return [s.key for s in full.sections if s.kind == "vendor"]
 
 
@@ -547,8 +297,6 @@ def _summary(report: Report, info: Sections, lang: str) -> Section:
 # the first vendor and a topic asked for on their own in detail, the other vendors briefly.
 BUCKET_SHOWN = {"merged": 5, "review": 5, "new": 3, "done": 2, "closed": 2}
 OTHER_VENDOR_SHOWN = {"merged": 3, "review": 2, "new": 1, "done": 1, "closed": 1}
-# In the chat's vendor reply: the first vendor per bucket; the others get their top stories.
-CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "done": 1, "closed": 0}
 BUCKET_ORDER = ("merged", "review", "new", "done", "closed")
 
 
@@ -956,20 +704,29 @@ def _footer(report: Report, lang: str) -> str:
     return footer
 
 
-__all__ = [
+__all__ = [  # the parts are re-exported: renderers read one module
+    "LOGIN_LIMIT",
     "SECTIONS",
+    "TITLE_LIMIT",
+    "WHAT_LIMIT",
     "Block",
     "ChatPart",
     "Entry",
     "Line",
     "Our",
     "Outline",
+    "Part",
     "Ref",
+    "RowMarkup",
     "Section",
     "Theirs",
-    "chat_parts",
+    "as_of",
+    "once",
     "outline",
     "pick",
+    "rows",
+    "state_key",
     "story_entry",
     "topic_line",
+    "vendor_keys",
 ]

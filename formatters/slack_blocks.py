@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.model.queue import Queue
 from bot.model.report import Report
+from formatters import chat_outline as co
 from formatters import outline as ol
 from formatters import wording as w
 from formatters._text import clean, slack_escape, truncate
@@ -56,7 +58,7 @@ def slack_parts(
     """(part name, payload) pairs: the name keys the delivery ledger ("headline", "key")."""
     full = ol.outline(report, lang, link)
     messages = [("headline", _headline(report, full))] if with_headline else []
-    for part in ol.chat_parts(full, only):
+    for part in co.chat_parts(full, only):
         messages += _part(report, full, part)
     return messages
 
@@ -158,7 +160,7 @@ def text_blocks(rows: list[str]) -> list[dict[str, Any]]:
 
 
 def _more_line(full: ol.Outline, name: str) -> str:
-    link = ol.section_link(full, name)
+    link = co.section_link(full, name)
     if not link:
         return ""
     return f"<{link}|{slack_escape(w.text(full.lang, 'full_report'))}>"
@@ -237,3 +239,39 @@ def _message(report: Report, part: str, fallback: str, blocks: list[dict[str, An
             "event_payload": {"repo": report.repo, "window": report.window.label, "part": part},
         },
     }
+
+
+def render_slack_queue(queue: Queue, lang: str = "en") -> list[dict[str, Any]]:
+    """The review queue as one message (`/vllm-queue`, the weekly digest)."""
+    from formatters.queue_outline import EVENT_TYPE as QUEUE_EVENT
+    from formatters.queue_outline import queue_context, queue_section, queue_title
+
+    section = queue_section(queue, lang)
+    rows = section_rows(section.blocks)
+    blocks: list[dict[str, Any]] = [
+        {
+            "type": "header",
+            "text": {"type": "plain_text", "text": truncate(queue_title(queue, lang), 150)},
+        },
+        {
+            "type": "context",
+            "elements": [{"type": "mrkdwn", "text": slack_escape(queue_context(queue, lang))}],
+        },
+        *text_blocks(fit_rows(rows, MESSAGE_TEXT_BUDGET - 400, lang)),
+    ]
+    message = {
+        "text": truncate(slack_escape(queue_title(queue, lang)), FALLBACK_TEXT_LIMIT),
+        "blocks": blocks[:MAX_BLOCKS],
+        "unfurl_links": False,
+        "unfurl_media": False,
+        "metadata": {
+            "event_type": QUEUE_EVENT,
+            "event_payload": {
+                "repo": queue.repo,
+                "window": queue.window.label,
+                "topic": queue.topic or "",
+                "part": "queue",
+            },
+        },
+    }
+    return [message]

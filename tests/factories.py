@@ -52,14 +52,14 @@ def make_report(
     """A report as the CLI makes it: the composition root's pipeline, opened and closed."""
     from bot.app import open_bot
     from bot.model.rules import load_rules
-    from bot.service.pipeline import ReportQuery
+    from bot.service.reports import ReportQuery
 
     bot = open_bot(settings, load_rules(settings.topics_file))
     try:
         query = ReportQuery(
             settings.repo, window, settings.lang, topic, counts_only=counts_only, refresh=refresh
         )
-        return bot.pipeline.report(query)
+        return bot.reports.report(query)
     finally:
         bot.close()
 
@@ -67,4 +67,4 @@ def make_report(
 def archive_link(settings: Any, report: Any, lang: str = "en") -> str | None:
     from bot.report_files import ReportFiles
 
-    return ReportFiles(settings.archive_dir, settings.archive_url).link(report, lang)
+    return ReportFiles(settings.report_files_dir, settings.site_url).link(report, lang)

@@ -81,10 +81,10 @@ class FixtureArchive:
     def archive(self, label: str) -> None:
         """What `vllm-report show <label>` archives: the day and its trend baseline."""
         window = day_window(datetime.fromisoformat(label).date(), CST, CUTOFF)
-        self.bot.pipeline.report(ReportQuery(REPO, window, "en"))
+        self.bot.reports.report(ReportQuery(REPO, window, "en"))
 
     def builder(self, base_url: str | None = None) -> SiteBuilder:
-        return SiteBuilder(self.bot.pipeline, REPO, CST, CUTOFF, base_url)
+        return SiteBuilder(self.bot.reports, REPO, CST, CUTOFF, base_url)
 
     def build(self, root: Path, base_url: str | None = None) -> SiteBuild:
         return self.builder(base_url).build(root)

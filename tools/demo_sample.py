@@ -45,7 +45,7 @@ def main() -> None:
         )
         bot = open_bot(load_settings(), load_rules(None), clock=lambda: NOW)
         for label in days:
-            bot.pipeline.report(ReportQuery(REPO, sample.window(label), "en"))
+            bot.reports.report(ReportQuery(REPO, sample.window(label), "en"))
         size = dump_sample(bot.store, sample, ROOT / "bot" / "service" / "data" / SAMPLE)
         bot.close()
     print(f"wrote bot/service/data/{SAMPLE}: {size} bytes, {len(days)} report days")

@@ -80,7 +80,7 @@ def main() -> None:
             VLLM_REPORT_CATCH_UP_DAYS="2",
             VLLM_REPORT_GITHUB_REQUEST_INTERVAL="0",
             VLLM_REPORT_HTTP_PORT=str(ports["http"]),
-            VLLM_REPORT_ARCHIVE_URL="https://reports.example.org/vllm",
+            VLLM_REPORT_SITE_URL="https://reports.example.org/vllm",
             SLACK_BOT_TOKEN="xoxb-example",
             SLACK_SIGNING_SECRET=SIGNING,
             SLACK_API_URL=slack.api_url,

@@ -14,13 +14,11 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from bot.adapters.discord_answers import answer_messages
 from bot.adapters.discord_transport import set_api_base
 from bot.model.report import SECTIONS
 from bot.service.commands import Answer, CommandService, QueueRequest, ReportRequest
 from config.settings import Settings
-from formatters._text import discord_escape, truncate
-from formatters.discord_embeds import CONTENT_LIMIT, render_discord
-from formatters.queue import queue_discord
 
 log = logging.getLogger(__name__)
 
@@ -180,20 +178,12 @@ def build_tree(client: discord.Client, commands: DiscordCommands) -> app_command
 
 
 async def send_answer(interaction: discord.Interaction, answer: Answer) -> None:
-    if answer.queue is not None:
-        for message in queue_discord(answer.queue, answer.lang):
-            embeds = [discord.Embed.from_dict(raw) for raw in message["embeds"]]
+    for message in answer_messages(answer):
+        if "content" in message:
             await interaction.followup.send(
-                embeds=embeds, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS
+                content=message["content"], ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS
             )
-        return
-    if answer.report is None:
-        text = truncate(discord_escape(answer.text or ""), CONTENT_LIMIT)
-        await interaction.followup.send(
-            content=text, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS
-        )
-        return
-    for message in render_discord(answer.report, answer.lang, only=answer.only, link=answer.link):
+            continue
         embeds = [discord.Embed.from_dict(raw) for raw in message["embeds"]]
         await interaction.followup.send(
             embeds=embeds, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS

@@ -28,13 +28,11 @@ import aiohttp
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
+from bot.adapters.discord_answers import answer_messages
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
 from bot.model.report import SECTIONS
 from bot.service.commands import Answer, CommandService, QueueRequest, ReportRequest
 from config.settings import Settings
-from formatters._text import discord_escape, truncate
-from formatters.discord_embeds import CONTENT_LIMIT, render_discord
-from formatters.queue import queue_discord
 
 log = logging.getLogger(__name__)
 
@@ -168,20 +166,7 @@ class Interactions:
     ) -> None:
         url = f"{self.api_url}/webhooks/{interaction['application_id']}/{interaction['token']}"
         flags = EPHEMERAL if ephemeral else 0
-        if answer.queue is not None:
-            messages: list[dict[str, Any]] = [
-                {"embeds": m["embeds"]} for m in queue_discord(answer.queue, answer.lang)
-            ]
-        elif answer.report is None:
-            text = truncate(discord_escape(answer.text or ""), CONTENT_LIMIT)
-            messages = [{"content": text}]
-        else:
-            messages = [
-                {"embeds": m["embeds"]}
-                for m in render_discord(
-                    answer.report, answer.lang, only=answer.only, link=answer.link
-                )
-            ]
+        messages = answer_messages(answer)
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
         for message in messages:

@@ -23,8 +23,7 @@ from bot.adapters.slack_transport import slack_client
 from bot.service.commands import Answer, CommandError, CommandService
 from config.settings import Settings
 from formatters._text import slack_escape
-from formatters.queue import queue_slack
-from formatters.slack_blocks import render_slack
+from formatters.slack_blocks import render_slack, render_slack_queue
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +126,7 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
 async def send_answer(respond: Respond, answer: Answer) -> None:
     kind = "ephemeral" if answer.ephemeral else "in_channel"
     if answer.queue is not None:
-        for message in queue_slack(answer.queue, answer.lang):
+        for message in render_slack_queue(answer.queue, answer.lang):
             await respond(text=message["text"], blocks=message["blocks"], response_type=kind)
         return
     if answer.report is None:

@@ -12,14 +12,9 @@ import difflib
 import html
 import re
 
+from bot.model.asking import REPO_NAME, did_you_mean
 from bot.model.report import SECTIONS
-from bot.service.commands import (
-    REPO_NAME,
-    CommandError,
-    QueueRequest,
-    ReportRequest,
-    did_you_mean,
-)
+from bot.service.commands import CommandError, QueueRequest, ReportRequest
 
 _SLACK_WRAP = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")
 _WHEN = re.compile(r"^(\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?|\d{1,3}d|today|yesterday)$")

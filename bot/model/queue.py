@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from bot.model.report import Catalog, Kind
+from bot.model.catalog import Catalog, Kind
 from bot.model.windows import Window
 
 # The lists of one scope, in the order they are asked for.

@@ -13,14 +13,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
+# Re-exported: the report carries its catalog, and its readers import it from here.
+from bot.model.catalog import Catalog as Catalog
+from bot.model.catalog import GroupInfo as GroupInfo
+from bot.model.catalog import Kind as Kind
+from bot.model.catalog import TopicInfo as TopicInfo
 from bot.model.windows import Window
 
 if TYPE_CHECKING:
     from bot.model.queue import Queue
-
-Kind = Literal["issue", "pr"]
 
 
 # The report's sections, in the reference's order: the words `--section` and the slash
@@ -255,48 +258,6 @@ class Activity:
     vendor_authors: dict[str, tuple[str, ...]]
     merged: int
     bot_items: int
-
-
-@dataclass(frozen=True)
-class TopicInfo:
-    """How a topic is shown: its names by language, and whether it is a vendor."""
-
-    key: str
-    names: dict[str, str]
-    kind: str  # "vendor" or "topic"
-
-    def name(self, lang: str) -> str:
-        return self.names.get(lang) or self.names["en"]
-
-
-@dataclass(frozen=True)
-class GroupInfo:
-    """A group inside a vendor section (performance, bug fixes, ...), in display order."""
-
-    key: str
-    names: dict[str, str]
-
-    def name(self, lang: str) -> str:
-        return self.names.get(lang) or self.names["en"]
-
-
-@dataclass(frozen=True)
-class Catalog:
-    """The topics and groups of the rules a report was made with, in the rules' order."""
-
-    topics: tuple[TopicInfo, ...]
-    groups: tuple[GroupInfo, ...]
-
-    def topic(self, key: str) -> TopicInfo | None:
-        return next((t for t in self.topics if t.key == key), None)
-
-    @property
-    def vendors(self) -> tuple[TopicInfo, ...]:
-        return tuple(t for t in self.topics if t.kind == "vendor")
-
-    def topic_name(self, key: str, lang: str) -> str:
-        found = self.topic(key)
-        return found.name(lang) if found is not None else key
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """`vllm-report backfill D1..D2`: the archive filled day by day, oldest first.
 
-Each report day is made as the daily job makes it (`Pipeline.report`: the window, its trend
+Each report day is made as the daily job makes it (`Reports.report`: the window, its trend
 baseline, the likeliest hot threads and PR sizes) and written to the archive folder, so the
 report site and `show` answer it from the archive afterwards. A day already archived — its
 window covered and its report file written — is skipped at no cost, so a backfill stopped
@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from bot.model.errors import InputError
 from bot.model.query import ReportQuery
 from bot.model.windows import Window, current_day, day_window, parse_window
-from bot.service.pipeline import Pipeline
+from bot.service.reports import Reports
 from bot.store import Span
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class BackfillCost:
 class Backfill:
     def __init__(
         self,
-        pipeline: Pipeline,
+        reports: Reports,
         repo: str,
         lang: str,
         tz: ZoneInfo,
@@ -77,7 +77,7 @@ class Backfill:
         clock: Callable[[], datetime],
         meter: GitHubMeter | None = None,
     ) -> None:
-        self.pipeline = pipeline
+        self.reports = reports
         self.repo = repo
         self.lang = lang
         self.tz = tz
@@ -104,8 +104,8 @@ class Backfill:
 
     def archived(self, window: Window) -> bool:
         """Covered in the store and its report written: nothing left to do."""
-        covered = self.pipeline.archiver.covers(self.repo, [Span(window.start, window.end)])[0]
-        return covered and self.pipeline.files.exists(self.repo, window, self.lang)
+        covered = self.reports.archiver.covers(self.repo, [Span(window.start, window.end)])[0]
+        return covered and self.reports.files.exists(self.repo, window, self.lang)
 
     def fill(self, window: Window) -> DayDone:
         """One report day archived (or found archived)."""
@@ -113,8 +113,8 @@ class Backfill:
         if self.archived(window):
             return DayDone(window.label, True, True, 0, time.perf_counter() - began)
         before = self.meter.requests if self.meter is not None else 0
-        report = self.pipeline.report(ReportQuery(self.repo, window, self.lang))
-        self.pipeline.write(report, self.lang)
+        report = self.reports.report(ReportQuery(self.repo, window, self.lang))
+        self.reports.write(report, self.lang)
         asked = (self.meter.requests - before) if self.meter is not None else 0
         return DayDone(window.label, False, report.complete, asked, time.perf_counter() - began)
 

@@ -1,44 +1,43 @@
 """Slash commands, the same for Slack and Discord: check a typed request, answer it.
 
 Each adapter turns its platform's input into a `ReportRequest` (Slack parses the command
-text, Discord reads its typed options); everything after that is here: the names checked
-(with "did you mean"), the window read, the per-user limit, the report from the shared
-pipeline, subscriptions. Answers are platform-neutral (`Answer`); each adapter renders them
-natively. Bad input gets one sentence saying what to type instead; nothing here raises to
-the adapter.
+text, Discord reads its typed options); everything after that is here: the words checked
+(bot.model.asking, shared with the command line), the per-user limit, the report from the
+shared reports service, the review queue, subscriptions. Answers are platform-neutral
+(`Answer`); each adapter renders them natively. Bad input gets one sentence saying what to
+type instead; nothing here raises to the adapter.
 """
 
 from __future__ import annotations
 
 import asyncio
-import difflib
 import logging
-import re
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property
 
 from bot.collect.source import CollectError
+from bot.model import asking
+from bot.model.asking import did_you_mean
+from bot.model.errors import InputError
 from bot.model.queue import Queue
-from bot.model.report import SECTIONS, Report
+from bot.model.report import Report
 from bot.model.rules import TopicRules
-from bot.model.windows import WindowError, parse_window
-from bot.service.pipeline import Pipeline, ReportQuery
+from bot.model.windows import Window
 from bot.service.queue import QueueError, QueueQuery, QueueService
+from bot.service.reports import ReportQuery, Reports
 from bot.store import StoreError, Subscription
 from bot.store.subscriptions import Subscriptions
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
 
-REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-LANGUAGES = ("en", "zh")
+__all__ = ["Answer", "CommandService", "QueueRequest", "ReportRequest", "did_you_mean"]
 
 
-class CommandError(Exception):
+class CommandError(InputError):
     """Bad input; the message is the whole answer."""
 
 
@@ -77,11 +76,6 @@ class Answer:
     link: str | None = None
 
 
-def did_you_mean(word: str, choices: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f" — did you mean '{close[0]}'?" if close else ""
-
-
 class RateLimiter:
     """At most `per_minute` expensive commands per user in any 60 seconds."""
 
@@ -107,21 +101,18 @@ class CommandService:
         self,
         settings: Settings,
         rules: TopicRules,
-        pipeline: Pipeline,
+        reports: Reports,
         subscriptions: Subscriptions,
         clock: Callable[[], datetime],
+        queues: QueueService | None = None,
     ) -> None:
         self.settings = settings
         self.rules = rules
-        self.pipeline = pipeline
+        self.reports = reports
         self.store = subscriptions
         self.clock = clock
         self.limiter = RateLimiter(settings.command_limit_per_minute)
-
-    @cached_property
-    def queues(self) -> QueueService:
-        """The review queue, on the pipeline's archive (made when first asked)."""
-        return QueueService(self.pipeline.archiver, self.rules, self.clock)
+        self.queues = queues  # the composition root's one review-queue service
 
     @property
     def topic_keys(self) -> list[str]:
@@ -133,8 +124,8 @@ class CommandService:
             wait = self.limiter.allow(user)
             if wait:
                 raise CommandError(f"easy — one report at a time: try again in {wait:.0f} s")
-            report = await asyncio.to_thread(self.pipeline.report, query)
-        except (CommandError, WindowError) as exc:
+            report = await asyncio.to_thread(self.reports.report, query)
+        except InputError as exc:
             return Answer(text=str(exc))
         except (CollectError, StoreError) as exc:
             log.warning("command failed: %s", exc)
@@ -144,55 +135,43 @@ class CommandService:
             only=only,
             lang=query.lang,
             ephemeral=not request.public,
-            link=self.pipeline.files.link(report, query.lang),
+            link=self.reports.files.link(report, query.lang),
+        )
+
+    def _window(self, when: str) -> Window:
+        settings = self.settings
+        return asking.window(
+            when,
+            now=self.clock(),
+            tz=settings.tz,
+            cutoff=settings.cutoff_time,
+            max_days=settings.max_range_days,
         )
 
     def _check(self, request: ReportRequest) -> tuple[ReportQuery, tuple[str, ...]]:
         """The request's words checked, the window read: a query, and the sections to show."""
-        topic = self.check_topic(request.topic) if request.topic else None
-        section = request.section.lower() if request.section else None
-        if section is not None and section not in (*SECTIONS, *self.topic_keys):
-            valid = [*SECTIONS, *self.topic_keys]
-            raise CommandError(
-                f"unknown section '{request.section}'{did_you_mean(section, valid)} "
-                f"Sections: {', '.join(SECTIONS)}, or a topic."
-            )
-        lang = (request.lang or self.settings.lang).lower()
-        if lang not in LANGUAGES:
-            raise CommandError(f"unknown language '{request.lang}': use en or zh")
-        repo = request.repo or self.settings.repo
-        if not REPO_NAME.match(repo):
-            raise CommandError(f"'{repo}' is not a repository: write owner/name")
-        window = parse_window(
-            request.when,
-            now=self.clock(),
-            tz=self.settings.tz,
-            cutoff=self.settings.cutoff_time,
-            max_days=self.settings.max_range_days,
-        )
+        topic = asking.topic(request.topic, self.rules) if request.topic else None
+        section = asking.section(request.section, self.rules) if request.section else None
+        lang = asking.language(request.lang or self.settings.lang)
+        repo = asking.repository(request.repo or self.settings.repo)
+        window = self._window(request.when)
         query = ReportQuery(repo=repo, window=window, lang=lang, topic=topic)
         return query, (section or topic or "summary",)
 
     async def queue(self, user: str, request: QueueRequest) -> Answer:
         """`/vllm-queue [topic]`: what waits on whom (ephemeral unless `public`)."""
         try:
-            topic = self.check_topic(request.topic) if request.topic else None
-            lang = (request.lang or self.settings.lang).lower()
-            if lang not in LANGUAGES:
-                raise CommandError(f"unknown language '{request.lang}': use en or zh")
-            window = parse_window(
-                request.when,
-                now=self.clock(),
-                tz=self.settings.tz,
-                cutoff=self.settings.cutoff_time,
-                max_days=self.settings.max_range_days,
-            )
+            topic = asking.topic(request.topic, self.rules) if request.topic else None
+            lang = asking.language(request.lang or self.settings.lang)
+            window = self._window(request.when)
             wait = self.limiter.allow(user)
             if wait:
                 raise CommandError(f"easy — one report at a time: try again in {wait:.0f} s")
+            if self.queues is None:
+                raise CommandError("the review queue is not served here")
             query = QueueQuery(self.settings.repo, window, topic)
             queue = await asyncio.to_thread(self.queues.queue, query)
-        except (CommandError, WindowError, QueueError) as exc:
+        except (InputError, QueueError) as exc:
             return Answer(text=str(exc))
         except (CollectError, StoreError) as exc:
             log.warning("queue command failed: %s", exc)
@@ -200,10 +179,7 @@ class CommandService:
         return Answer(queue=queue, lang=lang, ephemeral=not request.public)
 
     def check_topic(self, name: str) -> str:
-        key = name.strip().lower()
-        if key not in self.topic_keys:
-            hint = did_you_mean(key, self.topic_keys)
-            raise CommandError(f"unknown topic '{name}'{hint} See `/vllm-topics`.")
+        key: str = asking.topic(name, self.rules)
         return key
 
     def subscribe(
@@ -218,7 +194,7 @@ class CommandService:
     ) -> Answer:
         try:
             key = self.check_topic(topic)
-        except CommandError as exc:
+        except InputError as exc:
             return Answer(text=str(exc))
         if where not in ("here", "dm"):
             return Answer(text="say `here` (this channel) or `dm` (your direct messages)")

@@ -26,7 +26,7 @@ from bot.model.report import ActivityItem, CommentRecord, PullDetails, Report
 from bot.model.rules import TopicRules
 from bot.model.windows import Window, day_window
 from bot.report_files import ReportFiles
-from bot.service.pipeline import Pipeline
+from bot.service.reports import Reports
 from bot.service.site import SiteBuild, SiteBuilder
 from bot.store import Span, Store
 
@@ -75,7 +75,7 @@ class Demo:
         self.store = Store(f"sqlite:///{folder / 'demo.sqlite3'}")
         _load(self.store, raw, self.sample)
         archiver = Archiver(self.store, GitHubSource(self.sample.repo, api_url=NOWHERE))
-        self.pipeline = Pipeline(
+        self.reports = Reports(
             archiver.reading_only(),
             rules,
             ReportFiles(folder / "archive", None, self.sample.repo),
@@ -84,11 +84,11 @@ class Demo:
 
     def report(self, label: str | None = None, lang: str = "en") -> Report:
         window = self.sample.window(label or self.sample.days[-1])
-        return self.pipeline.report(ReportQuery(self.sample.repo, window, lang))
+        return self.reports.report(ReportQuery(self.sample.repo, window, lang))
 
     def site(self, root: Path) -> SiteBuild:
         builder = SiteBuilder(
-            self.pipeline, self.sample.repo, self.sample.tz, self.sample.cutoff_time
+            self.reports, self.sample.repo, self.sample.tz, self.sample.cutoff_time
         )
         return builder.build(root)
 

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.analyze.queue import build_queue
@@ -32,9 +32,6 @@ from bot.model.rules import TopicRules
 from bot.model.windows import Window, current_day, span_window
 from bot.store import Span, Subscription
 from formatters.queue import queue_parts
-
-if TYPE_CHECKING:
-    from bot.service.daily import DailyJob
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +136,7 @@ class QueueService:
 def with_queue(report: Report, service: QueueService) -> Report:
     """The report with its window's review queue (its topic first, when the topic has queue
     labels): the full report then draws a queue section and its JSON a `queue` object; the
-    daily chat post stays as it is. One call in Pipeline.report wires it in."""
+    daily chat post stays as it is. One call in Reports.report wires it in."""
     topic = report.topic if report.topic in service.rules.queue.topic_labels else None
     queue = service.queue(QueueQuery(report.repo, report.window, topic))
     return replace(report, queue=queue)
@@ -209,28 +206,18 @@ class QueueDigest:
 
 def schedule_digest(
     scheduler: Any,
-    job: DailyJob,
+    digest: QueueDigest,
+    settings: Any,
     gate: Callable[[Callable[[], Awaitable[Any]]], Callable[[], Awaitable[Any]]],
-) -> QueueDigest | None:
-    """Add the weekly queue digest to `scheduler`, next to the daily `job` whose settings,
-    archive, subscriptions and delivery it shares (run by the replica that leads, like the
-    daily job), unless VLLM_REPORT_QUEUE_DIGEST_DAY is off."""
-    settings = job.settings
+) -> bool:
+    """Add the weekly queue `digest` to `scheduler` (run by the replica that leads, like the
+    daily job), unless VLLM_REPORT_QUEUE_DIGEST_DAY is off; True when it was added."""
     at = settings.queue_digest_at
     if at is None:
         log.info("weekly queue digest: off")
-        return None
+        return False
     from bot.service.scheduling import add_queue_digest
 
-    tz, cutoff = settings.tz, settings.cutoff_time
-    digest = QueueDigest(
-        QueueService(job.pipeline.archiver, job.pipeline.rules, job.clock),
-        job.deliverer,
-        job.store.subscriptions.list,
-        lambda now: last_days(now, DIGEST_DAYS, tz, cutoff),
-        settings.repo,
-        settings.lang,
-    )
-    add_queue_digest(scheduler, tz, settings.queue_digest_day, at, gate(digest.run))
+    add_queue_digest(scheduler, settings.tz, settings.queue_digest_day, at, gate(digest.run))
     log.info("weekly queue digest: %s %s (%s)", settings.queue_digest_day, at, settings.timezone)
-    return digest
+    return True

@@ -37,7 +37,7 @@ from bot.model.history import History
 from bot.model.query import ReportQuery
 from bot.model.windows import Window, day_window
 from bot.report_files import page_path
-from bot.service.pipeline import CHART_DAYS, Pipeline
+from bot.service.reports import CHART_DAYS, Reports
 from formatters import html
 from formatters import outline as ol
 
@@ -79,13 +79,13 @@ class _Topic:
 class SiteBuilder:
     def __init__(
         self,
-        pipeline: Pipeline,
+        reports: Reports,
         repo: str,
         tz: ZoneInfo,
         cutoff: time_of_day,
         base_url: str | None = None,
     ) -> None:
-        self.pipeline = pipeline.reading_only()
+        self.reports = reports.reading_only()
         self.repo = repo
         self.tz = tz
         self.cutoff = cutoff
@@ -94,7 +94,7 @@ class SiteBuilder:
     def days(self) -> list[date]:
         """The report days the archive holds whole, oldest first."""
         found: set[date] = set()
-        for span in self.pipeline.archiver.store.coverage.spans(self.repo):
+        for span in self.reports.archiver.store.coverage.spans(self.repo):
             day = span.start.astimezone(self.tz).date() - timedelta(days=1)
             while (window := self._window(day)).start < span.end:
                 if span.start <= window.start and window.end <= span.end:
@@ -116,7 +116,7 @@ class SiteBuilder:
             windows = [
                 self._window(first + timedelta(days=n)) for n in range((days[-1] - first).days + 1)
             ]
-            run = self.pipeline.history_of(self.repo, windows)
+            run = self.reports.history_of(self.repo, windows)
             at = {point.label: index for index, point in enumerate(run.days)}
             for index, day in enumerate(days):
                 label = day.isoformat()
@@ -175,7 +175,7 @@ class SiteBuilder:
         outlines = {}
         for lang in LANGS:
             pictures = [self._chart(files, label, last14, kind, lang) for kind in CHARTS]
-            report = self.pipeline.report(ReportQuery(self.repo, window, lang))
+            report = self.reports.report(ReportQuery(self.repo, window, lang))
             full = outlines[lang] = ol.outline(report, lang)
             up = "../" if lang == "en" else "../../"
             page = html.report_page(

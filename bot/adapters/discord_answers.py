@@ -1,0 +1,26 @@
+"""A slash command's answer as Discord messages, drawn once for both ways in: the gateway
+(bot.adapters.discord_app) and the HTTP interactions endpoint (bot.adapters.discord_http).
+Each message is a payload of `content` or `embeds`; the caller adds its own delivery fields
+(flags, `allowed_mentions`, an interaction's follow-up)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service.commands import Answer
+from formatters._text import discord_escape, truncate
+from formatters.discord_embeds import render_discord, render_discord_queue
+
+CONTENT_LIMIT = 2000  # a message's `content`
+
+
+def answer_messages(answer: Answer) -> list[dict[str, Any]]:
+    """The messages that carry `answer`, in order."""
+    if answer.queue is not None:
+        return [{"embeds": m["embeds"]} for m in render_discord_queue(answer.queue, answer.lang)]
+    if answer.report is None:
+        return [{"content": truncate(discord_escape(answer.text or ""), CONTENT_LIMIT)}]
+    return [
+        {"embeds": m["embeds"]}
+        for m in render_discord(answer.report, answer.lang, only=answer.only, link=answer.link)
+    ]

@@ -1,0 +1,200 @@
+"""Reports: any window's report, its history, its files — archived → analyzed → (prose).
+
+`Reports.report` answers any window (the CLI's `show`, the slash commands, the daily run,
+the site): make sure the window and its 7-day trend baseline are archived, read the
+likeliest hot threads and the key-change candidates' sizes, analyze, add the review queue
+when asked (`queue`, given by the composition root) and model prose when a writer is
+configured. `write` puts a report's Markdown and JSON into the report files. Posting is
+the daily run's (bot.service.daily_run).
+
+A report of a past, complete window is kept in memory for a few minutes, behind a lock (the
+daily run, the site and slash commands ask from several threads): a slash command asking
+for the day the bot just posted costs no recomputation.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from datetime import time as time_of_day
+from pathlib import Path
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from bot.analyze import analyze, build_report, candidates, key_change_candidates
+from bot.analyze.history import history
+from bot.analyze.references import referenced
+from bot.analyze.trends import baseline_windows
+from bot.collect.sync import Archiver
+from bot.model.errors import InputError, ServiceError
+from bot.model.history import History
+from bot.model.query import ReportQuery
+from bot.model.report import BASELINE_DAYS, ActivityItem, Report
+from bot.model.rules import TopicRules
+from bot.model.windows import Window, current_day, day_window
+from bot.report_files import ReportFiles
+from bot.store import Span
+from formatters.json_report import render_json
+from formatters.markdown import render_markdown
+
+if TYPE_CHECKING:
+    from bot.prose import ProseWriter
+
+__all__ = ["CHART_DAYS", "ReportQuery", "Reports"]
+
+log = logging.getLogger(__name__)
+
+CHART_DAYS = 14  # the trend charts of a post and a page: the last two weeks of report days
+# The review queue is "as GitHub shows it now": it goes with reports made when their window
+# closes or soon after (the daily post and its catch-up, 3 days by default), never under an
+# older date.
+QUEUE_FRESH = timedelta(days=3)
+CACHE_SIZE = 64
+CACHE_SECONDS = 600.0
+
+
+class Reports:
+    def __init__(
+        self,
+        archiver: Archiver,
+        rules: TopicRules,
+        files: ReportFiles,
+        clock: Callable[[], datetime],
+        prose: ProseWriter | None = None,
+        queue: Callable[[Report], Report] | None = None,
+    ) -> None:
+        self.archiver = archiver
+        self.rules = rules
+        self.files = files
+        self.clock = clock
+        self.prose = prose
+        self.queue = queue  # adds the review queue to a report (the queue service's)
+        self._cache: OrderedDict[ReportQuery, tuple[float, Report]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def report(self, query: ReportQuery) -> Report:
+        """The report `query` asks for, fetching only what the archive lacks."""
+        cached = self._cached(query)
+        if cached is not None:
+            return cached
+        now, repo, window = self.clock(), query.repo, query.window
+        archived = self.archiver.window(repo, window, now, query.refresh)  # 1. archived
+        items = self.archiver.items(repo, Span(window.start, window.end))
+        notes = list(archived.notes)
+        if query.counts_only and query.topic is None:
+            return build_report(
+                items, window, repo=repo, complete=archived.complete, notes=notes, generated_at=now
+            )
+        baseline = Span(window.start - timedelta(days=BASELINE_DAYS), window.start)
+        notes += self.archiver.span(repo, baseline, now)
+        days_before = [Span(day.start, day.end) for day in baseline_windows(window)]
+        listed = build_report(items, window, repo=repo, complete=archived.complete).items
+        shortlist = [
+            listed[n] for n in key_change_candidates(list(listed.values()), window, self.rules)
+        ]
+        hot = candidates(listed.values(), window, self.rules)
+        report = analyze(  # 2. analyzed
+            items,
+            window,
+            repo=repo,
+            rules=self.rules,
+            complete=archived.complete,
+            baseline_items=self.archiver.items(repo, baseline),
+            baseline_covered=self.archiver.covers(repo, days_before),
+            comments=self.archiver.threads(repo, hot, window, now),
+            details=self.archiver.pull_details(repo, shortlist, now),
+            context=self.archiver.named(repo, referenced(listed.values(), repo) - set(listed)),
+            notes=notes,
+            generated_at=now,
+            topic=query.topic,
+        )
+        if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
+            report = self._with_queue(report)
+        if self.prose is not None:  # 3. prose, checked, when a model is configured
+            prose, problem = self.prose.write(report, query.lang, ask=self.archiver.fetch)
+            report = replace(report, prose=prose) if prose else report
+            report = replace(report, notes=(*report.notes, problem)) if problem else report
+        self._remember(query, report)
+        return report
+
+    def _with_queue(self, report: Report) -> Report:
+        """The report with its review queue section; a queue GitHub cannot give (an
+        anonymous rate limit, a refused query) is a note, never a lost report."""
+        if self.queue is None:
+            return report
+        try:
+            return self.queue(report)
+        except (InputError, ServiceError) as exc:
+            log.warning("the report of %s has no review queue: %s", report.window.label, exc)
+            return replace(report, notes=(*report.notes, f"review queue: {exc}"))
+
+    def story_of(self, item: ActivityItem, tz: ZoneInfo, cutoff: time_of_day) -> str:
+        """Which story `item` is in, in the report of the day of its last event, and why (a
+        sentence for `explain`; the report is made only when the archive holds that day)."""
+        last = max(t for t in (item.created_at, item.closed_at, item.merged_at) if t)
+        window = day_window(current_day(last, tz, cutoff), tz, cutoff)
+        if self.archiver.store.coverage.gaps(item.repo, Span(window.start, window.end)):
+            return f"story: {window.label} is not archived (run `vllm-report show {window.label}`)"
+        report = self.report(ReportQuery(item.repo, window))
+        story = report.sections.story_of(item.number) if report.sections else None
+        if story is None or len(story.numbers) == 1:
+            return f"story: none on {window.label} (no other item links to it or shares its title)"
+        others = [f"#{n}" for n in story.numbers if n not in (item.number, story.lead)]
+        lead = "it leads" if story.lead == item.number else f"led by #{story.lead}"
+        also = f", with {', '.join(others)}" if others else ""
+        return f"story on {window.label}: {lead}{also} ({'; '.join(story.reasons)})"
+
+    def reading_only(self) -> Reports:
+        """A pipeline that answers from the archive alone: no GitHub request, no model call
+        (cached model text is used). The site and the charts are built with it."""
+        return Reports(self.archiver.reading_only(), self.rules, self.files, self.clock, self.prose)
+
+    def history(self, repo: str, last: Window, days: int, topic: str | None = None) -> History:
+        """The `days` report days ending with `last`'s last day, from the archive alone (a day
+        it does not hold is marked so, never fetched here and never drawn as zero)."""
+        tz = ZoneInfo(last.timezone)
+        cutoff = last.start.astimezone(tz).time()
+        final = (last.end.astimezone(tz) - timedelta(days=1)).date()
+        windows = [
+            day_window(final - timedelta(days=back), tz, cutoff) for back in range(days - 1, -1, -1)
+        ]
+        return self.history_of(repo, windows, topic)
+
+    def history_of(self, repo: str, windows: Sequence[Window], topic: str | None = None) -> History:
+        """One point per window (consecutive report days), from the archive alone."""
+        items = self.archiver.items(repo, Span(windows[0].start, windows[-1].end))
+        covered = self.archiver.covers(repo, [Span(w.start, w.end) for w in windows])
+        return history(items, windows, covered, repo=repo, rules=self.rules, topic=topic)
+
+    def write(self, report: Report, lang: str) -> list[Path]:
+        """4. rendered and written: the report's Markdown and JSON files."""
+        markdown = render_markdown(report, lang)
+        return self.files.write(report, lang, markdown, render_json(report, lang))
+
+    # -- the short-lived memory of finished reports ----------------------------------------
+
+    def _cached(self, query: ReportQuery) -> Report | None:
+        if query.refresh:
+            return None
+        with self._lock:
+            entry = self._cache.get(query)
+            if entry is None or time.monotonic() - entry[0] > CACHE_SECONDS:
+                return None
+            self._cache.move_to_end(query)
+            return entry[1]
+
+    def _remember(self, query: ReportQuery, report: Report) -> None:
+        # Only a whole past window is final enough to reuse; one in progress changes.
+        if not report.complete:
+            return
+        key = replace(query, refresh=False)
+        with self._lock:
+            self._cache[key] = (time.monotonic(), report)
+            self._cache.move_to_end(key)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)

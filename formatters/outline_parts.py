@@ -1,0 +1,138 @@
+"""The outline's parts: what a line, an entry, a block, a section and a whole outline are.
+
+A line is a sequence of parts: `Our` text (our words and figures), `Theirs` (a stranger's
+text: titles, logins, descriptions; each renderer cleans and escapes it) and `Ref` (a link
+to an item, built from the repository and number, never taken from item data). The
+outline (formatters.outline), its chat parts (formatters.chat_outline) and the review
+queue's section (formatters.queue_outline) are made of these; every renderer draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+TITLE_LIMIT = 100
+WHAT_LIMIT = 200
+LOGIN_LIMIT = 39  # GitHub's own maximum
+
+
+@dataclass(frozen=True)
+class Our:
+    text: str
+
+
+@dataclass(frozen=True)
+class Theirs:
+    text: str
+    limit: int = TITLE_LIMIT
+
+
+@dataclass(frozen=True)
+class Ref:
+    number: int
+    url: str
+
+
+Part = Our | Theirs | Ref
+Line = tuple[Part, ...]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One story or item: its head line and sub-lines (its own words, members, why)."""
+
+    head: Line
+    lines: tuple[Line, ...] = ()
+    number: int | None = None  # the item the entry is about
+    count: int = 1  # the items it stands for (a story's items in its topic)
+    # What a later mention of the same item keeps (a key change's facts, a thread's
+    # figures): its own words were said where it first appeared.
+    again: tuple[Line, ...] = ()
+    members: Line | None = None  # its story's members, said once (the gist shows none)
+
+
+@dataclass(frozen=True)
+class Block:
+    heading: str | None = None
+    entries: tuple[Entry, ...] = ()
+    style: str = "list"  # list, numbered, text (paragraphs), nothing (a placeholder)
+    rest: Line | None = None  # "+12 more: #a, #b" or "+12 more in the full report"
+    key: str = ""  # a topic's bucket: merged, review, new, closed
+    total: int = 0  # the items the block stands for, shown or not
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str  # summary, a topic key, hot, key, trends, activity, notable, appendix
+    title: str
+    blocks: tuple[Block, ...]
+    kind: str = "section"  # or "vendor", "topic"
+    name: str = ""  # a topic's own name (the title without its emoji and wording)
+    # A vendor told briefly in the full report (its top stories and the rest by number)
+    # keeps its bucket by bucket blocks here, for when it is asked for on its own.
+    detail: tuple[Block, ...] = ()
+
+    def in_detail(self) -> Section:
+        """The section as it reads when asked for on its own (a digest, `--section nvidia`)."""
+        return replace(self, blocks=self.detail, detail=()) if self.detail else self
+
+
+@dataclass(frozen=True)
+class Outline:
+    title: str
+    window: str
+    counts: tuple[tuple[str, str], ...]
+    warning: str | None
+    vendors: tuple[str, ...]  # "AMD / ROCm: 11 merged · 14 in review · 2 new", vendors first
+    gist: tuple[Entry, ...]
+    sections: tuple[Section, ...]
+    notes: tuple[str, ...]
+    footer: str
+    link: str | None
+    lang: str
+    label: str = ""  # the window's label, for the command that shows more
+
+    def section(self, key: str) -> Section | None:
+        return next((s for s in self.sections if s.key == key), None)
+
+    @property
+    def body(self) -> tuple[Section, ...]:
+        """The sections a full report shows: subject topics (quantization, multimodal …)
+        are in the trends and on demand (`--section quantization`, a digest), not repeated
+        in the body, where each item is told once."""
+        return tuple(s for s in self.sections if s.kind != "topic")
+
+
+@dataclass(frozen=True)
+class ChatPart:
+    """One chat message after the headline: its ledger name, title and blocks."""
+
+    name: str
+    title: str
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class RowMarkup:
+    """How one chat platform writes a block as text rows (the rows are the same on both)."""
+
+    line: Callable[[Line], str]  # our text kept, strangers' escaped, links made
+    heading: Callable[[str], str]  # a block's heading, escaped and emphasised
+    rest: Callable[[str], str]  # the "+N more" line, already rendered
+    indent: str  # before an entry's sub-lines
+
+
+def rows(blocks: Sequence[Block], markup: RowMarkup) -> list[str]:
+    """Blocks as chat rows: headings, bullets or numbers, sub-lines, "+N more"."""
+    out: list[str] = []
+    for block in blocks:
+        if block.heading:
+            out.append(markup.heading(block.heading))
+        for index, entry in enumerate(block.entries, 1):
+            marker = {"numbered": f"{index}. ", "list": "• "}.get(block.style, "")
+            out.append(marker + markup.line(entry.head))
+            out += [markup.indent + markup.line(sub) for sub in entry.lines]
+        if block.rest:
+            out.append(markup.rest(markup.line(block.rest)))
+    return out

@@ -1,0 +1,323 @@
+"""Slack and Discord payloads from real days: golden snapshots, limits, safety, nothing lost."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.analyze import analyze
+from bot.cli import main
+from bot.model.report import ActivityItem
+from bot.model.rules import load_rules
+from bot.model.windows import parse_window
+from config.settings import load_settings
+from formatters._text import BIDI
+from formatters.discord_embeds import render_discord
+from formatters.markdown import render_markdown
+from formatters.slack_blocks import render_slack
+from tests.anchor_data import AnchorDay, anchor_days
+from tests.chat_checks import (
+    BARE_URL,
+    check_discord,
+    check_slack,
+    listed_numbers,
+    numbers_in_discord,
+    numbers_in_slack,
+)
+from tests.factories import REPO, WINDOW_0326, archive_link, item, make_report
+from tests.fakes.github_api import FakeGitHub
+from tests.golden import check_golden
+
+RULES = load_rules()
+LINK = "https://reports.example.org/vllm"
+
+
+def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("platform", ["slack", "discord"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_golden_daily_post(
+    platform: str,
+    lang: str,
+    fake_github: FakeGitHub,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole daily post of a real day, payload for payload."""
+    monkeypatch.setenv("VLLM_REPORT_SITE_URL", LINK)
+    day = anchor_days()[2]
+    messages = cli_json(
+        capsys, "show", day.label, "--cutoff", day.cutoff, "--format", platform, "--lang", lang
+    )
+    suffix = "" if lang == "en" else f".{lang}"
+    check_golden(
+        f"{platform}-{day.label}{suffix}.json",
+        json.dumps(messages, ensure_ascii=False, indent=2) + "\n",
+    )
+
+
+@pytest.mark.parametrize("day", anchor_days(), ids=lambda d: d.label)
+def test_real_days_fit_six_messages_within_limits(
+    day: AnchorDay, fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every real day, both platforms, both languages: at most 6 messages, within limits, only
+    our links; the appendix stays out of chat and every item is one click away."""
+    monkeypatch.setenv("VLLM_REPORT_SITE_URL", LINK)
+    config = load_settings(cutoff=day.cutoff)
+    now = datetime.now(UTC)
+    window = parse_window(day.label, now=now, tz=config.tz, cutoff=config.cutoff_time, max_days=31)
+    report = make_report(config, window)
+    for lang in ("en", "zh"):
+        link = archive_link(config, report, lang)
+        slack = render_slack(report, lang, link=link)
+        discord_ = render_discord(report, lang, link=link)
+        check_slack(slack, report, (LINK,))
+        check_discord(discord_, report, (LINK,))
+        assert len(slack) <= 6 and len(discord_) <= 6
+        parts = [m["metadata"]["event_payload"]["part"] for m in slack]
+        assert "appendix" not in parts
+        assert f"{LINK}/" in json.dumps(slack[0]) and f"{LINK}/" in json.dumps(discord_[0])
+        shown = numbers_in_slack(slack)
+        assert shown <= listed_numbers(report) | set(report.context)
+        asked = render_slack(report, lang, only=("appendix",), link=link, with_headline=False)
+        assert numbers_in_slack(asked) >= listed_numbers(report)  # on demand, every item
+
+
+def test_the_first_message_carries_the_gist(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Message 1: title, window, the five counts and what happened (linked, in its own words)."""
+    day = anchor_days()[2]
+    slack = cli_json(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "slack")
+    head = slack[0]
+    assert head["blocks"][0] == {
+        "type": "header",
+        "text": {"type": "plain_text", "text": "vLLM daily report · 2026-03-25"},
+    }
+    counts = head["blocks"][2]["text"]["text"]
+    assert "*Closed issues* 10 (8 by people, 2 by the stale bot)" in counts
+    assert (
+        "*Closed without merging* 74 (73 by authors or maintainers, 1 by the stale bot)" in counts
+    )
+    vendors = head["blocks"][3]["text"]["text"]
+    assert vendors.startswith("🎯 AMD / ROCm: 11 merged · 14 in review")  # AMD first
+    gist = head["blocks"][4]["text"]["text"]
+    assert gist.startswith("*What happened*")
+    assert 3 <= gist.count("\n• ") + 1 <= 6
+    assert "      › " in gist  # each line followed by the item's own words
+    parts = [m["metadata"]["event_payload"]["part"] for m in slack]
+    # No thread read for this day had a comment inside the window (the fixture's threads are
+    # sparse): the hot reply is left out rather than posted empty.
+    assert parts == ["headline", "vendors", "key", "notable", "trends"]
+    assert len(parts) == len(set(parts))
+
+
+def test_one_section_for_a_command_and_a_vendor_digest(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--section hot gives headline + that section; --topic amd --section amd is a digest."""
+    day = anchor_days()[2]
+    hot = cli_json(
+        capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "discord", "--section", "hot"
+    )
+    assert len(hot) == 2
+    assert hot[1]["embeds"][0]["title"] == "💬 Hot discussions"
+    digest = cli_json(
+        capsys,
+        "show",
+        day.label,
+        "--cutoff",
+        day.cutoff,
+        "--format",
+        "slack",
+        "--topic",
+        "amd",
+        "--section",
+        "amd",
+    )
+    assert [m["metadata"]["event_payload"]["part"] for m in digest] == ["headline", "amd"]
+    counts = digest[0]["blocks"][2]["text"]["text"]
+    assert counts.startswith("*New issues* 2 ·")  # only AMD's
+
+
+# -- hostile input, any size -------------------------------------------------------------
+
+HOSTILE = [
+    "<!channel>",
+    "<!here>",
+    "<!everyone>",
+    "<@U024BE7LH>",
+    "<!subteam^S0123>",
+    "<#C024BE7LR>",
+    "@everyone",
+    "@here",
+    "<@123456789012345678>",
+    "<@&123456789012345678>",
+    "<#12345678901>",
+    "<https://evil.example|Fix typo>",
+    "[Fix typo](https://evil.example)",
+    "https://evil.example/x",
+    "www.evil.example",
+    "**bold** _it_ ~~s~~ `code` ||spoiler||",
+    "> quote\n# heading\n- list",
+    "&amp; &lt; <>",
+    "\u200b@\u200beveryone",
+    "\u202eevil\u202c",
+    "\u2066iso\u2069",
+    "\x00\x07",
+    "中文标题",
+    "🚀",
+    "x" * 10_000,
+]
+text = st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(max_size=40)), max_size=4).map("".join)
+login = st.one_of(st.sampled_from(["@everyone", "<!here>", "vecheruk-amd", "a" * 300]), text)
+
+
+@st.composite
+def hostile_items(draw: st.DrawFn) -> list[ActivityItem]:
+    count = draw(st.one_of(st.integers(0, 30), st.integers(200, 2000)))
+    start = WINDOW_0326.start
+    items = []
+    for number in range(1, count + 1):
+        kind = "pr" if number % 3 else "issue"
+        offset = timedelta(minutes=(number * 7) % 1440)
+        closed = start + offset if number % 4 == 0 else None
+        items.append(
+            item(
+                number,
+                kind,
+                title=draw(text)
+                if number <= 40
+                else f"[ROCm] item {number} {HOSTILE[number % 25][:60]}",
+                author=draw(login) if number <= 40 else HOSTILE[number % 12],
+                labels=tuple(draw(st.lists(text, max_size=3))) if number <= 40 else ("rocm",),
+                created_at=start + offset if number % 5 else start - timedelta(days=3),
+                closed_at=closed,
+                merged_at=closed if kind == "pr" and number % 8 == 0 else None,
+                body=draw(text) if number <= 10 else None,
+                comments=number % 11,
+            )
+        )
+    return items
+
+
+def check_all_renderings(items: list[ActivityItem], lang: str) -> None:
+    """Daily post, appendix on demand and Markdown: limits, no pings, no foreign links."""
+    report = analyze(items, WINDOW_0326, repo=REPO, rules=RULES, complete=True)
+    markdown = render_markdown(report, lang)
+    assert not BIDI.search(markdown)
+    for url in BARE_URL.findall(markdown):
+        assert url.startswith(f"https://github.com/{REPO}/"), url
+    slack = render_slack(report, lang)
+    discord_ = render_discord(report, lang)
+    check_slack(slack, report)
+    check_discord(discord_, report)
+    assert len(slack) <= 6 and len(discord_) <= 6
+    # The appendix, asked for on demand, loses no item however long it is.
+    asked_slack = render_slack(report, lang, only=("appendix",))
+    asked_discord = render_discord(report, lang, only=("appendix",))
+    check_slack(asked_slack, report)
+    check_discord(asked_discord, report)
+    assert numbers_in_slack(asked_slack) >= listed_numbers(report)
+    assert numbers_in_discord(asked_discord) >= listed_numbers(report)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(hostile_items(), st.sampled_from(["en", "zh"]))
+def test_hostile_reports_never_break_limits_ping_or_lose_items(
+    items: list[ActivityItem], lang: str
+) -> None:
+    """Any size, any text (random; fixed examples in CI): every rendering stays safe."""
+    check_all_renderings(items, lang)
+
+
+@pytest.mark.parametrize("family", HOSTILE, ids=range(len(HOSTILE)))
+def test_each_hostile_family_in_every_field(family: str) -> None:
+    """One explicit example per hostile family, in the title, login, labels and body."""
+    start = WINDOW_0326.start
+    items = [
+        item(
+            1,
+            "pr",
+            title=f"[ROCm] {family}",
+            author=family[:39] or "x",
+            labels=(family[:50],),
+            created_at=start,
+            body=f"## Purpose\n{family}\n\nFixes #2",
+        ),
+        item(
+            2,
+            "issue",
+            title=f"[Bug]: crash {family}",
+            created_at=start,
+            comments=3,
+            body=f"### 🐛 Describe the bug\n{family}",
+        ),
+    ]
+    for lang in ("en", "zh"):
+        check_all_renderings(items, lang)
+
+
+def test_the_checks_catch_what_they_guard_against() -> None:
+    """The safety checks above are not vacuous: each fails on the payload it exists for."""
+    report = analyze(
+        [item(1, created_at=WINDOW_0326.start)], WINDOW_0326, repo=REPO, rules=RULES, complete=True
+    )
+    good_slack, good_discord = render_slack(report), render_discord(report)
+    check_slack(good_slack, report)
+    check_discord(good_discord, report)
+    bad_slack = [
+        {**good_slack[1], "text": "<!channel> hello"},
+        {**good_slack[1], "text": "see <https://evil.example|Fix typo>"},
+        {**good_slack[1], "text": "see https://evil.example"},
+        {
+            **good_slack[1],
+            "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "x" * 3001}}],
+        },
+    ]
+    for message in bad_slack:
+        with pytest.raises(Exception):  # noqa: B017, PT011 - AssertionError or SlackObjectFormationError
+            check_slack([message], report)
+    embed = good_discord[1]["embeds"][0]
+    bad_discord = [
+        {**good_discord[1], "allowed_mentions": {"parse": ["everyone"]}},
+        {**good_discord[1], "embeds": [{**embed, "description": "@everyone"}]},
+        {**good_discord[1], "embeds": [{**embed, "description": "[x](https://evil.example)"}]},
+        {**good_discord[1], "embeds": [{**embed, "description": "y" * 4097}]},
+        {**good_discord[1], "embeds": [embed] * 11},
+    ]
+    for message in bad_discord:
+        with pytest.raises(AssertionError):
+            check_discord([message], report)
+
+
+def test_a_bucket_that_shows_no_item_says_where_they_are(
+    fake_github: FakeGitHub,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """AMD's one PR closed without merging is not shown in chat: under its heading the reply
+    says where it is listed, not "+1 more" (more than what?): the full report when there is
+    a page to link, else the command that shows it."""
+    day = anchor_days()[2]
+
+    def after_heading() -> str:
+        slack = cli_json(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "slack")
+        (vendors,) = [m for m in slack if m["metadata"]["event_payload"]["part"] == "vendors"]
+        text = "\n".join(b["text"]["text"] for b in vendors["blocks"] if b.get("type") == "section")
+        return text.split("*Closed without merging (1)*\n", 1)[1].splitlines()[0]
+
+    assert after_heading() == f"_listed by /vllm-report {day.label} amd_"
+    monkeypatch.setenv("VLLM_REPORT_SITE_URL", LINK)
+    assert after_heading() == "_listed in the full report_"

@@ -1,0 +1,34 @@
+"""The benchmark script keeps running (its figures are read by people, not asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_benchmark_prints_its_table() -> None:
+    """A small, zero-latency run prints every row with identical one-day counts."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/github_requests.py", "--latency", "0", "--history", "500"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=True,
+    )
+    rows = {line[:32].strip(): line.split() for line in result.stdout.splitlines()[2:]}
+    assert set(rows) == {
+        "cold, 1 day (search)",
+        "warm, 1 day (archive)",
+        "naive, 1 day (pulls + .merged)",
+        "cold, 7 days (search)",
+        "full report, 1 day, cold",
+        "full report, 1 day, warm",
+    }
+    assert rows["warm, 1 day (archive)"][-3] == "0"  # requests column
+    assert rows["full report, 1 day, warm"][-3] == "0"
+    one_day = {rows[name][-1] for name in rows if "1 day" in name}  # counts agree everywhere
+    assert one_day == {"26/24/79/36/17"}

@@ -1,0 +1,218 @@
+"""The report site from the real fixture days: a page per archived day in each language,
+an index newest first, topic pages, Atom feeds a feed reader reads back, strangers' text
+escaped, links the chat posts carry that land on pages the site wrote, and rebuilds that
+write only what changed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+import feedparser
+
+from bot.model.query import ReportQuery
+from bot.model.windows import day_window
+from bot.report_files import ReportFiles
+from tests.anchor_data import REPO
+from tests.factories import CST
+from tests.sites import ANCHOR_LABELS, BASE_URL, CUTOFF, HOSTILE, FixtureArchive, Site
+
+
+def page(root: Path, label: str, lang: str = "en") -> str:
+    path = root / label / ("index.html" if lang == "en" else f"{lang}/index.html")
+    return path.read_text(encoding="utf-8")
+
+
+def index_days(root: Path) -> list[str]:
+    text = (root / "index.html").read_text(encoding="utf-8")
+    return re.findall(r'<th scope="row"><a href="([0-9-]+)/">', text)
+
+
+def test_every_day_the_archive_holds_has_a_page_in_each_language(
+    fixture_site: Site,
+) -> None:
+    archive, root, built = fixture_site
+    days = [d.isoformat() for d in archive.builder().days()]
+    assert set(ANCHOR_LABELS) <= set(days)  # the three real days and their baselines
+    assert index_days(root) == sorted(days, reverse=True)  # newest first
+    for label in days:
+        assert f"vLLM daily report · {label}" in page(root, label)
+        assert f"vLLM 开发动态日报 · {label}" in page(root, label, "zh")
+    assert built.days == len(days)
+    assert built.pages == 2 * len(days) + 1 + len(list((root / "topics").iterdir()))
+
+
+def test_a_day_page_has_every_section_every_item_and_its_charts(
+    fixture_site: Site,
+) -> None:
+    archive, root, _ = fixture_site
+    text = page(root, "2026-03-25")
+    window = day_window(datetime.fromisoformat("2026-03-25").date(), CST, CUTOFF)
+    report = archive.bot.reports.report(ReportQuery(REPO, window, "en"))
+    for number in report.items:  # the appendix lists every item, linked to GitHub
+        assert re.search(
+            rf'href="https://github.com/{REPO}/(issues|pull)/{number}">#{number}<', text
+        )
+    for section in ("summary", "amd", "nvidia", "hot", "key", "trends", "notable", "appendix"):
+        assert f'<section id="{section}">' in text
+    assert text.index('id="amd"') < text.index('id="nvidia"')  # AMD first
+    for chart in ("counts", "vendors"):
+        assert (root / "2026-03-25" / f"{chart}.png").stat().st_size > 10_000
+        assert f'<img src="{chart}.png" alt="' in text
+        # The Chinese page has its own charts, their words in Chinese.
+        assert (root / "2026-03-25" / "zh" / f"{chart}.png").stat().st_size > 10_000
+        zh = page(root, "2026-03-25", "zh")
+        assert f'<img src="{chart}.png" alt="' in zh
+    assert "每日动态 · vllm-project/vllm" in zh or "各厂商条目数 · vllm-project/vllm" in zh
+    assert '<a href="../2026-03-24/" rel="prev">' in text
+
+
+def test_strangers_text_is_escaped_on_every_page(
+    fixture_site: Site,
+) -> None:
+    _, root, _ = fixture_site
+    for path in root.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert "<script" not in text, path
+        assert "<iframe" not in text and "onerror=" not in text.replace("onerror=&", ""), path
+        assert "<h1>owned" not in text, path
+    shown = visible_text(page(root, "2026-03-25"))
+    for title in HOSTILE:  # shown as the text it is, not dropped or half-eaten
+        assert title in shown
+
+
+def visible_text(markup: str) -> str:
+    """The page's text as a browser shows it (tags gone, entities decoded)."""
+
+    class Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.parts: list[str] = []
+
+        def handle_data(self, data: str) -> None:
+            self.parts.append(data)
+
+    parser = Text()
+    parser.feed(markup)
+    return "".join(parser.parts)
+
+
+def test_the_feeds_read_back_with_link_date_and_title(
+    fixture_site: Site,
+) -> None:
+    archive, root, _ = fixture_site
+    days = sorted((d.isoformat() for d in archive.builder().days()), reverse=True)
+    feed = feedparser.parse((root / "feed.xml").read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert [entry.link for entry in feed.entries] == [f"{label}/" for label in days]
+    for entry, label in zip(feed.entries, days, strict=True):
+        assert entry.title == f"vLLM daily report · {label}"
+        end = day_window(datetime.fromisoformat(label).date(), CST, CUTOFF).end
+        assert datetime.fromisoformat(entry.updated) == end  # the day's window closed then
+        assert (root / entry.link / "index.html").is_file()
+    amd = feedparser.parse((root / "topics/amd/feed.xml").read_bytes())
+    assert not amd.bozo
+    assert amd.entries, "AMD had items on the fixture days"
+    for entry in amd.entries:
+        assert entry.title.startswith("AMD / ROCm on ")
+        assert entry.link.endswith("#amd")
+        target = (root / "topics/amd" / entry.link.split("#")[0]).resolve()
+        assert (target / "index.html").is_file()
+        assert "merged" in entry.summary or "new" in entry.summary or "review" in entry.summary
+
+
+def test_the_links_chat_posts_carry_land_on_pages_the_site_wrote(
+    fixture_site: Site,
+) -> None:
+    archive, root, _ = fixture_site
+    files = ReportFiles(Path("unused"), BASE_URL, REPO)
+    window = day_window(datetime.fromisoformat("2026-03-25").date(), CST, CUTOFF)
+    report = archive.bot.reports.report(ReportQuery(REPO, window, "zh"))
+    for lang in ("en", "zh"):
+        link = files.link(report, lang)
+        assert link is not None and link.startswith(BASE_URL + "/")
+        assert (root / link.removeprefix(BASE_URL + "/") / "index.html").is_file()
+    digest = files.link(replace(report, topic="amd"), "en")
+    assert digest == f"{BASE_URL}/2026-03-25/#amd"
+    assert '<section id="amd">' in page(root, "2026-03-25")
+    # No page exists for these, so no link is posted for them:
+    assert files.link(replace(report, complete=False), "en") is None
+    assert files.link(replace(report, repo="someone/else"), "en") is None
+
+
+def test_a_rebuild_writes_only_what_a_new_day_changed(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        archive.archive("2026-03-24")
+        first = archive.build(root)
+        assert first.written and not first.removed
+        before = archive.github_requests
+        again = archive.build(root)
+        assert again.written == ()  # nothing changed, nothing written
+        assert archive.github_requests == before  # the site never asks GitHub
+        untouched = {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()}
+
+        archive.archive("2026-03-25")
+        after = archive.build(root)
+    written = set(after.written)
+    new_day = {
+        "2026-03-25/index.html",
+        "2026-03-25/zh/index.html",
+        "2026-03-25/counts.png",
+        "2026-03-25/vendors.png",
+        "2026-03-25/zh/counts.png",
+        "2026-03-25/zh/vendors.png",
+    }
+    assert new_day <= written
+    # The day before gains its "next day" link; its charts end before the new day.
+    assert {"2026-03-24/index.html", "2026-03-24/zh/index.html"} <= written
+    assert {"index.html", "feed.xml", "topics/amd/index.html", "topics/amd/feed.xml"} <= written
+    # Older days: no chart is drawn again (their fortnights end before the new day), and a
+    # page changes only where the archive learned something: 03-24 gains its "next day"
+    # link, 03-23 names the issues its fix closed (collected with 03-25).
+    older = sorted(name for name in written - new_day if name[:4] == "2026")
+    assert older == [
+        "2026-03-23/index.html",
+        "2026-03-23/zh/index.html",
+        "2026-03-24/index.html",
+        "2026-03-24/zh/index.html",
+    ]
+    for path, stamp in untouched.items():
+        name = path.relative_to(root).as_posix()
+        if name not in written and name != ".site-inputs.json":
+            assert path.stat().st_mtime_ns == stamp, name
+
+
+def test_an_empty_archive_builds_an_index_that_says_what_to_do(tmp_path: Path) -> None:
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        built = archive.build(tmp_path / "site")
+    assert (built.days, built.pages) == (0, 1)
+    text = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert "No report day is archived yet" in text
+    assert not feedparser.parse((tmp_path / "site/feed.xml").read_bytes()).bozo
+
+
+def test_every_link_in_the_daily_post_lands_on_a_section_of_the_page(
+    fixture_site: Site,
+) -> None:
+    from formatters.chat import chat_parts
+
+    archive, root, _ = fixture_site
+    files = ReportFiles(Path("unused"), BASE_URL, REPO)
+    window = day_window(datetime.fromisoformat("2026-03-25").date(), CST, CUTOFF)
+    for lang in ("en", "zh"):
+        report = archive.bot.reports.report(ReportQuery(REPO, window, lang))
+        for platform in ("slack", "discord"):
+            parts = chat_parts(platform, report, lang, link=files.link(report, lang))
+            found = set(
+                re.findall(re.escape(BASE_URL) + r"/([0-9-]+/(?:zh/)?(?:#[a-z_]+)?)", str(parts))
+            )
+            assert len(found) >= 4, found  # the page, and each reply its own section
+            assert any(link.endswith("#amd") for link in found)  # the vendors reply: AMD's
+            for link in found:
+                path, _, anchor = link.partition("#")
+                text = (root / path / "index.html").read_text(encoding="utf-8")
+                assert not anchor or f'id="{anchor}"' in text, link

@@ -17,7 +17,7 @@ CHAT_OTHER_STORIES = 2  # stories of every other vendor in the chat's vendor rep
 CHAT_ROWS = 5  # entries of the other chat replies
 DAILY_PARTS = ("vendors", "key", "hot", "notable", "trends")
 # In the chat's vendor reply: the first vendor per bucket; the others get their top stories.
-CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "done": 1, "closed": 0}
+CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "done": 1, "closed": 1}
 
 
 def _once_parts(gist: Sequence[Entry], parts: Sequence[ChatPart]) -> tuple[ChatPart, ...]:
@@ -97,7 +97,9 @@ def _other_vendor(section: Section, lang: str, command: str | None = None) -> Bl
     total = sum(b.total for b in section.detail or section.blocks if b.key in BUCKET_ORDER)
     hidden = total - sum(e.count for e in shown)
     rest = _more(hidden, bool(shown), lang, command)
-    return Block(section.name, tuple(replace(e, lines=()) for e in shown), "list", rest)
+    # Head lines, and each story's members: "revert proposed in #38169" is the news.
+    briefly = tuple(replace(e, lines=(e.members,) if e.members else ()) for e in shown)
+    return Block(section.name, briefly, "list", rest)
 
 
 def _capped(

@@ -29,7 +29,11 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         "notes": list(report.notes),
         "stats": {name.value: count for name, count in report.stats.items()},
         "closures": {
-            name.value: {"resolved": split.resolved, "stale": split.stale}
+            name.value: {
+                "resolved": split.resolved,
+                "stale": split.stale,
+                "low_effort": split.low_effort,
+            }
             for name, split in report.closures.items()
         },
         "lists": {name.value: list(numbers) for name, numbers in report.lists.items()},

@@ -168,6 +168,7 @@ def ref(report: Report, number: int) -> Ref:
     return Ref(number, item_url(report.repo, item.kind, number))
 
 
+_RFC = re.compile(r"\[\s*rfc\s*\]|^\s*rfc\b", re.I)  # an issue that proposes a design
 ISSUE_CLOSURES = {
     "completed": "issue_completed",
     "not_planned": "issue_not_planned",
@@ -188,7 +189,7 @@ def state_key(item: ActivityItem) -> str:
         return ISSUE_CLOSURES.get(item.state_reason or "", "closed_issue")
     if item.kind == "pr":
         return "draft" if item.draft else "review"
-    return "open_issue"
+    return "rfc_open" if _RFC.search(item.title) else "open_issue"
 
 
 def as_of(item: ActivityItem, end: datetime) -> ActivityItem:
@@ -337,6 +338,7 @@ def _topic(
 
 
 BRIEF_STORIES = 3  # another vendor's weightiest stories in the full report
+LANDED = {"merged": 1.0, "review": 0.5}  # as for key changes: landing adds a little
 
 
 def _brief(
@@ -344,9 +346,15 @@ def _brief(
 ) -> tuple[Block, ...]:
     """Another vendor in a few lines: its counts, its weightiest stories of work landed or
     under way, every other item by number (nothing left out), the stale sweep folded."""
-    live = [s for b in ("merged", "review", "new") for s in section.buckets.get(b, ())]
-    ranked = sorted(live, key=lambda s: -info.weights.get(info.story(s).lead, 0.0))
-    top = ranked[:BRIEF_STORIES]
+    live = [
+        (s, LANDED.get(b, 0.0))
+        for b in ("merged", "review", "new")
+        for s in section.buckets.get(b, ())
+    ]
+    live.sort(key=lambda pair: -(info.weights.get(info.story(pair[0]).lead, 0.0) + pair[1]))
+    ranked = [s for s, _ in live]
+    ranked += [s for b in ("done", "closed") for s in section.buckets.get(b, ())]
+    top = ranked[:BRIEF_STORIES]  # never a count with nothing shown
     entries = tuple(
         replace(
             story_entry(report, info.story(s), lang), count=len(_topic_numbers(info, section, s))
@@ -496,7 +504,7 @@ def _trends(report: Report, info: Sections, lang: str) -> Section:
     rows = []
     for row in info.trends[:TREND_ROWS]:
         name = info.catalog.topic_name(row.topic, lang)
-        if row.direction == "new":
+        if row.direction in ("new", "thin"):  # nothing to compare with: the count alone
             said = w.text(lang, "trend_new", name=name, count=row.count)
         elif info.days > 1:
             mean = round(row.mean_7d / info.days, 1)
@@ -520,7 +528,9 @@ def _trends(report: Report, info: Sections, lang: str) -> Section:
         rows.append(Entry((Our(said),)))
     blocks = [_block_or_nothing(rows, lang, "list")]
     if info.trends and info.baseline_days:
-        if any(row.direction == "thin" for row in info.trends):
+        if any(row.direction == "thin" for row in info.trends) and not info.baseline_per_day:
+            legend = w.text(lang, "trend_empty", days=info.baseline_days)
+        elif any(row.direction == "thin" for row in info.trends):
             legend = w.text(
                 lang,
                 "trend_thin",
@@ -629,16 +639,14 @@ def _block_or_nothing(entries: Sequence[Entry], lang: str, style: str) -> Block:
 
 
 def _gist(report: Report, info: Sections, lang: str) -> tuple[Entry, ...]:
-    """What happened, in a few lines: the weightiest changes, the first vendor's top story,
-    the liveliest thread, the gravest issue; each once."""
-    numbers: list[int] = [k.number for k in info.key_changes[:3]]
-    for vendor in info.catalog.vendors:
-        section = info.topics.get(vendor.key)
-        if section is not None and section.stories:
-            numbers.append(info.story(section.stories[0]).lead)
-            break
+    """What happened, in a few lines, one thing of each kind: the two weightiest changes, the
+    weightiest story of the first vendor and of the busiest other vendor, the liveliest
+    thread, the gravest issue; each story once."""
+    numbers: list[int] = [k.number for k in info.key_changes[:2]]
+    numbers += _vendor_leads(info)
     numbers += [h.number for h in info.hot_discussions[:1]]
     numbers += [n.number for n in info.notable_issues[:1]]
+    numbers += [k.number for k in info.key_changes[2:]]  # room left: the next changes
     seen: set[str] = set()
     entries = []
     for number in numbers:
@@ -646,13 +654,38 @@ def _gist(report: Report, info: Sections, lang: str) -> tuple[Entry, ...]:
         if story.id in seen:
             continue
         seen.add(story.id)
-        said = _own_words(report, number)
-        entries.append(
-            Entry(_head(report, number, lang, author=False), (said,) if said else (), number)
-        )
+        lines = [line for line in (_own_words(report, number),) if line]
+        news = _members(report, story, lang) if _newsworthy(story, number) else None
+        if news is not None:  # "revert proposed in #38169" is the headline's business
+            lines.append(news)
+        entry = Entry(_head(report, number, lang, author=False), tuple(lines), number)
+        entries.append(replace(entry, members=news))
         if len(entries) == GIST_LINES:
             break
     return tuple(entries)
+
+
+NEWS = frozenset({"revert", "reverted", "reland", "replacement"})  # relations a headline says
+
+
+def _newsworthy(story: Story, number: int) -> bool:
+    return story.lead == number and any(m.relation in NEWS for m in story.members)
+
+
+def _vendor_leads(info: Sections) -> list[int]:
+    """The weightiest live story of the first vendor with items and of the busiest other."""
+    present = [v.key for v in info.catalog.vendors if v.key in info.topics]
+    if not present:
+        return []
+    others = sorted(present[1:], key=lambda k: -len(info.topics[k].stories))
+    leads = []
+    for key in [present[0], *others[:1]]:
+        section = info.topics[key]
+        live = [s for b in ("merged", "review", "new") for s in section.buckets.get(b, ())]
+        if live:
+            best = max(live, key=lambda s: info.weights.get(info.story(s).lead, 0.0))
+            leads.append(info.story(best).lead)
+    return leads
 
 
 VENDOR_LINES = 4

@@ -44,7 +44,7 @@ TEXT: dict[str, dict[str, str]] = {
         "count_merged": "{n} merged",
         "count_review": "{n} in review",
         "count_new": "{n} new",
-        "count_closed": "{n} closed",
+        "count_closed": "{n} closed unmerged",
         "more_in_report": "+{n} more in the full report",
         "all_in_report": "listed in the full report",
         "more_by_command": "+{n} more: {command}",
@@ -63,6 +63,7 @@ TEXT: dict[str, dict[str, str]] = {
         "trend_legend": "▲ well above, ▼ well below the mean of the {days} days before.",
         "trend_thin": "No arrows: the {days} archived days before hold {per_day} items a day, "
         "too few to compare with this day's {today}.",
+        "trend_empty": "No arrows: the archive holds nothing of the {days} days before.",
         "trend_row": "{name}: {count} ({mean} a day before){arrow}",
         "trend_row_range": "{name}: {per_day} a day ({mean} a day before){arrow}",
         "trend_new": "{name}: {count}",
@@ -184,6 +185,7 @@ TEXT: dict[str, dict[str, str]] = {
         "trend_legend": "▲ 明显高于、▼ 明显低于此前 {days} 天的均值。",
         "trend_thin": "不标趋势：此前已归档的 {days} 天日均仅 {per_day} 项，"
         "不足以与本日的 {today} 项比较。",
+        "trend_empty": "不标趋势：此前 {days} 天没有存档数据。",
         "trend_row": "{name}：{count} 项（此前日均 {mean}）{arrow}",
         "trend_row_range": "{name}：日均 {per_day} 项（此前日均 {mean}）{arrow}",
         "trend_new": "{name}：{count} 项",
@@ -348,15 +350,15 @@ RELATIONS = {
         "delivers": ("delivers", "delivers"),
     },
     "zh": {
-        "fixes_lead": ("已由其修复", "修复 PR（未合并）"),
+        "fixes_lead": ("已由其修复", "已提出修复"),
         "fixed_by_lead": ("修复", "修复"),
         "backport": ("回移", "回移"),
         "backported": ("回移自", "回移自"),
-        "revert": ("已被回退", "回退 PR（未合并）"),
+        "revert": ("已被回退", "已提出回退"),
         "reverted": ("回退", "回退"),
-        "reland": ("已重新合入", "重新合入 PR（未合并）"),
+        "reland": ("已重新合入", "已提出重新合入"),
         "relanded": ("重新合入", "重新合入"),
-        "replacement": ("被替代", "替代 PR（未合并）"),
+        "replacement": ("被替代", "已提出替代"),
         "replaced": ("替代", "替代"),
         "follow_up": ("后续", "后续"),
         "followed": ("基于", "基于"),
@@ -365,7 +367,7 @@ RELATIONS = {
         "series": ("同系列", "同系列"),
         "attempt": ("同作者同标题", "同作者同标题"),
         "related": ("相关", "相关"),
-        "delivers": ("实现了需求", "实现了需求"),
+        "delivers": ("对应需求", "对应需求"),
     },
 }
 
@@ -455,16 +457,23 @@ def window_text(report: Report, lang: str) -> str:
 
 
 def count_value(report: Report, name: ListName, lang: str) -> str:
-    """A count, with how its closures split when the stale bot closed some."""
+    """A count, with how its closures split when the stale bot (or a bulk closing of
+    low-effort PRs) closed some: a sweep of 52 is not 52 decisions."""
     value = str(report.stats[name])
     split = report.closures.get(name)
-    if split is None or not split.stale:
+    if split is None or not (split.stale or split.low_effort):
         return value
     if lang == "zh":
         people = "作者或维护者关闭" if name is ListName.CLOSED_UNMERGED_PRS else "人工关闭"
-        return f"{value}（{people} {split.resolved} 个，过期关闭 {split.stale} 个）"
+        parts = [f"{people} {split.resolved} 个"]
+        parts += [f"作为低质量批量关闭 {split.low_effort} 个"] if split.low_effort else []
+        parts += [f"过期关闭 {split.stale} 个"] if split.stale else []
+        return f"{value}（{'，'.join(parts)}）"
     people = "by authors or maintainers" if name is ListName.CLOSED_UNMERGED_PRS else "by people"
-    return f"{value} ({split.resolved} {people}, {split.stale} by the stale bot)"
+    parts = [f"{split.resolved} {people}"]
+    parts += [f"{split.low_effort} closed as low-effort in bulk"] if split.low_effort else []
+    parts += [f"{split.stale} by the stale bot"] if split.stale else []
+    return f"{value} ({', '.join(parts)})"
 
 
 def comments_figure(lang: str, in_window: int | None, total: int) -> str:
@@ -589,33 +598,41 @@ def _stale(report: Report, name: ListName) -> int:
     return split.stale if split is not None else 0
 
 
+def _swept(report: Report, name: ListName, lang: str) -> str:
+    """` (52 as low-effort in bulk, 1 by the stale bot)`: a closure count's sweeps, or ''."""
+    split = report.closures.get(name)
+    if split is None:
+        return ""
+    if lang == "zh":
+        parts = [f"作为低质量批量关闭 {split.low_effort} 个"] if split.low_effort else []
+        parts += [f"过期关闭 {split.stale} 个"] if split.stale else []
+        return f"（其中{'、'.join(parts)}）" if parts else ""
+    parts = [f"{split.low_effort} as low-effort in bulk"] if split.low_effort else []
+    parts += [f"{split.stale} by the stale bot"] if split.stale else []
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def _english_counts(report: Report) -> str:
     stats = report.stats
     issues, prs = stats[ListName.NEW_ISSUES], stats[ListName.NEW_PRS]
     merged, closed = stats[ListName.MERGED_PRS], stats[ListName.CLOSED_ISSUES]
     unmerged = stats[ListName.CLOSED_UNMERGED_PRS]
-    stale_issues = _stale(report, ListName.CLOSED_ISSUES)
-    stale_prs = _stale(report, ListName.CLOSED_UNMERGED_PRS)
     text_ = (
         f"{plural(issues, 'issue', 'issues')} and {plural(prs, 'PR', 'PRs')} were opened; "
         f"{plural(merged, 'PR was', 'PRs were')} merged; "
         f"{plural(closed, 'issue', 'issues')} closed"
     )
-    text_ += f" ({stale_issues} by the stale bot)" if stale_issues else ""
+    text_ += _swept(report, ListName.CLOSED_ISSUES, "en")
     text_ += f" and {plural(unmerged, 'PR', 'PRs')} closed without merging"
-    text_ += f" ({stale_prs} by the stale bot)." if stale_prs else "."
-    return text_
+    return text_ + _swept(report, ListName.CLOSED_UNMERGED_PRS, "en") + "."
 
 
 def _chinese_counts(report: Report) -> str:
     stats = report.stats
-    stale_issues = _stale(report, ListName.CLOSED_ISSUES)
-    stale_prs = _stale(report, ListName.CLOSED_UNMERGED_PRS)
     text_ = (
         f"新增 Issue {stats[ListName.NEW_ISSUES]} 个、PR {stats[ListName.NEW_PRS]} 个；"
         f"合并 PR {stats[ListName.MERGED_PRS]} 个；关闭 Issue {stats[ListName.CLOSED_ISSUES]} 个"
     )
-    text_ += f"（其中 {stale_issues} 个过期关闭）" if stale_issues else ""
+    text_ += _swept(report, ListName.CLOSED_ISSUES, "zh")
     text_ += f"，未合并关闭 PR {stats[ListName.CLOSED_UNMERGED_PRS]} 个"
-    text_ += f"（其中 {stale_prs} 个过期关闭）。" if stale_prs else "。"
-    return text_
+    return text_ + _swept(report, ListName.CLOSED_UNMERGED_PRS, "zh") + "。"

@@ -13,6 +13,7 @@ from bot.model.report import ActivityItem, ClosureSplit, ListName, Report
 from bot.model.windows import Window
 
 STALE_LABEL = "stale"
+LOW_EFFORT_LABEL = "closed-as-slop"  # maintainers' bulk closing of low-effort PRs
 
 
 def list_members(item: ActivityItem, window: Window) -> list[ListName]:
@@ -44,6 +45,14 @@ def is_stale_closure(item: ActivityItem) -> bool:
     return STALE_LABEL in item.labels
 
 
+def _low_effort(item: ActivityItem) -> bool:
+    return LOW_EFFORT_LABEL in item.labels and not is_stale_closure(item)
+
+
+def _by_people(item: ActivityItem) -> bool:
+    return not is_stale_closure(item) and not _low_effort(item)
+
+
 def build_report(
     items: Iterable[ActivityItem],
     window: Window,
@@ -71,8 +80,9 @@ def build_report(
     }
     closures = {
         name: ClosureSplit(
-            resolved=sum(1 for it in members[name] if not is_stale_closure(it)),
+            resolved=sum(1 for it in members[name] if _by_people(it)),
             stale=sum(1 for it in members[name] if is_stale_closure(it)),
+            low_effort=sum(1 for it in members[name] if _low_effort(it)),
         )
         for name in (ListName.CLOSED_ISSUES, ListName.CLOSED_UNMERGED_PRS)
     }

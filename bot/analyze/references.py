@@ -27,7 +27,10 @@ KINDS = (
 
 _NUMBER = r"(?:#|https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?:issues|pull)/)(?P<n>\d{1,7})"
 _PHRASES = {
-    "fixes": r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)(?:\s+(?:for|issue|bug))?\s*:?\s*",
+    "fixes": (
+        r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)"
+        r"(?:\s+(?:the\s+)?(?:reported\s+)?(?:for|issue|bug))?\s*:?\s*"
+    ),
     "backports": r"backport(?:s|ed)?(?:\s+of)?(?:\s+(?:pr|pull request))?\s*:?\s*",
     "reverts": r"revert(?:s|ed)?(?:\s+(?:pr|commit))?\s*:?\s*",
     "relands": (

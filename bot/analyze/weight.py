@@ -133,11 +133,25 @@ _PERF_WORDS = re.compile(
 )
 
 
+NOISY_LABELS = 8  # an item with this many labels got them from a rebase, not from its subject
+
+
+def _tags(title: str) -> set[str]:
+    """A title's tags, and the words of a tag of several (`[MoE Kernel]` is `moe`, `kernel`)."""
+    tags = set(title_tags(title))
+    return tags | {word for tag in tags if " " in tag for word in tag.split()}
+
+
 def weighty_tags(item: ActivityItem) -> tuple[str, ...]:
-    """The reader's words for what makes the item matter (title tags first, then labels)."""
-    found = [WEIGHTY[t] for t in title_tags(item.title) if t in WEIGHTY]
-    found += [WEIGHTY[label.lower()] for label in item.labels if label.lower() in WEIGHTY]
+    """The reader's words for what makes the item matter (title tags first, then labels
+    unless there are so many that they say nothing)."""
+    found = [WEIGHTY[t] for t in sorted(_tags(item.title)) if t in WEIGHTY]
+    found += [WEIGHTY[label.lower()] for label in _labels(item) if label.lower() in WEIGHTY]
     return tuple(dict.fromkeys(found))
+
+
+def _labels(item: ActivityItem) -> tuple[str, ...]:
+    return item.labels if len(item.labels) < NOISY_LABELS else ()
 
 
 def routine(item: ActivityItem) -> str | None:
@@ -193,9 +207,9 @@ def evidence(item: ActivityItem) -> tuple[str, ...]:
 def substance(item: ActivityItem, window_opened: bool = False) -> float:
     """What an item is, as a number, from its title, labels and body; then attention.
     `window_opened`: the item was opened in the window, so all its comments are recent."""
-    tags = set(title_tags(item.title))
+    tags = _tags(item.title)
     tagged = {WEIGHTY[t] for t in tags if t in WEIGHTY}
-    labelled = {WEIGHTY[x.lower()] for x in item.labels if x.lower() in WEIGHTY} - tagged
+    labelled = {WEIGHTY[x.lower()] for x in _labels(item) if x.lower() in WEIGHTY} - tagged
     score = 1.5 * min(len(tagged), 2) + 0.75 * min(len(labelled), 1)
     if item.kind == "issue" and "RFC" not in tagged:
         score /= 3  # "[Feature]" on an issue asks for the work; an RFC designs it
@@ -220,7 +234,7 @@ def _title_words(item: ActivityItem, tagged: set[str]) -> float:
     score += 0.75 if new_work else 0.0
     # Maintainers add `ready` to run the full CI on a PR they mean to land.
     score += 0.5 if item.kind == "pr" and "ready" in item.labels else 0.0
-    return min(score, 1.5)
+    return min(score, 1.0)
 
 
 def _body_weight(item: ActivityItem, subject: bool) -> float:
@@ -241,4 +255,4 @@ def _figure_weight(claims: tuple[str, ...]) -> float:
     if not claims:
         return 0.0
     size = max(figure_size(claim) for claim in claims)
-    return 2.0 if size >= 0.2 else 1.5 if size >= 0.05 else 0.75
+    return 2.0 if size >= 0.2 else 1.5 if size >= 0.05 else 0.25

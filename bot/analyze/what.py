@@ -193,6 +193,8 @@ def _plain(chunk: str, repo: str = "") -> str:
         line = _readable(_inline(_join(paragraph.splitlines()), repo))
         if not line or any(p.match(line) for p in _SAYS_NOTHING):
             continue
+        if ended_open and _POINTS_ON.search(line):
+            continue  # "…to prevent the following error:" says nothing without the error
         return _closed(line) if ended_open or _DANGLING.search(line) else line
     return ""
 
@@ -230,6 +232,10 @@ _BREAKS = re.compile(
     re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\[])")
+# A sentence whose sense is in what its colon introduced (a log, a list) that was cut off.
+_POINTS_ON = re.compile(
+    r"\b(?:the\s+)?following(?:\s+\w+){0,2}\W*$|\bas follows\W*$|\bbelow\W*$", re.I
+)
 # Words a line must not end on: it was cut before what they introduce.
 _DANGLING = re.compile(
     r"\b(?:with|to|of|the|a|an|and|or|for|in|on|by|as|at|from|into|via|like|following|below|"

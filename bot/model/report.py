@@ -77,10 +77,12 @@ class ActivityItem:
 
 @dataclass(frozen=True)
 class ClosureSplit:
-    """A closure count taken apart: closed by people versus swept by the stale bot."""
+    """A closure count taken apart: closed by people, swept by the stale bot, or closed in
+    bulk as low-effort work (vLLM's `closed-as-slop` label)."""
 
     resolved: int
     stale: int
+    low_effort: int = 0
 
 
 @dataclass(frozen=True)

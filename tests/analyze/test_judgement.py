@@ -270,10 +270,14 @@ def test_the_summary_names_the_days_themes_and_each_closures_stale_share() -> No
     report = fixture_day(2)
     en, zh = summary(report, "en"), summary(report, "zh")
     assert (
-        "10 issues closed (2 by the stale bot) and 74 PRs closed without merging (1 by the " in en
+        "10 issues closed (2 by the stale bot) and 74 PRs closed without merging (52 as "
+        "low-effort in bulk, 1 by the stale bot)." in en
     )
     assert "of these by the stale bot" not in en
-    assert "关闭 Issue 10 个（其中 2 个过期关闭），未合并关闭 PR 74 个（其中 1 个过期关闭）" in zh
+    assert (
+        "关闭 Issue 10 个（其中过期关闭 2 个），未合并关闭 PR 74 个"
+        "（其中作为低质量批量关闭 52 个、过期关闭 1 个）" in zh
+    )
     assert en.startswith("The day's weightiest work: ")
     assert report.sections is not None and len(report.sections.themes) == 3
     for theme in report.sections.themes:
@@ -452,3 +456,54 @@ def test_a_line_cut_for_length_never_ends_on_a_dangling_word() -> None:
     after "is"."""
     line = what_line(real_0325(38065))
     assert line.endswith("…") and not re.search(r"\b(is|the|when|with)…$", line), line
+
+
+# -- what readers of the rendered days pointed out ------------------------------------------------
+
+
+def test_a_gpu_runner_change_that_says_cpu_only_is_not_the_cpu_backend() -> None:
+    """#38139 removes CPU → GPU → CPU copies in the GPU model runner ("CPU-only pooling token
+    IDs"): not CPU / Arm work."""
+    assert "cpu" not in classify(real_0325(38139), RULES)
+
+
+def test_to_fix_the_reported_issue_is_a_fix() -> None:
+    """#37993: "To fix the reported issue https://github.com/vllm-project/vllm/issues/37992"."""
+    pr = real_0325(37993)
+    assert [(link.target, link.kind) for link in links(pr.title, pr.body, REPO, 37993)] == [
+        (37992, "fixes")
+    ]
+
+
+def test_a_title_is_cut_at_a_word() -> None:
+    from formatters._text import clean
+
+    cut = clean(real_0325(38139).title, 100)
+    assert cut.endswith("throughput…"), cut
+
+
+def test_an_open_rfc_reads_as_an_rfc_under_discussion_everywhere() -> None:
+    rfc = real_0325(38141)
+    open_rfc = replace(rfc, closed_at=None, state="open")
+    assert ol.state_key(open_rfc) == "rfc_open"
+    assert ol.state_key(replace(open_rfc, title="[Bug]: a crash")) == "open_issue"
+
+
+def test_an_empty_baseline_says_so_and_draws_no_means() -> None:
+    report = _with_baseline(0)
+    text = render_markdown(report, "en")
+    assert "the archive holds nothing of the 7 days before" in text
+    assert "a day before" not in text
+
+
+def test_the_chat_post_says_a_merge_is_being_reverted() -> None:
+    """2026-03-25: #38050 merged and a revert was proposed the same day; the headline and the
+    vendors reply say so, not only the full report."""
+    from formatters.slack_blocks import render_slack
+
+    report = fixture_day(2)
+    messages = render_slack(report, "en")
+    headline = "\n".join(
+        b["text"]["text"] for b in messages[0]["blocks"] if b.get("type") == "section"
+    )
+    assert "#38050>" in headline and "revert proposed in" in headline

@@ -63,7 +63,7 @@ def github_source(settings: Settings) -> GitHubSource:
     )
 
 
-def prose_writer(settings: Settings, store: Store) -> ProseWriter | None:
+def prose_writer(settings: Settings, store: Store, rules: TopicRules) -> ProseWriter | None:
     """A model writer when LLM_BASE_URL and LLM_MODEL are set, else None (templates only)."""
     if not (settings.llm_base_url and settings.llm_model):
         return None
@@ -75,8 +75,9 @@ def prose_writer(settings: Settings, store: Store) -> ProseWriter | None:
         api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
         timeout=settings.llm_timeout,
         retries=settings.llm_retries,
+        token_budget=settings.llm_token_budget,
     )
-    return ProseWriter(config, cache=store.prose)
+    return ProseWriter(config, cache=store.prose, vendor_names=rules.vendor_names())
 
 
 @dataclass
@@ -106,7 +107,7 @@ def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime
         rules,
         ReportFiles(settings.report_files_dir, settings.site_url, settings.repo),
         clock,
-        prose=prose_writer(settings, store),
+        prose=prose_writer(settings, store, rules),
         queue=lambda report: with_queue(report, queues),
     )
     return Bot(settings, rules, store, reports, queues)

@@ -124,6 +124,12 @@ class Settings(BaseSettings):
     )
     llm_timeout: float = Field(60.0, gt=0, validation_alias=_alias("LLM_TIMEOUT", "llm_timeout"))
     llm_retries: int = Field(2, ge=0, le=10, validation_alias=_alias("LLM_RETRIES", "llm_retries"))
+    llm_token_budget: int = Field(
+        24000,
+        ge=2000,
+        description="tokens one report's prose may send and receive, per language",
+        validation_alias=_alias("LLM_TOKEN_BUDGET", "llm_token_budget"),
+    )
 
     # -- chat (issue: the live bot) ------------------------------------------------------
     slack_bot_token: SecretStr | None = Field(

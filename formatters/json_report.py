@@ -7,7 +7,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from bot.model.report import ActivityItem, Report
+from bot.model.report import ActivityItem, Prose, Report
 from formatters.wording import summary
 
 SCHEMA = "vllm-report/1"
@@ -52,19 +52,30 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
 
         data["queue"] = queue_to_dict(report.queue)
     if report.prose is not None:
-        notes = {str(k): v for k, v in report.prose.notes.items()}
-        key = {str(k.number) for k in report.sections.key_changes} if report.sections else set()
-        hot = {str(h.number) for h in report.sections.hot_discussions} if report.sections else set()
-        data["prose"] = {
-            "model": report.prose.model,
-            "summary": dict(report.prose.summary),
-            "notes": notes,
-            # The first contract's names, kept: notes of key changes and of hot threads.
-            "item_notes": {k: v for k, v in notes.items() if k in key},
-            "discussion_notes": {k: v for k, v in notes.items() if k in hot},
-            "dropped": report.prose.dropped,
-        }
+        data["prose"] = _prose(report, report.prose)
     return data
+
+
+def _prose(report: Report, prose: Prose) -> dict[str, Any]:
+    """The model's checked text, what the check left out and why, and what it cost."""
+    notes = {str(k): v for k, v in prose.notes.items()}
+    discussions = {str(k): v for k, v in prose.discussions.items()}
+    key = {str(k.number) for k in report.sections.key_changes} if report.sections else set()
+    hot = {str(h.number) for h in report.sections.hot_discussions} if report.sections else set()
+    return {
+        "model": prose.model,
+        "summary": dict(prose.summary),
+        "notes": notes,
+        # The first contract's names, kept: notes of key changes and of hot threads.
+        "item_notes": {k: v for k, v in notes.items() if k in key},
+        "discussion_notes": {**{k: v for k, v in notes.items() if k in hot}, **discussions},
+        "discussions": discussions,
+        "themes": list(prose.themes),
+        "kept": prose.kept,
+        "dropped": prose.dropped,
+        "rejected": [{"sentence": s, "why": why} for s, why in prose.rejected],
+        "cost": {"calls": prose.calls, "cached": prose.cached, "tokens_sent": prose.tokens},
+    }
 
 
 def render_json(report: Report, lang: str = "en") -> str:

@@ -217,10 +217,13 @@ def _head(
     return tuple(line)
 
 
-def _own_words(report: Report, number: int) -> Line | None:
-    """The model's checked note when there is one (marked), else the item's own line (not
-    when it only repeats the title)."""
-    note = report.prose.notes.get(number) if report.prose is not None else None
+def _own_words(report: Report, number: int, *, thread: bool = False) -> Line | None:
+    """The model's checked note when there is one (marked: of the thread for a discussion),
+    else the item's own line (not when it only repeats the title)."""
+    prose = report.prose
+    note = None
+    if prose is not None:
+        note = (prose.discussions.get(number) if thread else None) or prose.notes.get(number)
     if note:
         return (Our("✍️ "), Theirs(note, 400))
     said = report.sections.what.get(number, "") if report.sections is not None else ""
@@ -426,9 +429,12 @@ def _hot(report: Report, info: Sections, lang: str) -> Section:
             figures += w.SEP[lang] + w.text(lang, "reactions", n=hot.reactions)
         figures_line: Line = (Our(figures),)
         lines: list[Line] = [figures_line]
-        said = _own_words(report, hot.number)
+        said = _own_words(report, hot.number, thread=True)
+        again: tuple[Line, ...] = (figures_line,)
         if said:
             lines.insert(0, said)
+            if report.prose is not None and hot.number in report.prose.discussions:
+                again = (said, figures_line)  # what the thread argued is news wherever shown
         if hot.maintainers:
             lines.append(
                 (
@@ -440,7 +446,7 @@ def _hot(report: Report, info: Sections, lang: str) -> Section:
         if known:
             lines.append((Our(w.text(lang, "linked")), *_refs(report, known, lang)))
         entries.append(
-            Entry(_head(report, hot.number, lang), tuple(lines), hot.number, again=(figures_line,))
+            Entry(_head(report, hot.number, lang), tuple(lines), hot.number, again=again)
         )
     return Section("hot", w.text(lang, "hot"), (_block_or_nothing(entries, lang, "numbered"),))
 
@@ -554,6 +560,9 @@ def _trends(report: Report, info: Sections, lang: str) -> Section:
             for c in info.clusters
         ]
         blocks.append(Block(w.text(lang, "clusters"), tuple(clusters), "list"))
+    if report.prose is not None and report.prose.themes:
+        themes = [Entry((Our("✍️ "), Theirs(theme, 600))) for theme in report.prose.themes]
+        blocks.insert(0, Block(w.text(lang, "themes"), tuple(themes), "list"))
     return Section("trends", w.text(lang, "trends"), tuple(blocks))
 
 
@@ -732,7 +741,11 @@ def _footer(report: Report, lang: str) -> str:
     footer = w.text(lang, "footer")
     if report.prose is not None:
         footer += " " + w.text(
-            lang, "prose_footer", model=report.prose.model, dropped=report.prose.dropped
+            lang,
+            "prose_footer",
+            model=report.prose.model,
+            kept=report.prose.kept,
+            dropped=report.prose.dropped,
         )
     return footer
 

@@ -79,8 +79,10 @@ TEXT: dict[str, dict[str, str]] = {
         "linked": "linked: ",
         "participants_more": " and {n} more",
         "footer": "Every figure above is computed from GitHub data by vllm-report-bot.",
-        "prose_footer": "Text marked ✍️ was written by {model} from those figures and checked: "
-        "{dropped} failed the check and were left out.",
+        "prose_footer": "Text marked ✍️ was written by {model} from these facts, and each "
+        "sentence checked against them: {kept} shown, {dropped} contradicted or unsupported "
+        "and left out.",
+        "themes": "Themes",
         "baseline_note": "Trends compare with {days} of the 7 days before "
         "(the rest is not archived).",
         "baseline_none": "No trends: none of the 7 days before is archived.",
@@ -201,8 +203,9 @@ TEXT: dict[str, dict[str, str]] = {
         "linked": "关联：",
         "participants_more": " 等 {n} 人",
         "footer": "以上所有数字均由 vllm-report-bot 根据 GitHub 数据计算。",
-        "prose_footer": "标有 ✍️ 的文字由 {model} 根据这些数字撰写并经过核对，"
-        "{dropped} 句未通过核对，未予采用。",
+        "prose_footer": "标有 ✍️ 的文字由 {model} 根据这些事实撰写，每句都经过核对："
+        "采用 {kept} 句，{dropped} 句与事实不符或无据可查，未予采用。",
+        "themes": "主题",
         "baseline_note": "趋势对比的是此前 7 天中已归档的 {days} 天。",
         "baseline_none": "无趋势：此前 7 天均未归档。",
         "unread_note": "标为“共”的评论数为总数：这些讨论未读取详情。",

@@ -54,11 +54,35 @@ def check(
     """
     kept, dropped = [], 0
     for sentence in split_sentences(text):
-        cited = {int(n) for n in _CITATION.findall(sentence)} | ({about} if about else set())
-        numbers = {m.group(1) for m in _NUMBER.finditer(_CITATION.sub(" ", sentence))}
-        if cited - items or numbers - allowed or not (cited or numbers & figures):
+        if fault(sentence, items=items, figures=figures, allowed=allowed, about=about):
             dropped += 1
             continue
         kept.append(sentence)
-    joiner = "" if any(s.endswith(("。", "！", "？")) for s in kept) else " "
-    return Checked(joiner.join(kept), dropped)
+    return Checked(join(kept), dropped)
+
+
+def fault(
+    sentence: str,
+    *,
+    items: set[int],
+    figures: set[str],
+    allowed: set[str],
+    about: int | None = None,
+) -> str | None:
+    """Why one sentence fails the check (None when it passes)."""
+    cited = {int(n) for n in _CITATION.findall(sentence)} | ({about} if about else set())
+    numbers = {m.group(1) for m in _NUMBER.finditer(_CITATION.sub(" ", sentence))}
+    foreign = cited - items
+    if foreign:
+        return "cites " + ", ".join(f"#{n}" for n in sorted(foreign)) + ", not an item it was given"
+    invented = numbers - allowed
+    if invented:
+        return "writes " + ", ".join(sorted(invented)) + ", a figure it was not given"
+    if not (cited or numbers & figures):
+        return "cites no item and states no figure of the report"
+    return None
+
+
+def join(sentences: list[str]) -> str:
+    joiner = "" if any(s.endswith(("。", "！", "？")) for s in sentences) else " "
+    return joiner.join(sentences)

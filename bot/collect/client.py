@@ -27,7 +27,7 @@ from github import Auth, Github, GithubException, GithubRetry, RateLimitExceeded
 from github.Issue import Issue
 
 from bot.collect.source import Collected, CollectError, GitHubSource, Listed
-from bot.model.report import ActivityItem, CommentRecord, PullDetails
+from bot.model.report import COMMENT_CHARS, ActivityItem, CommentRecord, PullDetails
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +218,7 @@ class Collector:
                     author=comment.user.login if comment.user is not None else None,
                     author_association=comment.author_association,
                     created_at=_aware(comment.created_at),
+                    body=(comment.body or "")[:COMMENT_CHARS],
                 )
                 for comment in issue.get_comments(since=since.astimezone(UTC))
             ]

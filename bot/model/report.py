@@ -95,6 +95,10 @@ class CommentRecord:
     author: str | None
     author_association: str | None
     created_at: datetime
+    body: str = ""  # its first COMMENT_CHARS characters: what prose may say the thread argued
+
+
+COMMENT_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -300,12 +304,20 @@ class Sections:
 
 @dataclass(frozen=True)
 class Prose:
-    """Text a language model wrote from the computed report, after the citation check."""
+    """Text a language model wrote from the computed report, after every sentence's claims
+    were checked against the facts (a sentence with a contradicted claim is left out)."""
 
     model: str
     summary: dict[str, str]  # by language; empty when every sentence was dropped
     notes: dict[int, str]  # top stories by lead: what it does and why it matters
     dropped: int  # sentences removed by the check
+    discussions: dict[int, str] = field(default_factory=dict)  # hot threads: the argument
+    themes: tuple[str, ...] = ()  # the day's themes, each naming its items
+    kept: int = 0  # sentences shown
+    rejected: tuple[tuple[str, str], ...] = ()  # (sentence, why) of each dropped one
+    calls: int = 0  # model requests made for this report
+    cached: int = 0  # parts answered from the cache (no request)
+    tokens: int = 0  # tokens sent to the model
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,10 @@ class TopicRules:
     def vendors(self) -> tuple[TopicRule, ...]:
         return tuple(t for t in self.topics if t.kind == "vendor")
 
+    def vendor_names(self) -> dict[str, list[str]]:
+        """How text may name each vendor: its names in both languages and its tags."""
+        return {t.key: [t.name, t.name_zh, *t.tags] for t in self.vendors}
+
     @cached_property
     def vendor_tags(self) -> frozenset[str]:
         return frozenset().union(*(t.tags for t in self.vendors))

@@ -9,6 +9,8 @@
     vllm_report_command_latency_seconds{command}   slash command: asked → answer ready
     vllm_report_report_build_seconds               making one report (collect + analyze)
     vllm_report_site_build_seconds                 the daily rebuild of the report site
+    vllm_report_prose_sentences_total{verdict}     model sentences of daily reports: shown, dropped
+    vllm_report_prose_requests_total{source}       their prose's parts: asked of the model, cached
 
 prometheus-client is imported when a `Metrics` is made (by `serve`), never for `--help`.
 """
@@ -80,6 +82,19 @@ class Metrics:
             "vllm_report_site_build_seconds",
             "Rebuilding the report site after a daily report",
             buckets=BUILD_BUCKETS,
+            registry=r,
+        )
+
+        self.prose_sentences = Counter(
+            "vllm_report_prose_sentences",
+            "Model-written sentences of daily reports, shown or dropped by the claims check",
+            ["verdict"],
+            registry=r,
+        )
+        self.prose_requests = Counter(
+            "vllm_report_prose_requests",
+            "Model requests of daily reports' prose (model), and parts served from the cache",
+            ["source"],
             registry=r,
         )
 

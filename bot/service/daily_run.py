@@ -180,6 +180,12 @@ class DailyRun:
             metrics.report_build.observe(took)
             if report.complete:
                 metrics.last_sync.set(time.time())
+            if report.prose is not None:
+                prose = report.prose
+                metrics.prose_sentences.labels(verdict="shown").inc(prose.kept)
+                metrics.prose_sentences.labels(verdict="dropped").inc(prose.dropped)
+                metrics.prose_requests.labels(source="model").inc(prose.calls)
+                metrics.prose_requests.labels(source="cache").inc(prose.cached)
         label = query.window.label
         event(
             log,

@@ -98,6 +98,7 @@ class Reports:
             listed[n] for n in key_change_candidates(list(listed.values()), window, self.rules)
         ]
         hot = candidates(listed.values(), window, self.rules)
+        threads = self.archiver.threads(repo, hot, window, now)
         report = analyze(  # 2. analyzed
             items,
             window,
@@ -106,7 +107,7 @@ class Reports:
             complete=archived.complete,
             baseline_items=self.archiver.items(repo, baseline),
             baseline_covered=self.archiver.covers(repo, days_before),
-            comments=self.archiver.threads(repo, hot, window, now),
+            comments=threads,
             details=self.archiver.pull_details(repo, shortlist, now),
             context=self.archiver.named(repo, referenced(listed.values(), repo) - set(listed)),
             notes=notes,
@@ -116,7 +117,9 @@ class Reports:
         if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
             report = self._with_queue(report)
         if self.prose is not None:  # 3. prose, checked, when a model is configured
-            prose, problem = self.prose.write(report, query.lang, ask=self.archiver.fetch)
+            prose, problem = self.prose.write(
+                report, query.lang, ask=self.archiver.fetch, threads=threads
+            )
             report = replace(report, prose=prose) if prose else report
             report = replace(report, notes=(*report.notes, problem)) if problem else report
         self._remember(query, report)

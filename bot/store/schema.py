@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0007"
+HEAD_REVISION = "0008"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -99,6 +99,7 @@ class CommentRow(Base):
     author: Mapped[str | None] = mapped_column(String(100))
     author_association: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    body: Mapped[str | None] = mapped_column(Text)  # None: stored before bodies were kept
 
 
 class CommentFetchRow(Base):

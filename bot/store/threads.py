@@ -39,6 +39,7 @@ class Threads:
                         author=comment.author,
                         author_association=comment.author_association,
                         created_at=comment.created_at,
+                        body=comment.body,
                     )
                 )
             fetch = session.get(CommentFetchRow, (repo, number))
@@ -83,6 +84,7 @@ class Threads:
                         row.author,
                         row.author_association,
                         row.created_at,
+                        row.body or "",
                     )
                 )
         return threads

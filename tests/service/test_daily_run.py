@@ -48,3 +48,43 @@ def test_post_writes_each_file_once(
     monkeypatch.setattr(ReportFiles, "write", counted)
     assert main(["post", DAY.label, "--cutoff", DAY.cutoff]) == 0
     assert writes == ["write"]
+
+
+def test_the_daily_runs_prose_is_counted_in_the_metrics(
+    fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/metrics says how many model sentences the daily report showed and dropped, and how
+    its parts were had (asked, or from the cache)."""
+    import asyncio
+    from datetime import date
+
+    from bot.app import daily_job, open_bot
+    from bot.model.rules import load_rules
+    from bot.model.windows import day_window
+    from bot.observe.metrics import Metrics
+    from bot.service.daily_run import JobObserver
+    from config.settings import load_settings
+    from tests.fakes.openai_api import FakeOpenAI
+    from tests.prose.script import ScriptedModel
+
+    script = ScriptedModel(
+        notes={"en": {38050: "#38050 brings a FlashInfer MoE kernel.", 38139: "#38139 landed."}},
+        summary={"en": "MoE kernels led the day (#38050)."},
+    )
+    with FakeOpenAI(script) as llm:
+        monkeypatch.setenv("LLM_BASE_URL", llm.url)
+        monkeypatch.setenv("LLM_MODEL", "fake-model")
+        monkeypatch.setenv("VLLM_REPORT_CUTOFF", DAY.cutoff)
+        settings = load_settings()
+        bot = open_bot(settings, load_rules())
+        metrics = Metrics()
+        window = day_window(date.fromisoformat(DAY.label), settings.tz, settings.cutoff_time)
+        try:
+            asyncio.run(daily_job(bot, {}, JobObserver(metrics=metrics)).post(window))
+        finally:
+            bot.close()
+    text = metrics.render()[0].decode()
+    # "#38139 landed." is dropped: #38139 was still open when the window ended.
+    assert 'vllm_report_prose_sentences_total{verdict="shown"} 2.0' in text
+    assert 'vllm_report_prose_sentences_total{verdict="dropped"} 1.0' in text
+    assert 'vllm_report_prose_requests_total{source="model"} 2.0' in text

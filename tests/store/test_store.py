@@ -37,6 +37,19 @@ def test_items_round_trip_with_aware_times(store: Store) -> None:
     assert loaded.created_at.tzinfo is not None
 
 
+def test_comment_threads_keep_who_said_what(store: Store) -> None:
+    """A thread's comments come back in order with their bodies (what prose may say the
+    discussion argued), Chinese and emoji included."""
+    from bot.model.report import CommentRecord
+
+    said = [
+        CommentRecord(REPO, 37975, 2, "yma11", "MEMBER", T0 + 2 * HOUR, "应传入 `x=True`？🚀"),
+        CommentRecord(REPO, 37975, 1, "wxsIcey", "CONTRIBUTOR", T0 + HOUR, "Tested on XPU."),
+    ]
+    store.threads.save(REPO, 37975, said, T0, T0 + 3 * HOUR)
+    assert store.threads.of(REPO, [37975, 1]) == {37975: [said[1], said[0]]}
+
+
 def test_newer_view_of_an_item_replaces_the_older(store: Store) -> None:
     """Re-collecting an item updates it (closed since); an older view does not win."""
     opened = item(1, created_at=T0 + HOUR)

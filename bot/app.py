@@ -244,12 +244,23 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
         job = daily_job(bot, opened, JobObserver(metrics, health, meter))
         answers = commands(bot)
         answers.metrics = metrics
+        gated_retry = leader.gate(job.retry)
+
+        async def retry() -> None:  # each minute; the lease is read only when one is due
+            if job.retry_due():
+                await gated_retry()
+
         scheduler = build_scheduler(
-            settings.tz, settings.cutoff_time, settings.post_delay_minutes, leader.gate(job.run)
+            settings.tz,
+            settings.cutoff_time,
+            settings.post_delay_minutes,
+            leader.gate(job.run),
+            retry=retry,
         )
         from bot.service.queue import schedule_digest
 
         schedule_digest(scheduler, queue_digest(bot, job), settings, leader.gate)
+        web = await _start_http(settings, health, metrics, clock)  # first: a taken port stops
         scheduler.start()
         event(log, "started", started_line(bot, job.destinations(), due), next_run=due.isoformat())
         if settings.slack_bot_token and not settings.slack_commands_on:
@@ -260,7 +271,6 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
                 "SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode); daily "
                 "posts still go out — set one of them to answer commands",
             )
-        web = await _start_http(settings, health, metrics, clock)
         # The catch-up runs each time this replica becomes the leader (at once when alone).
         tasks: list[asyncio.Task[Any]] = [
             asyncio.create_task(
@@ -349,16 +359,13 @@ async def _start_http(
     try:
         return await start_web(app, settings.http_host, settings.http_port)
     except OSError as exc:
-        problem(
-            log,
-            "http-failed",
-            "cannot listen on %s:%d (%s): the site, /healthz and /metrics are off; choose "
-            "another VLLM_REPORT_HTTP_PORT",
-            settings.http_host,
-            settings.http_port,
-            exc.strerror or exc,
-        )
-        return None
+        # Running on without /healthz would leave a health check failing for no told reason
+        # (a second `serve` on the same port is the usual cause): stop, and say so.
+        raise ServiceError(
+            f"cannot listen on {settings.http_host}:{settings.http_port} "
+            f"({exc.strerror or exc}): another process holds it — stop it, or choose another "
+            "VLLM_REPORT_HTTP_PORT"
+        ) from None
 
 
 def _told_if_failed(task: asyncio.Task[Any]) -> None:
@@ -380,6 +387,37 @@ def _told_if_failed(task: asyncio.Task[Any]) -> None:
     )
 
 
+def _disabled_checks(settings: Settings, chats: list[Check]) -> list[Check]:
+    """Each channel the daily post disabled as gone: re-enabled when its check above passes
+    (the bot was invited back), else said, with what to do."""
+    from bot.service.doctor import Check
+    from bot.store import Store
+
+    store = Store(settings.store_url())
+    try:
+        found = []
+        reachable = {c.name for c in chats if c.ok}
+        for key, reason in store.ledger.disabled().items():
+            platform, _, target = key.partition(":")
+            name = f"{platform} channel {target}"
+            if name in reachable:
+                store.ledger.enable(key)
+                found.append(
+                    Check(key, True, f"was disabled as gone ({reason}); reachable now: re-enabled")
+                )
+            else:
+                found.append(
+                    Check(
+                        key,
+                        False,
+                        f"disabled as gone ({reason}): invite the bot, then run doctor again",
+                    )
+                )
+        return found
+    finally:
+        store.close()
+
+
 async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Check]:
     """Every check of `vllm-report doctor`, in the order a person fixes things."""
     from bot.adapters.chat_checks import discord_checks, slack_checks
@@ -389,8 +427,10 @@ async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Ch
     found.append(checks.topics_check(settings))
     found.append(await asyncio.to_thread(checks.github_check, settings))
     found.append(await asyncio.to_thread(checks.store_check, settings))
-    found += await slack_checks(settings)
-    found += await discord_checks(settings)
+    chats = await slack_checks(settings) + await discord_checks(settings)
+    found += chats
+    if found[-1 - len(chats)].ok:  # the store opened: destinations disabled as gone
+        found += await asyncio.to_thread(_disabled_checks, settings, chats)
     model = await asyncio.to_thread(checks.model_check, settings)
     if model is not None:
         found.append(model)

@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the report of the day of its last event (that day is cut by --timezone/--cutoff).",
         ["vllm-report explain 38313", "vllm-report explain 1234 --repo sgl-project/sglang"],
     )
-    why.add_argument("number", type=int, help="issue or PR number, e.g. 38313")
+    why.add_argument("number", type=_item_number, help="issue or PR number, e.g. 38313")
     _repo_option(why)
     _day_options(why)
     why.set_defaults(func=run_explain)
@@ -298,6 +298,17 @@ def run_topics(args: argparse.Namespace) -> int:
     for rule in rules.topics:
         print(f"{rule.key:14} {rule.display_name(settings.lang)} — {rule.description}")
     return 0
+
+
+def _item_number(text: str) -> int:
+    """An issue or PR number as GitHub numbers them (a positive 32-bit integer)."""
+    try:
+        number = int(text.lstrip("#"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an issue or PR number") from None
+    if not 1 <= number <= 2**31 - 1:
+        raise argparse.ArgumentTypeError(f"{text} is not an issue or PR number GitHub gives")
+    return number
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -876,7 +887,12 @@ def run_demo(args: argparse.Namespace) -> int:
         folder = Path(args.output)
         if folder.exists() and not folder.is_dir():
             raise UsageError(f"{folder} is a file: name a folder for the demo")
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot make the folder {folder} ({exc.strerror}): name a folder you may write"
+            ) from None
     else:
         folder = Path(tempfile.mkdtemp(prefix="vllm-report-demo-"))
     try:

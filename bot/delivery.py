@@ -22,9 +22,11 @@ looked at even when the ledger has no row for it (the database was lost mid-post
 recovered headline means its thread is searched for each later part too.
 
 Destinations that are gone (deleted, archived, no access) are disabled after `GONE_ATTEMPTS`
-tries and logged, and the others carry on; any other failure of one destination (its
-platform down) is recorded for it alone. Rate limits and server errors are retried by the
-platform SDKs (slack_sdk's retry handlers, discord.py's HTTP client).
+tries and logged, and the others carry on; a disabled one is tried again a day later (an
+invited bot is back by the next daily run) or at once when `doctor` finds it reachable;
+any other failure of one destination (its platform down) is recorded for it alone. Rate
+limits and server errors are retried by the platform SDKs (slack_sdk's retry handlers,
+discord.py's HTTP client).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 GONE_ATTEMPTS = 2
+DISABLED_FOR = timedelta(hours=20)  # a gone destination is tried again after this (daily)
 DEFAULT_LEASE = timedelta(seconds=30)  # a dead holder's parts wait this long at most
 DEFAULT_WAIT = timedelta(minutes=10)  # how long to wait on a live holder before giving up
 POLL_SECONDS = 1.0
@@ -130,7 +133,7 @@ class Ledger(Protocol):
 
     def destination_ok(self, destination: str) -> None: ...
 
-    def disabled(self) -> dict[str, str]: ...
+    def disabled(self, since: datetime | None = None) -> dict[str, str]: ...
 
 
 @dataclass(frozen=True)
@@ -280,8 +283,11 @@ class Deliverer:
         """All parts to one destination, in order, the first as the thread's parent."""
         result = result or DeliveryResult()
         key = destination.key
-        if key in await self._db(self.ledger.disabled):
-            result.failed[key] = "disabled earlier: the destination is gone"
+        if key in await self._db(self.ledger.disabled, self.clock() - DISABLED_FOR):
+            result.failed[key] = (
+                "disabled earlier as gone: tried again a day after, or at once when "
+                "`vllm-report doctor` finds it reachable (invite the bot first)"
+            )
             return result
         transport = self.transports.get(destination.platform)
         if transport is None:

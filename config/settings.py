@@ -57,6 +57,8 @@ class Settings(BaseSettings):
         populate_by_name=True,
         # `DATABASE_URL=` (an empty line in .env or --env-file) means "not set": the default.
         env_ignore_empty=True,
+        # `inf` or `nan` as a timeout or an interval is a typo, never a wish.
+        allow_inf_nan=False,
     )
 
     repo: str = Field("vllm-project/vllm", description="owner/name of the watched repository")
@@ -149,7 +151,9 @@ class Settings(BaseSettings):
         validation_alias=_alias("SLACK_CHANNELS", "slack_channels"),
         description="comma-separated channel IDs for the daily post",
     )
-    slack_port: int = Field(3000, validation_alias=_alias("SLACK_PORT", "slack_port"))
+    slack_port: int = Field(
+        3000, ge=1, le=65535, validation_alias=_alias("SLACK_PORT", "slack_port")
+    )
     slack_admins: str = Field(
         "",
         validation_alias=_alias("SLACK_ADMINS", "slack_admins"),
@@ -294,14 +298,34 @@ class Settings(BaseSettings):
                 "not a database URL: write sqlite:////path/to/file.sqlite3 or "
                 "postgresql://user@host/dbname"
             )
+        netloc = value.get_secret_value().partition("://")[2].split("/", 1)[0]
+        if netloc.count("@") > 1:  # the driver would take the password's tail for the host
+            raise ValueError(
+                "its password holds '@': write each '@' of the password as %40 "
+                "(postgresql://user:p%40ss@host/dbname)"
+            )
         return value
 
     @field_validator("github_api_url")
     @classmethod
     def _check_api_url(cls, value: str) -> str:
-        if not value.startswith(("https://", "http://")):
-            raise ValueError(f"'{value}' is not an http(s) URL")
-        return value.rstrip("/")
+        return _http_url(value).rstrip("/")
+
+    @field_validator("llm_base_url", "slack_api_url", "discord_api_url")
+    @classmethod
+    def _check_service_url(cls, value: str | None) -> str | None:
+        return _http_url(value) if value is not None else None
+
+    @field_validator("http_host")
+    @classmethod
+    def _check_host(cls, value: str) -> str:
+        host = value.strip()
+        if not _HOST_RE.match(host):
+            raise ValueError(
+                f"'{value}' is not an address to listen on: write 127.0.0.1, 0.0.0.0, :: "
+                "or a host name"
+            )
+        return host
 
     @property
     def tz(self) -> ZoneInfo:
@@ -471,10 +495,31 @@ def _field_name(loc: str) -> str | None:
     return None
 
 
+_HOST_RE = re.compile(
+    r"^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*|"
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)$"
+)
+
+
+def _http_url(value: str) -> str:
+    """An http(s) URL with a host and no spaces, or a ValueError saying what to write."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or " " in value.strip():
+        raise ValueError(f"'{value}' is not an http(s) URL like https://host/path")
+    if parts.hostname and "." in parts.hostname and not _HOST_RE.match(parts.hostname):
+        raise ValueError(f"'{value}' names no valid host")
+    return value.strip()
+
+
 def _url_password(url: str) -> str | None:
-    """The password inside a database URL (user:password@host), if any."""
-    match = re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://[^:/@]*:([^@]*)@", url)
-    return match.group(1) if match and match.group(1) else None
+    """The password inside a database URL (user:password@host), if any: all of it up to the
+    host's '@' (the last one), so no tail of it is left unmasked."""
+    netloc = url.partition("://")[2].split("/", 1)[0]
+    userinfo = netloc.rpartition("@")[0]
+    password = userinfo.partition(":")[2]
+    return password or None
 
 
 def _csv(value: str) -> list[str]:
@@ -499,7 +544,7 @@ def _check_ids(value: str, pattern: re.Pattern[str], what: str) -> str:
 def _check_toml(path: Path) -> None:
     """The settings file read as TOML, or a SettingsError naming the file and the fault."""
     try:
-        tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
         raise SettingsError(
             f"settings file {path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
@@ -509,6 +554,25 @@ def _check_toml(path: Path) -> None:
         raise SettingsError(f"settings file {path} is not valid TOML: {exc}") from None
     except OSError as exc:
         raise SettingsError(f"settings file {path} cannot be read: {exc.strerror}") from None
+    _check_toml_keys(path, data)
+
+
+def _check_toml_keys(path: Path, data: dict[str, Any]) -> None:
+    """Every key of the file is a setting: a typo (`langg`) or a table (`[slack]`) would
+    otherwise be ignored in silence, and the setting meant stay at its default."""
+    import difflib
+
+    known = set(Settings.model_fields)
+    for key, value in data.items():
+        if isinstance(value, dict):
+            raise SettingsError(
+                f"settings file {path}: [{key}] is a table, but settings are top-level keys "
+                f'(write e.g. {key}_channels = "…" above any table)'
+            )
+        if key not in known:
+            near = difflib.get_close_matches(key, sorted(known), n=1)
+            hint = f": did you mean '{near[0]}'?" if near else ": see the README's Settings"
+            raise SettingsError(f"settings file {path}: '{key}' is not a setting{hint}")
 
 
 def _check_dotenv(path: Path) -> None:

@@ -85,7 +85,7 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         title=_title(report, lang),
         window=w.window_text(report, lang),
         counts=tuple((w.COUNT_NAMES[lang][n], w.count_value(report, n, lang)) for n in ListName),
-        warning=None if report.complete else w.text(lang, "incomplete"),
+        warning=_warning(report, lang),
         vendors=_vendor_lines(sections, report.topic, lang),
         gist=_gist(report, info, lang) if info is not None else (),
         sections=tuple(sections),
@@ -95,6 +95,18 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         lang=lang,
         label=report.window.label,
     )
+
+
+def _warning(report: Report, lang: str) -> str | None:
+    """Why the counts are not final: the window has not ended yet, or part of it could not
+    be collected (only the second is a fault)."""
+    if report.complete:
+        return None
+    made = report.generated_at
+    if made is not None and made < report.window.end:
+        local = made.astimezone(report.window.start.tzinfo).strftime("%m-%d %H:%M")
+        return w.text(lang, "in_progress", at=local)
+    return w.text(lang, "incomplete")
 
 
 def pick(full: Outline, only: Sequence[str]) -> tuple[Section, ...]:

@@ -207,6 +207,7 @@ def test_slack_answers_use_at_most_five_responses(monkeypatch: pytest.MonkeyPatc
 
     messages = [{"text": f"m{n}", "blocks": []} for n in range(8)]
     monkeypatch.setattr(slack_app, "render_slack", lambda *a, **k: messages)
+    monkeypatch.setattr(slack_app, "key_of", lambda *a: (object(),))  # no memo across tests
     sent: list[dict[str, Any]] = []
 
     async def respond(**kwargs: Any) -> None:

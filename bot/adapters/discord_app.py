@@ -178,7 +178,7 @@ def build_tree(client: discord.Client, commands: DiscordCommands) -> app_command
 
 
 async def send_answer(interaction: discord.Interaction, answer: Answer) -> None:
-    for message in answer_messages(answer):
+    for message in await asyncio.to_thread(answer_messages, answer):
         if "content" in message:
             await interaction.followup.send(
                 content=message["content"], ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS

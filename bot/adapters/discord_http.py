@@ -89,9 +89,11 @@ class Interactions:
             return 401, {"error": "stale or replayed request"}
         try:
             interaction = json.loads(body)
-            kind = interaction["type"]
-        except (ValueError, KeyError, TypeError):
+        except ValueError:
             return 400, {"error": "not an interaction"}
+        if not _well_formed(interaction):
+            return 400, {"error": "not an interaction"}
+        kind = interaction["type"]
         if kind == PING:
             return 200, {"type": PONG}
         if kind == AUTOCOMPLETE:
@@ -166,7 +168,7 @@ class Interactions:
     ) -> None:
         url = f"{self.api_url}/webhooks/{interaction['application_id']}/{interaction['token']}"
         flags = EPHEMERAL if ephemeral else 0
-        messages = answer_messages(answer)
+        messages = await asyncio.to_thread(answer_messages, answer)
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
         for message in messages:
@@ -202,6 +204,23 @@ class Interactions:
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+
+def _well_formed(interaction: Any) -> bool:
+    """The shape every reader below relies on: an object with an integer type, and `data`
+    (when present) an object whose `options` (when present) is a list."""
+    if not isinstance(interaction, dict) or type(interaction.get("type")) is not int:
+        return False
+    data = interaction.get("data")
+    if data is None:
+        return True
+    if not isinstance(data, dict):
+        return False
+    options = data.get("options")
+    for part in ("member", "user"):
+        if interaction.get(part) is not None and not isinstance(interaction[part], dict):
+            return False
+    return options is None or isinstance(options, list)
 
 
 def _name(interaction: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 
+from bot.adapters.drawn import drawn, key_of
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
 from bot.adapters.slack_text import parse_queue, parse_report, parse_subscription
 from bot.adapters.slack_transport import slack_client
@@ -27,7 +28,14 @@ from formatters.slack_blocks import render_slack, render_slack_queue
 
 log = logging.getLogger(__name__)
 
-__all__ = ["REPLAY_WINDOW", "ReplayGuard", "build_slack_app", "send_answer", "start_slack"]
+__all__ = [
+    "REPLAY_WINDOW",
+    "ReplayGuard",
+    "build_slack_app",
+    "send_answer",
+    "slack_web_app",
+    "start_slack",
+]
 
 RESPONSE_URL_POSTS = 5  # Slack accepts this many responses per response_url
 Respond = Callable[..., Awaitable[Any]]
@@ -132,7 +140,11 @@ async def send_answer(respond: Respond, answer: Answer) -> None:
     if answer.report is None:
         await respond(text=slack_escape(answer.text or ""), response_type=kind)
         return
-    messages = render_slack(answer.report, answer.lang, only=answer.only, link=answer.link)
+    report = answer.report
+    key = key_of("slack", report, answer.lang, answer.only, answer.link)
+    messages = await asyncio.to_thread(
+        drawn, key, lambda: render_slack(report, answer.lang, only=answer.only, link=answer.link)
+    )
     if len(messages) > RESPONSE_URL_POSTS:
         kept = messages[: RESPONSE_URL_POSTS - 1]
         more = len(messages) - len(kept)
@@ -141,6 +153,26 @@ async def send_answer(respond: Respond, answer: Answer) -> None:
         messages = [*kept, tail]
     for message in messages:
         await respond(text=message["text"], blocks=message.get("blocks"), response_type=kind)
+
+
+def slack_web_app(app: AsyncApp, path: str = "/slack/events") -> Any:
+    """Bolt's aiohttp app for HTTP mode, behind a check Bolt lacks: a timestamp header that
+    is not a number is refused (401) before Bolt's verifier, which would fail on it with a
+    500 and a traceback."""
+    from aiohttp import web
+
+    @web.middleware
+    async def well_formed(request: web.Request, handler: Any) -> web.StreamResponse:
+        stamp = request.headers.get("X-Slack-Request-Timestamp")
+        if stamp is not None and not stamp.strip().isdigit():
+            log.warning("refused a Slack request whose timestamp is not a number")
+            return web.Response(status=401, text="")
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    web_app = app.web_app(path=path)
+    web_app.middlewares.append(well_formed)
+    return web_app
 
 
 async def start_slack(settings: Settings, service: CommandService, stop: asyncio.Event) -> None:
@@ -156,7 +188,7 @@ async def start_slack(settings: Settings, service: CommandService, stop: asyncio
         return
     from aiohttp import web
 
-    runner = web.AppRunner(app.web_app(path="/slack/events"))
+    runner = web.AppRunner(slack_web_app(app))
     await runner.setup()
     site = web.TCPSite(runner, "0.0.0.0", settings.slack_port)  # noqa: S104 - a server
     await site.start()

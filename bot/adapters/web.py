@@ -54,10 +54,14 @@ def web_app(
 def _site_handler(root: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def serve(request: web.Request) -> web.StreamResponse:
         relative = request.match_info["path"]
-        target = (root / relative).resolve()
+        try:
+            target = (root / relative).resolve()
+            is_dir = target.is_dir()
+        except (ValueError, OSError):  # a NUL byte, a name too long for the file system
+            raise web.HTTPNotFound() from None
         if not target.is_relative_to(root):
             raise web.HTTPNotFound()
-        if target.is_dir():
+        if is_dir:
             if relative and not relative.endswith("/"):
                 raise web.HTTPMovedPermanently(request.path + "/")
             target = target / "index.html"

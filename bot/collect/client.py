@@ -15,6 +15,7 @@ item when an attribute missing from the payload is read (`raw_data` included), s
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from collections.abc import Iterator
@@ -132,14 +133,18 @@ class Collector:
         """
         query = f"repo:{self.source.repo} is:{kind} {event}:{_utc(first)}..{_utc(last)}"
         found: list[ActivityItem] = []
+        incomplete = False
         with self._translate_errors():
             pages = self._github.search_issues(query, sort="created", order="asc")
             for index, obj in enumerate(pages):
                 if index == 0 and pages.totalCount > SEARCH_CAP:
                     break  # split below; the first page told us the total
+                # GitHub flags each page: PyGithub keeps the flag of the page last read, so
+                # it is read at every item, or an incomplete first page hides behind the last.
+                incomplete = incomplete or bool(pages.incomplete_results)
                 found.append(self._to_item(obj))
             total = pages.totalCount
-            incomplete = bool(pages.incomplete_results)
+            incomplete = incomplete or bool(pages.incomplete_results)
 
         if total > SEARCH_CAP:
             seconds = int((last - first).total_seconds()) + 1
@@ -236,6 +241,8 @@ class Collector:
             if isinstance(errors, dict) and errors.get("errors"):
                 first = errors["errors"][0]
                 said = first.get("message") if isinstance(first, dict) else first
+                if isinstance(first, dict) and first.get("type") == "RATE_LIMITED":
+                    raise CollectError(_graphql_limit(getattr(cause, "headers", None))) from cause
                 raise CollectError(
                     f"GitHub's GraphQL API refused the review queue's query ({said}); "
                     "try again later, or check the queue labels in the topic rules"
@@ -407,3 +414,17 @@ def _utc(moment: datetime) -> str:
 
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _graphql_limit(headers: Any) -> str:
+    """GraphQL's own rate limit (points per hour, apart from REST's), and when it resets."""
+    reset = None
+    if isinstance(headers, dict):
+        lowered = {str(k).lower(): v for k, v in headers.items()}
+        with contextlib.suppress(TypeError, ValueError):
+            reset = datetime.fromtimestamp(int(lowered.get("x-ratelimit-reset", "")), UTC)
+    when = f" at {reset:%H:%M} UTC" if reset is not None else " within the hour"
+    return (
+        f"GitHub's GraphQL rate limit is used up; it resets{when}: ask for the review queue "
+        "again then"
+    )

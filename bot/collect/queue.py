@@ -131,7 +131,9 @@ def list_queries(
         STALE_ISSUES: f"repo:{repo} is:issue is:open {stale_q}",
         STALE_PRS: f"repo:{repo} is:pr is:open{drafts} {stale_q}",
     }
-    return {name: f"{q} {topic}".strip() for name, q in queries.items()}
+    # GitHub's search answers in "best match" order unless told: a list read from its first
+    # page ("the oldest 100 and the total") must ask for the oldest first.
+    return {name: f"{q} {topic} sort:created-asc".replace("  ", " ") for name, q in queries.items()}
 
 
 def scope_searches(

@@ -2,7 +2,9 @@
 bot tells about each run.
 
 The scheduler calls `DailyJob.run` after each cutoff; at start-up `catch_up` posts the
-windows missed while the bot was down, oldest first (a window counts as done when every
+windows missed while the bot was down, oldest first; after a failed run `retry` (called
+by the scheduler every minute) runs the catch-up again with backoff — 5 minutes, doubled
+up to 2 hours — until every due window of the horizon is posted (a window counts as done when every
 destination's ledger says so, or, with no chat configured, when its file exists). Each of
 them, and `vllm-report post`, is one `DailyRun` (bot.service.daily_run: report → files →
 site → channels → digests). `run` and `catch_up` never raise: a failure is one sentence
@@ -31,6 +33,9 @@ __all__ = ["DailyJob", "JobObserver", "PostResult"]
 
 log = logging.getLogger(__name__)
 
+RETRY_FIRST = timedelta(minutes=5)  # after a failed run; doubled after each failed retry
+RETRY_MAX = timedelta(hours=2)
+
 
 class DailyJob:
     def __init__(
@@ -48,6 +53,8 @@ class DailyJob:
         self.files = files
         self.clock = clock
         self.observer = observer or JobObserver()
+        self.retry_at: datetime | None = None  # when the next retry is due (None: none is)
+        self._retries = 0
 
     def destinations(self) -> list[Destination]:
         return list(self.daily_run.destinations())
@@ -77,6 +84,35 @@ class DailyJob:
                 if not _succeeded(result):
                     break
         return results
+
+    def retry_due(self) -> bool:
+        return self.retry_at is not None and self.clock() >= self.retry_at
+
+    async def retry(self) -> list[PostResult]:
+        """After a failure, when its backoff has passed: the catch-up again (every due window
+        of the horizon not yet posted, oldest first). Nothing when no retry is due."""
+        if not self.retry_due():
+            return []
+        self._retries += 1
+        event(log, "retry", "retrying the failed run (attempt %d)", self._retries)
+        self.retry_at = None
+        results = await self.catch_up()
+        if any(not _succeeded(r) for r in results) and self.retry_at is None:
+            self._retry_later()
+        elif self.retry_at is None:
+            self._retries = 0
+        return results
+
+    def _retry_later(self) -> None:
+        wait = min(RETRY_FIRST * 2**self._retries, RETRY_MAX)
+        self.retry_at = self.clock() + wait
+        event(
+            log,
+            "retry-scheduled",
+            "the next try in %d minutes (%s)",
+            wait.total_seconds() // 60,
+            self.retry_at.isoformat(timespec="minutes"),
+        )
 
     def delivered(self, window: Window) -> bool:
         destinations = self.destinations()
@@ -115,6 +151,8 @@ class DailyJob:
         return await self.daily_run(window, refresh, check)
 
     def _record(self, window: Window, result: PostResult) -> None:
+        if not _succeeded(result) and self.retry_at is None:
+            self._retry_later()
         if not result.complete:
             self._note(
                 window,
@@ -131,6 +169,8 @@ class DailyJob:
     def _failed(self, window: Window, reason: str) -> PostResult:
         problem(log, "run-failed", "the %s run failed: %s", window.label, reason)
         self._note(window, reason)
+        if self.retry_at is None:
+            self._retry_later()
         return PostResult(window.label, complete=False)
 
     def _note(self, window: Window, reason: str | None) -> None:

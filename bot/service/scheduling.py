@@ -17,6 +17,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 JOB_ID = "daily-report"
+RETRY_JOB_ID = "retry-failed-run"
 MISFIRE_GRACE_SECONDS = 6 * 3600
 
 
@@ -38,8 +39,14 @@ def next_run(tz: ZoneInfo, cutoff: time, delay_minutes: int, after: datetime) ->
 
 
 def build_scheduler(
-    tz: ZoneInfo, cutoff: time, delay_minutes: int, job: Callable[[], Awaitable[Any]]
+    tz: ZoneInfo,
+    cutoff: time,
+    delay_minutes: int,
+    job: Callable[[], Awaitable[Any]],
+    retry: Callable[[], Awaitable[Any]] | None = None,
 ) -> AsyncIOScheduler:
+    """The daily job, and (`retry`) a check each minute whether a failed run is due again
+    (the job itself keeps the backoff: a check costs nothing when no retry is due)."""
     scheduler = AsyncIOScheduler(timezone=tz)
     at = post_time(cutoff, delay_minutes)
     scheduler.add_job(
@@ -52,6 +59,18 @@ def build_scheduler(
         misfire_grace_time=MISFIRE_GRACE_SECONDS,
         replace_existing=True,
     )
+    if retry is not None:
+        from apscheduler.triggers.interval import IntervalTrigger
+
+        scheduler.add_job(
+            retry,
+            IntervalTrigger(minutes=1, timezone=tz),
+            id=RETRY_JOB_ID,
+            name="retry a failed daily run",
+            coalesce=True,
+            max_instances=1,
+            replace_existing=True,
+        )
     return scheduler
 
 

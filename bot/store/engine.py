@@ -96,6 +96,14 @@ def describe(exc: BaseException, where: str, doing: str = "the store ({where}) f
         )
     if "does not exist" in low and "database" in low:
         return f"the store's database is gone ({where}): {said}"
+    if "unable to open database file" in low:  # SQLite: the folder is missing or not ours
+        import os
+
+        return (
+            f"cannot open the SQLite store ({where}): its folder must exist and be writable "
+            f"by this user (uid {os.getuid()}; in Docker the image's user is 10001: "
+            "`chown 10001` the host folder you mount, or use a named volume)"
+        )
     return f"{doing.format(where=where)}: {said}"
 
 

@@ -243,16 +243,30 @@ class Ledger:
             return row.disabled
 
     def destination_ok(self, destination: str) -> None:
+        """A post went through: the destination is back, whatever it was before."""
         with self._tx.begin() as session:
             row = session.get(DestinationRow, destination)
-            if row is not None and not row.disabled:
-                row.failures = 0
+            if row is not None:
+                row.failures, row.disabled = 0, False
 
-    def disabled(self) -> dict[str, str]:
-        """Destinations disabled as gone, with the reason."""
+    def disabled(self, since: datetime | None = None) -> dict[str, str]:
+        """Destinations disabled as gone (with `since`: only those last tried since then;
+        an older one is tried again), with the reason."""
         with self._tx.begin() as session:
-            rows = session.scalars(select(DestinationRow).where(DestinationRow.disabled))
-            return {r.destination: r.reason or "" for r in rows}
+            query = select(DestinationRow).where(DestinationRow.disabled)
+            if since is not None:
+                query = query.where(DestinationRow.updated_at >= since)
+            return {r.destination: r.reason or "" for r in session.scalars(query)}
+
+    def enable(self, destination: str) -> bool:
+        """Take a destination off the disabled list (`doctor` found it reachable again);
+        True when it was on it."""
+        with self._tx.begin() as session:
+            row = session.get(DestinationRow, destination)
+            if row is None or not row.disabled:
+                return False
+            row.failures, row.disabled = 0, False
+            return True
 
 
 def _keys(repo: str, window: str, destination: str, part: str) -> tuple[Any, ...]:

@@ -76,7 +76,9 @@ def test_ping_gets_pong(discord_fake: FakeDiscord) -> None:
     assert (status, body) == (200, {"type": 1})
 
 
-@pytest.mark.parametrize("attack", ["wrong-key", "flipped-byte", "missing", "stale", "replayed"])
+@pytest.mark.parametrize(
+    "attack", ["wrong-key", "flipped-byte", "missing", "stale", "future", "replayed"]
+)
 def test_bad_requests_get_401_and_change_nothing(attack: str, discord_fake: FakeDiscord) -> None:
     interactions = endpoint(discord_fake)
     body = command("vllm-subscribe", {"topic": "amd", "where": "dm"})
@@ -91,6 +93,8 @@ def test_bad_requests_get_401_and_change_nothing(attack: str, discord_fake: Fake
             raw, headers = json.dumps(body).encode(), {}
         elif attack == "stale":
             raw, headers = signed(body, age=600)
+        elif attack == "future":
+            raw, headers = signed(body, age=-600)
         else:
             raw, headers = signed(body)
             first, _ = await interactions.handle(raw, headers)
@@ -107,6 +111,31 @@ def test_bad_requests_get_401_and_change_nothing(attack: str, discord_fake: Fake
     assert statuses[-1] == 401
     assert interactions.service.store.list() == []
     assert len(discord_fake.webhooks) == (1 if attack == "replayed" else 0)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        [],
+        "x",
+        {"type": "2"},
+        {"type": None},
+        {"type": 2, "data": "x"},
+        {"type": 2, "data": {"name": "vllm-report", "options": 5}},
+        {"type": 4, "data": []},
+        {"type": 2, "member": "x", "data": {"name": "vllm-subscribe"}},
+    ],
+)
+def test_a_signed_body_of_the_wrong_shape_gets_400(body: Any, discord_fake: FakeDiscord) -> None:
+    """Signed, fresh, but not an interaction: a 400, never an exception (a 500)."""
+    interactions = endpoint(discord_fake)
+
+    async def scenario() -> int:
+        status, _ = await interactions.handle(*signed(body))
+        await interactions.close()
+        return status
+
+    assert asyncio.run(scenario()) == 400
 
 
 def test_a_command_is_deferred_at_once_then_answered_by_follow_up(

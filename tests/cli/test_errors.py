@@ -59,6 +59,55 @@ def test_malformed_settings_toml(capsys: pytest.CaptureFixture[str], clean_env: 
     assert "settings file vllm-report.toml is not valid TOML" in one_sentence(err)
 
 
+@pytest.mark.parametrize(
+    ("toml", "says"),
+    [
+        ('langg = "zh"\n', "'langg' is not a setting: did you mean 'lang'?"),
+        ('[slack]\nchannels = "C1"\n', "[slack] is a table"),
+    ],
+)
+def test_a_settings_file_key_that_is_no_setting_is_named(
+    toml: str, says: str, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    """A typo or a table in vllm-report.toml is refused, not ignored (and `doctor` with it)."""
+    (clean_env / "vllm-report.toml").write_text(toml, encoding="utf-8")
+    for command in ("topics", "doctor"):
+        code, _, err = run(capsys, command)
+        assert code == 2 and says in one_sentence(err) and "vllm-report.toml" in err
+
+
+def test_a_database_password_with_an_at_sign_is_refused_unshown(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver would read the tail of such a password as the host (and print it)."""
+    monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://alice:s3cr@tPass@127.0.0.1/db")
+    code, out, err = run(capsys, "topics")
+    assert code == 2 and "%40" in one_sentence(err)
+    code, told, _ = run(capsys, "doctor")  # doctor names the setting and goes on
+    assert code == 2 and "DATABASE_URL  its password holds '@'" in told
+    assert not any(part in out + err + told for part in ("tPass", "s3cr"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["explain", "99999999999999999999999"], "is not an issue or PR number GitHub gives"),
+        (["explain", "0"], "is not an issue or PR number GitHub gives"),
+        (["demo", "--output", "a-file/inside"], "cannot make the folder a-file/inside"),
+    ],
+)
+def test_impossible_arguments_are_one_sentence(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    (clean_env / "a-file").write_text("not a folder", encoding="utf-8")
+    try:
+        code = main(argv)
+    except SystemExit as exit_:  # argparse ends a usage error itself, with status 2
+        code = int(exit_.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2 and says in err and "Traceback" not in err
+
+
 def test_dotenv_that_is_not_utf8(capsys: pytest.CaptureFixture[str], clean_env: Path) -> None:
     (clean_env / ".env").write_bytes(b"VLLM_REPORT_LANG=\xff\xfe\n")
     code, _, err = run(capsys, "topics")
@@ -100,6 +149,11 @@ def test_broken_topic_rules_file(
         ("SLACK_PORT", "abc"),
         ("LLM_TIMEOUT", "-1"),
         ("LLM_RETRIES", "many"),
+        ("LLM_TIMEOUT", "inf"),
+        ("SLACK_PORT", "70000"),
+        ("LLM_BASE_URL", "not-a-url"),
+        ("SLACK_API_URL", "not a url"),
+        ("DISCORD_API_URL", "ftp://x"),
     ],
 )
 def test_errors_name_the_variable_as_the_user_spells_it(
@@ -118,9 +172,12 @@ def test_errors_name_the_variable_as_the_user_spells_it(
         ("SLACK_CHANNELS", "#general", "is a channel name, not an ID"),
         ("SLACK_CHANNELS", "C1;C2", "separate them with commas"),
         ("DISCORD_CHANNELS", "general", "not a Discord channel ID"),
+        ("VLLM_REPORT_GITHUB_REQUEST_INTERVAL", "nan", "finite number"),
+        ("VLLM_REPORT_GITHUB_TIMEOUT", "inf", "finite number"),
+        ("VLLM_REPORT_HTTP_HOST", "not an address", "not an address to listen on"),
     ],
 )
-def test_channel_ids_are_checked(
+def test_settings_are_checked_at_start_up(
     name: str,
     value: str,
     says: str,
@@ -129,7 +186,7 @@ def test_channel_ids_are_checked(
 ) -> None:
     monkeypatch.setenv(name, value)
     code, _, err = run(capsys, "topics")
-    assert code == 2 and says in one_sentence(err)
+    assert code == 2 and says in one_sentence(err) and f"— {name}: " in err
 
 
 @pytest.mark.parametrize("url", ["postgres//x", "nonsense", "foo://host/db"])

@@ -80,6 +80,22 @@ def test_incomplete_search_marks_the_collection_incomplete(fake_github: FakeGitH
     assert any("timed out" in note for note in result.notes)
 
 
+def test_an_incomplete_first_page_of_several_is_not_taken_for_whole(
+    fake_github: FakeGitHub,
+) -> None:
+    """GitHub flags a page incomplete page by page: the first of two pages flagged, the last
+    not, is still an incomplete search (the flag of the last page alone once decided)."""
+    collector(fake_github).search_span(DAY.start, DAY.end)
+    queries = [r.query for r in fake_github.requests]
+    paged = next(q["q"][0] for q in queries if q.get("page") == ["2"])
+    first_page = next(i for i, q in enumerate(queries) if q["q"][0] == paged)
+    fake_github.reset_log()
+    fake_github.fail_next(*[Fault(status=0)] * first_page, Fault(incomplete=True))
+    result = collector(fake_github).search_span(DAY.start, DAY.end)
+    assert not result.complete
+    assert any("timed out" in note for note in result.notes)
+
+
 def test_server_errors_are_retried(fake_github: FakeGitHub) -> None:
     """Two 502s then success: the data is whole and the retries are on the wire."""
     fake_github.fail_next(Fault.server_error(502), Fault.server_error(503))

@@ -81,11 +81,12 @@ def deliver(
     where: Destination = WHERE,
     parts: list[tuple[str, Payload]] = PARTS,
     lease: float = 30.0,
+    now: datetime = NOW,
 ) -> DeliveryResult:
     deliverer = Deliverer(
         store.ledger,
         {"slack": transport},  # type: ignore[dict-item]
-        lambda: NOW,
+        lambda: now,
         lease=timedelta(seconds=lease),
         wait_limit=timedelta(seconds=2),
     )
@@ -131,8 +132,13 @@ def test_a_gone_destination_is_disabled_after_the_attempts(store: Store) -> None
     assert store.ledger.disabled() == {WHERE.key: "Slack says channel_not_found"}
     assert COMPLETE_PART not in store.ledger.parts(REPO, WINDOW, WHERE.key)
     later = Scripted()
-    assert deliver(store, later).failed == {WHERE.key: "disabled earlier: the destination is gone"}
+    said = deliver(store, later, now=NOW + timedelta(hours=1)).failed[WHERE.key]
+    assert said.startswith("disabled earlier as gone: tried again a day after")
     assert later.calls == []
+    # The bot was invited back: the next day's run tries it again, and it is back for good.
+    back = deliver(store, later, now=NOW + timedelta(hours=21))
+    assert back.failed == {} and back.sent == 3
+    assert store.ledger.disabled() == {}
 
 
 def test_gone_once_then_back_is_not_disabled(store: Store) -> None:

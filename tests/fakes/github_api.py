@@ -659,8 +659,13 @@ def graphql(fake: FakeGitHub, query: str, variables: dict[str, Any]) -> dict[str
         data["repository"] = found
     for alias, variable, first, after, paged in _SEARCH.findall(query):
         rows = search(fake, variables[variable])
-        sort = "desc" if "sort:created-desc" in variables[variable] else "asc"
-        rows.sort(key=lambda it: (it.created_at, it.number), reverse=sort == "desc")
+        # Like GitHub: oldest or newest first only when a `sort:` qualifier says so; else
+        # "best match", here the most recently updated first (never the oldest first).
+        text = variables[variable]
+        if "sort:created-asc" in text or "sort:created-desc" in text:
+            rows.sort(key=lambda it: (it.created_at, it.number), reverse="-desc" in text)
+        else:
+            rows.sort(key=lambda it: (it.updated_at, it.number), reverse=True)
         answer: dict[str, Any] = {"issueCount": len(rows)}
         if paged:
             start = int(base64.b64decode(variables.get(after) or "MA==").decode()) if after else 0

@@ -40,6 +40,21 @@ def test_incomplete_report_is_marked_in_markdown_and_json() -> None:
     assert data["complete"] is False and data["notes"]
 
 
+def test_a_window_in_progress_is_not_called_a_fault() -> None:
+    """`show today`: the counts so far, said as such, not "could not be collected"."""
+    from datetime import timedelta
+
+    made = WINDOW.start + timedelta(hours=5)
+    report = build_report(
+        [item(1, created_at=INSIDE)], WINDOW, repo=REPO, complete=False, generated_at=made
+    )
+    head = render_markdown(report).split("## ")[0]
+    local = made.astimezone(WINDOW.start.tzinfo).strftime("%m-%d %H:%M")
+    assert f"Window in progress: the counts so far (up to {local})" in head
+    assert "Incomplete data" not in head
+    assert "时间窗口尚未结束" in render_markdown(report, "zh")
+
+
 def test_json_contract_keys_and_times_in_report_zone() -> None:
     """The contract's keys are there, and event times carry the report's offset."""
     pr = item(2, "pr", created_at=INSIDE, closed_at=INSIDE, merged_at=INSIDE, labels=("rocm",))

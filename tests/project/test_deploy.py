@@ -100,7 +100,8 @@ def test_compose_runs_the_bot_with_postgresql_on_known_settings() -> None:
     bot, db = compose["services"]["bot"], compose["services"]["db"]
     assert bot["build"] == "." and bot["env_file"] == ".env"
     assert set(bot["environment"]) <= setting_names()
-    assert bot["environment"]["DATABASE_URL"].startswith("postgresql://")
+    # .env's own DATABASE_URL wins; the compose database is the default.
+    assert bot["environment"]["DATABASE_URL"].startswith("${DATABASE_URL:-postgresql://")
     assert "@db:5432/" in bot["environment"]["DATABASE_URL"]
     assert bot["ports"] == [f"{bot['environment']['VLLM_REPORT_HTTP_PORT']}:8080"]
     assert bot["depends_on"]["db"]["condition"] == "service_healthy"
@@ -110,6 +111,14 @@ def test_compose_runs_the_bot_with_postgresql_on_known_settings() -> None:
     for name, value in bot["environment"].items():
         if name.startswith("VLLM_REPORT_") and name != "VLLM_REPORT_DATA_DIR":
             load_settings(**{name.removeprefix("VLLM_REPORT_").lower(): value})
+
+
+def test_the_build_context_leaves_out_local_state_and_secrets() -> None:
+    """No virtualenv, git history, caches or `.env` (tokens) go to the Docker daemon, and
+    the licence pyproject names is there."""
+    ignored = set((ROOT / ".dockerignore").read_text(encoding="utf-8").split())
+    assert {".env", ".venv", ".git", "*.sqlite3"} <= ignored
+    assert "Apache License" in (ROOT / "LICENSE").read_text(encoding="utf-8")[:200]
 
 
 def test_env_example_reads_the_same_for_dotenv_and_docker(

@@ -65,6 +65,27 @@ def test_doctor_all_well(
     assert not any(secret in out for secret in CANARIES.values())
 
 
+def test_doctor_re_enables_a_channel_the_post_disabled_once_it_answers(
+    platforms: tuple[FakeSlack, FakeDiscord], capsys: pytest.CaptureFixture[str], store_url: str
+) -> None:
+    """A channel disabled as gone (the bot was not in it) and now reachable: `doctor` says
+    so and puts it back on the daily post, which posts to it again."""
+    from datetime import UTC, datetime
+
+    from bot.store import Store
+
+    store = Store(store_url)
+    store.ledger.destination_failed("slack:C1", "Slack says not_in_channel", 1, datetime.now(UTC))
+    store.close()
+    code, out, _ = run(capsys, "doctor")
+    assert code == 0, out
+    assert re.search(r"✓ slack:C1\s+was disabled as gone \(Slack says not_in_channel\); "
+                     r"reachable now: re-enabled", out)  # fmt: skip
+    store = Store(store_url)
+    assert store.ledger.disabled() == {}
+    store.close()
+
+
 def test_doctor_names_each_broken_setting_and_channel_without_secrets(
     platforms: tuple[FakeSlack, FakeDiscord],
     capsys: pytest.CaptureFixture[str],

@@ -263,8 +263,13 @@ def test_each_list_is_one_search_with_the_qualifiers() -> None:
     queries = list_queries(REPO, Scope("intel", ("intel-gpu", "xpu")), QueueRules(), NOW)
     assert queries["waiting"] == (
         f"repo:{REPO} is:pr is:open draft:false review:none -label:needs-rebase label:intel-gpu,xpu"
+        " sort:created-asc"
     )
-    assert queries["ready"].endswith("review:approved -label:needs-rebase label:intel-gpu,xpu")
+    assert queries["ready"].endswith(
+        "review:approved -label:needs-rebase label:intel-gpu,xpu sort:created-asc"
+    )
+    # A list shown from its first page shows the oldest on GitHub, not a best-match page.
+    assert all(q.endswith(" sort:created-asc") and "  " not in q for q in queries.values())
     assert queries["needs_rebase"].startswith(
         f"repo:{REPO} is:pr is:open draft:false label:needs-rebase -review:changes_requested"
     )
@@ -298,6 +303,32 @@ def test_cold_and_warm_request_counts(hand_github: FakeGitHub, store: Store) -> 
     hand_github.reset_log()
     service(hand_github, store).queue(QueueQuery(REPO, WINDOW, "amd"))
     assert (cold, len(hand_github.requests)) == (9, 3)
+
+
+def test_graphqls_rate_limit_is_told_as_one_with_its_reset(hand_github: FakeGitHub) -> None:
+    """GitHub answers a spent GraphQL limit with 200 and a RATE_LIMITED error: said as a rate
+    limit and when it resets, not as a fault of the topic rules."""
+    from datetime import UTC, datetime
+
+    from bot.collect.client import CollectError, Collector
+    from tests.fakes.github_api import Fault
+
+    reset = datetime(2026, 3, 26, 5, 7, tzinfo=UTC)
+    hand_github.fail_next(
+        Fault(
+            status=200,
+            body={"errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]},
+            headers={"X-RateLimit-Reset": str(int(reset.timestamp()))},
+        )
+    )
+    github = Collector(
+        GitHubSource(repo=REPO, api_url=hand_github.url, token="a-token", request_interval=0)
+    )
+    with pytest.raises(CollectError) as caught:
+        github.graphql(search_query([Search("x", "", items=False)]), {"q_x": f"repo:{REPO}"})
+    said = str(caught.value)
+    assert said.startswith("GitHub's GraphQL rate limit is used up; it resets at 05:07 UTC")
+    assert "topic rules" not in said
 
 
 def test_a_refused_graphql_query_is_one_sentence(hand_github: FakeGitHub) -> None:

@@ -18,7 +18,13 @@ import pytest
 
 from bot.app import daily_job, open_bot, transports
 from bot.model.rules import load_rules
-from bot.service.scheduling import JOB_ID, MISFIRE_GRACE_SECONDS, build_scheduler, post_time
+from bot.service.scheduling import (
+    JOB_ID,
+    MISFIRE_GRACE_SECONDS,
+    RETRY_JOB_ID,
+    build_scheduler,
+    post_time,
+)
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
@@ -48,9 +54,11 @@ def test_the_job_runs_after_the_cutoff_and_survives_a_late_start() -> None:
         async def job() -> None:
             return None
 
-        scheduler = build_scheduler(CST, post_time(time_of_day(11, 45), 15), 0, job)
+        scheduler = build_scheduler(CST, post_time(time_of_day(11, 45), 15), 0, job, retry=job)
         scheduler.start(paused=True)
         found = scheduler.get_job(JOB_ID)
+        retry = scheduler.get_job(RETRY_JOB_ID)
+        assert "interval[0:01:00]" in str(retry.trigger) and retry.max_instances == 1
         result = (
             str(found.trigger),
             found.coalesce,
@@ -197,3 +205,81 @@ def test_serve_keeps_running_when_discord_is_unreachable(clean_env: Path) -> Non
     assert "Discord gateway stopped" in log + rest
     assert alive and process.returncode == 0
     assert "Traceback" not in log + rest
+
+
+def test_a_day_that_failed_is_retried_until_posted(
+    slack: FakeSlack, fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GitHub down at the due time: the run fails, /healthz says so, and the retry (with
+    backoff: not before 5 minutes, then 10) posts the day once GitHub is back."""
+    from bot.service.daily_run import JobObserver
+    from bot.service.health import RunHealth
+    from tests.fakes.github_api import Fault
+
+    monkeypatch.setenv("VLLM_REPORT_GITHUB_RETRIES", "0")
+    monkeypatch.setenv("VLLM_REPORT_CATCH_UP_DAYS", "1")
+    settings = load_settings()
+    now = [DAY.end + timedelta(minutes=20)]
+
+    def clock() -> datetime:
+        return now[0]
+
+    health = RunHealth(now[0], lambda: now[0], leading=lambda: True)
+
+    async def scenario() -> tuple[list[bool], list[str]]:
+        bot = open_bot(settings, RULES, clock)
+        healthy = []
+        async with transports(settings) as opened:
+            job = daily_job(bot, opened, JobObserver(health=health))
+            fake_github.fault_rule = lambda index, path: Fault.server_error(502)
+            failed = await job.run()
+            assert not failed.complete
+            healthy.append(health.check(now[0])[0])
+            now[0] += timedelta(minutes=4)
+            assert await job.retry() == []  # not due yet: no request to GitHub
+            now[0] += timedelta(minutes=2)
+            again = await job.retry()  # due, GitHub still down: the next in 10 minutes
+            assert [r.complete for r in again] == [False]
+            assert job.retry_at == now[0] + timedelta(minutes=10)
+            fake_github.fault_rule = None
+            now[0] += timedelta(minutes=10)
+            posted = await job.retry()
+            healthy.append(health.check(now[0])[0])
+            assert await job.retry() == [] and job.retry_at is None
+        bot.close()
+        return healthy, [r.window for r in posted]
+
+    healthy, posted = asyncio.run(scenario())
+    assert healthy == [False, True]
+    assert posted == [DAY.label]
+    headlines = [p for p in slack.channel_posts("C1") if p.thread_ts is None]
+    assert len(headlines) == 1
+
+
+def test_serve_on_a_taken_http_port_stops_and_says_so(clean_env: Path) -> None:
+    """A second `serve` on the same port would run on with /healthz off (and the health
+    check failing): it stops with status 1 and one sentence instead."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "VLLM_REPORT_CATCH_UP_DAYS": "0",
+            "GITHUB_API_URL": "http://127.0.0.1:9",
+            "VLLM_REPORT_HTTP_PORT": str(port),
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "serve"],
+            cwd=clean_env,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -195,7 +195,14 @@ def test_the_site_server_refuses_paths_outside_the_site(served: tuple[str, Path]
     from urllib.error import HTTPError
 
     base, _ = served
-    for path in ("../../etc/passwd", "%2e%2e/%2e%2e/etc/passwd", ".site-inputs.json", "nope/"):
+    hostile = ("%00", "a%00b/", "x" * 300, "/".join(["y" * 250] * 20))  # NUL, names too long
+    for path in (
+        "../../etc/passwd",
+        "%2e%2e/%2e%2e/etc/passwd",
+        ".site-inputs.json",
+        "nope/",
+        *hostile,
+    ):
         with pytest.raises(HTTPError) as refused:
             urlopen(base + path)
         assert refused.value.code == 404, path

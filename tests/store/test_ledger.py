@@ -83,8 +83,12 @@ def test_gone_destinations_are_disabled_at_the_limit_and_reset_by_success(store:
     assert not store.ledger.destination_failed("slack:CG", "gone", 2, T0)
     assert store.ledger.destination_failed("slack:CG", "gone again", 2, T0)
     assert store.ledger.disabled() == {"slack:CG": "gone again"}
-    store.ledger.destination_ok("slack:CG")  # a disabled one stays disabled
-    assert store.ledger.disabled() == {"slack:CG": "gone again"}
+    assert store.ledger.disabled(since=T0 + timedelta(hours=1)) == {}  # due to be tried again
+    store.ledger.destination_ok("slack:CG")  # a post went through: it is back
+    assert store.ledger.disabled() == {}
+    store.ledger.destination_failed("slack:CG", "gone", 1, T0)
+    assert store.ledger.enable("slack:CG") and not store.ledger.enable("slack:CG")
+    assert store.ledger.disabled() == {}
 
 
 def test_a_lease_no_longer_holds_at_its_end(store: Store) -> None:

@@ -189,3 +189,15 @@ def test_migrations_build_what_the_schema_declares(tmp_path: Path) -> None:
         diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
     engine.dispose()
     assert diff == []
+
+
+def test_a_sqlite_file_that_cannot_be_opened_says_what_to_fix() -> None:
+    """SQLite says only "unable to open database file" (a folder not ours, as with a host
+    folder mounted into the image, whose user is 10001): the sentence says what to do."""
+    import sqlite3
+
+    from bot.store.engine import describe
+
+    said = describe(sqlite3.OperationalError("unable to open database file"), "/data/x.sqlite3")
+    assert said.startswith("cannot open the SQLite store (/data/x.sqlite3)")
+    assert "chown 10001" in said

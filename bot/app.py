@@ -387,37 +387,6 @@ def _told_if_failed(task: asyncio.Task[Any]) -> None:
     )
 
 
-def _disabled_checks(settings: Settings, chats: list[Check]) -> list[Check]:
-    """Each channel the daily post disabled as gone: re-enabled when its check above passes
-    (the bot was invited back), else said, with what to do."""
-    from bot.service.doctor import Check
-    from bot.store import Store
-
-    store = Store(settings.store_url())
-    try:
-        found = []
-        reachable = {c.name for c in chats if c.ok}
-        for key, reason in store.ledger.disabled().items():
-            platform, _, target = key.partition(":")
-            name = f"{platform} channel {target}"
-            if name in reachable:
-                store.ledger.enable(key)
-                found.append(
-                    Check(key, True, f"was disabled as gone ({reason}); reachable now: re-enabled")
-                )
-            else:
-                found.append(
-                    Check(
-                        key,
-                        False,
-                        f"disabled as gone ({reason}): invite the bot, then run doctor again",
-                    )
-                )
-        return found
-    finally:
-        store.close()
-
-
 async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Check]:
     """Every check of `vllm-report doctor`, in the order a person fixes things."""
     from bot.adapters.chat_checks import discord_checks, slack_checks
@@ -426,11 +395,11 @@ async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Ch
     found = checks.settings_checks(settings, problems)
     found.append(checks.topics_check(settings))
     found.append(await asyncio.to_thread(checks.github_check, settings))
-    found.append(await asyncio.to_thread(checks.store_check, settings))
+    store = await asyncio.to_thread(checks.store_check, settings)
     chats = await slack_checks(settings) + await discord_checks(settings)
-    found += chats
-    if found[-1 - len(chats)].ok:  # the store opened: destinations disabled as gone
-        found += await asyncio.to_thread(_disabled_checks, settings, chats)
+    found += [store, *chats]
+    if store.ok:  # destinations the daily post disabled as gone, looked at again
+        found += await asyncio.to_thread(checks.disabled_checks, settings, chats)
     model = await asyncio.to_thread(checks.model_check, settings)
     if model is not None:
         found.append(model)

@@ -18,6 +18,7 @@ import tomllib
 from datetime import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import platformdirs
@@ -503,8 +504,6 @@ _HOST_RE = re.compile(
 
 def _http_url(value: str) -> str:
     """An http(s) URL with a host and no spaces, or a ValueError saying what to write."""
-    from urllib.parse import urlsplit
-
     parts = urlsplit(value.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc or " " in value.strip():
         raise ValueError(f"'{value}' is not an http(s) URL like https://host/path")

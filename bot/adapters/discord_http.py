@@ -207,20 +207,18 @@ class Interactions:
 
 
 def _well_formed(interaction: Any) -> bool:
-    """The shape every reader below relies on: an object with an integer type, and `data`
-    (when present) an object whose `options` (when present) is a list."""
+    """The shape every reader below relies on: an object with an integer type, `member` and
+    `user` objects when present, and `data` (when present) an object whose `options` (when
+    present) is a list."""
     if not isinstance(interaction, dict) or type(interaction.get("type")) is not int:
         return False
-    data = interaction.get("data")
-    if data is None:
-        return True
-    if not isinstance(data, dict):
-        return False
-    options = data.get("options")
     for part in ("member", "user"):
         if interaction.get(part) is not None and not isinstance(interaction[part], dict):
             return False
-    return options is None or isinstance(options, list)
+    data = interaction.get("data")
+    if data is None:
+        return True
+    return isinstance(data, dict) and isinstance(data.get("options") or [], list)
 
 
 def _name(interaction: dict[str, Any]) -> str:

@@ -2,7 +2,7 @@
 
 Each unit is the model's whole input for one answer, and its cache key: an unchanged story
 (same title, state, body, members) is not asked about again the next day. `scope` is what
-its sentences may cite, `sources` the texts whose figures they may quote.
+its sentences may cite; the figures they may write are those of `facts` (what it was shown).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ class Unit:
     number: int  # the story's lead or the thread (0 for the day)
     facts: dict[str, Any]
     scope: frozenset[int]
-    sources: tuple[str, ...]
 
     def key(self, lang: str, model: str) -> str:
         blob = json.dumps(
@@ -78,15 +77,7 @@ def story_units(report: Report) -> list[Unit]:
         facts["members"] = [
             {**_brief(report, m.number), "relation": m.relation} for m in story.members
         ]
-        units.append(
-            Unit(
-                "stories",
-                story.lead,
-                facts,
-                frozenset(story.numbers),
-                _texts(report, story.numbers),
-            )
-        )
+        units.append(Unit("stories", story.lead, facts, frozenset(story.numbers)))
     return units
 
 
@@ -114,9 +105,7 @@ def discussion_units(report: Report, threads: Mapping[int, Sequence[CommentRecor
         facts["comments"] = [_comment(c, item, hot.maintainers) for c in said[:COMMENTS_SHOWN]]
         linked = [n for n in hot.linked if n in report.items or n in report.context][:6]
         facts["linked"] = [_brief(report, n) for n in linked]
-        scope = frozenset({hot.number, *linked})
-        sources = (*_texts(report, scope), *(c.body for c in said[:COMMENTS_SHOWN]))
-        units.append(Unit("discussions", hot.number, facts, scope, sources))
+        units.append(Unit("discussions", hot.number, facts, frozenset({hot.number, *linked})))
     return units
 
 
@@ -150,8 +139,7 @@ def day_unit(report: Report, lang: str) -> Unit:
         for name, group in groups.items():
             facts[name] = [_brief(report, n) for n in group]
             numbers += group
-    figures = (*(str(v) for v in facts["counts"].values()), str(low))
-    return Unit("day", 0, facts, frozenset(numbers), figures)
+    return Unit("day", 0, facts, frozenset(numbers))
 
 
 def state_word(report: Report, item: ActivityItem) -> str:
@@ -190,14 +178,6 @@ def _comment(
         else "commenter"
     )
     return {"by": comment.author, "role": role, "text": _clean(comment.body)[:COMMENT_CHARS]}
-
-
-def _texts(report: Report, numbers: Sequence[int] | frozenset[int]) -> tuple[str, ...]:
-    texts: list[str] = []
-    for number in numbers:
-        item = report.item(number)
-        texts += [item.title, _clean(item.body or "")[: BODY_CHARS * 3]]
-    return tuple(texts)
 
 
 def _clean(text: str) -> str:

@@ -10,7 +10,7 @@ the facts say. A sentence failing either is dropped, with the reason kept for th
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.analyze.citations import fault, join, numbers_in, split_sentences
@@ -38,8 +38,7 @@ class Vetter:
         if not isinstance(text, str):
             return Vetted("", 0, ((repr(text)[:80], "not text"),))
         scope = set(unit.scope) | (set(self.report.items) if unit.section == "day" else set())
-        allowed = numbers_in([json.dumps(unit.facts, ensure_ascii=False), *unit.sources])
-        allowed |= self.figures
+        allowed = numbers_in([json.dumps(unit.facts, ensure_ascii=False)]) | self.figures
         about = unit.number or None
         kept: list[str] = []
         rejected: list[tuple[str, str]] = []
@@ -70,20 +69,11 @@ class Vetter:
         return None
 
 
-def topics_of(report: Report) -> TopicLookup:
+def topics_of(report: Report) -> Callable[[ActivityItem], set[str]]:
     """Which topics (vendors among them) the report files each item under."""
-    sections = report.sections
     placed: dict[int, set[str]] = {}
-    if sections is not None:
-        for key, section in sections.topics.items():
+    if report.sections is not None:
+        for key, section in report.sections.topics.items():
             for number in (*section.issues, *section.prs):
                 placed.setdefault(number, set()).add(key)
-    return TopicLookup(placed)
-
-
-@dataclass(frozen=True)
-class TopicLookup:
-    placed: Mapping[int, set[str]]
-
-    def __call__(self, item: ActivityItem) -> set[str]:
-        return set(self.placed.get(item.number, ()))
+    return lambda item: set(placed.get(item.number, ()))

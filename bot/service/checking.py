@@ -48,7 +48,7 @@ def check_text(
     reports: Reports, rules: TopicRules, text: str, window: Window, repo: str, lang: str = "en"
 ) -> CheckResult:
     """Every claim of `text` about `repo`'s `window`, checked."""
-    report = reports.report(ReportQuery(repo, window, lang))
+    report = reports.facts_only().report(ReportQuery(repo, window, lang))
     cited = {int(n) for n in _CITED.findall(text)}
     missing = cited - set(report.items) - set(report.context)
     known = {it.number: it for it in reports.archiver.named(repo, missing)} if missing else {}

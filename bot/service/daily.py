@@ -96,10 +96,8 @@ class DailyJob:
         self._retries += 1
         event(log, "retry", "retrying the failed run (attempt %d)", self._retries)
         self.retry_at = None
-        results = await self.catch_up()
-        if any(not _succeeded(r) for r in results) and self.retry_at is None:
-            self._retry_later()
-        elif self.retry_at is None:
+        results = await self.catch_up()  # a failure in it schedules the next try
+        if self.retry_at is None:
             self._retries = 0
         return results
 

@@ -224,3 +224,31 @@ def topics_check(settings: Settings) -> Check:
             setting=True,
         )
     return Check("topics", True, f"{where}: {len(rules.topics)} topics")
+
+
+def disabled_checks(settings: Settings, chats: list[Check]) -> list[Check]:
+    """Each destination the daily post disabled as gone: re-enabled when its channel's check
+    above passed (the bot was invited back); else said, with what to do. A DM cannot be
+    looked at here: the daily run tries it again a day after its last failure."""
+    from bot.store import Store
+
+    reachable = {c.name for c in chats if c.ok}
+    store = Store(settings.store_url())
+    try:
+        found = []
+        for key, reason in store.ledger.disabled().items():
+            head, _, rest = key.partition(":")  # slack:C1, slack:C1#digest-amd, discord-dm:42
+            channel = f"{head} channel {rest.split('#', 1)[0]}"
+            if channel in reachable:
+                store.ledger.enable(key)
+                said = f"was disabled as gone ({reason}); reachable now: re-enabled"
+                found.append(Check(key, True, said))
+            elif head.endswith("-dm"):
+                said = f"disabled as gone ({reason}): tried again a day after its last failure"
+                found.append(Check(key, False, said))
+            else:
+                said = f"disabled as gone ({reason}): invite the bot, then run doctor again"
+                found.append(Check(key, False, said))
+        return found
+    finally:
+        store.close()

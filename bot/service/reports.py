@@ -152,6 +152,11 @@ class Reports:
         also = f", with {', '.join(others)}" if others else ""
         return f"story on {window.label}: {lead}{also} ({'; '.join(story.reasons)})"
 
+    def facts_only(self) -> Reports:
+        """The same archive, without model prose or the review queue: what `check` judges a
+        text against (checking a report must not ask a model to write one)."""
+        return Reports(self.archiver, self.rules, self.files, self.clock)
+
     def reading_only(self) -> Reports:
         """A pipeline that answers from the archive alone: no GitHub request, no model call
         (cached model text is used). The site and the charts are built with it."""

@@ -152,3 +152,17 @@ def test_a_text_without_its_day_asks_for_one(
     path.write_text("PR #37787 merged.", encoding="utf-8")
     code, _, err = run(capsys, "check", str(path))
     assert code == 2 and "give --day YYYY-MM-DD" in err
+
+
+def test_checking_a_report_asks_no_model_to_write_one(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a model configured, `check` still judges against the facts alone."""
+    from tests.fakes.openai_api import FakeOpenAI
+
+    with FakeOpenAI(lambda request: "{}") as llm:
+        monkeypatch.setenv("LLM_BASE_URL", llm.url)
+        monkeypatch.setenv("LLM_MODEL", "m")
+        code, _, _ = run(capsys, "check", str(PUBLISHED / REPORTS["2026-03-24"]))
+        asked = len(llm.requests)
+    assert code == 1 and asked == 0

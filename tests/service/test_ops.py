@@ -75,12 +75,14 @@ def test_doctor_re_enables_a_channel_the_post_disabled_once_it_answers(
     from bot.store import Store
 
     store = Store(store_url)
-    store.ledger.destination_failed("slack:C1", "Slack says not_in_channel", 1, datetime.now(UTC))
+    for key in ("slack:C1", "slack:C1#digest-amd"):  # the daily post and a topic digest
+        store.ledger.destination_failed(key, "Slack says not_in_channel", 1, datetime.now(UTC))
     store.close()
     code, out, _ = run(capsys, "doctor")
     assert code == 0, out
     assert re.search(r"✓ slack:C1\s+was disabled as gone \(Slack says not_in_channel\); "
                      r"reachable now: re-enabled", out)  # fmt: skip
+    assert "✓ slack:C1#digest-amd" in out
     store = Store(store_url)
     assert store.ledger.disabled() == {}
     store.close()

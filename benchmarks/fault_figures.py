@@ -1,6 +1,6 @@
 """Fault figures: what the bot does when parts of the world fail (issue 10). Not part of CI.
 
-    python benchmarks/fault_figures.py                 # every figure (about 15-25 minutes)
+    python benchmarks/fault_figures.py                 # every figure (about 20-30 minutes)
     python benchmarks/fault_figures.py --only github,429 --kills 10 --seed 3
 
 Every figure runs the real bot (the CLI, real processes where a crash or a race is the
@@ -20,7 +20,10 @@ temporary folder, and prints what it counted:
 - fuzz: 10,000 random command inputs through the Slack parser and the command service → how
   many ended in an exception the service does not answer (a traceback);
 - canary: a post at DEBUG with canary secrets in every secret setting → hits in the logs,
-  the database file and every payload the fakes received (Authorization headers aside).
+  the database file and every payload the fakes received (Authorization headers aside);
+- schema: replicas opening one empty database at the same moment (`--trials` × `--replicas`
+  processes, SQLite and PostgreSQL on TEST_DATABASE_URL's server) → openers that failed and
+  trials whose schema is not at the newest revision.
 """
 
 from __future__ import annotations
@@ -627,7 +630,113 @@ def figure_canary(folder: Path) -> None:
             line(f"canary hits in {where}", str(hits), "0")
 
 
-FIGURES = ("github", "429", "kills", "race", "replicas", "takeover", "fuzz", "canary")
+# A replica's start as far as the schema goes: import the store, say so, wait for the word,
+# then open it (the release of all of them at once is the point); a refusal ends as the
+# command line ends it: its sentence and exit status.
+OPENER = """
+import sys
+from bot.model.errors import InputError, ServiceError
+from bot.store import Store
+print("ready", flush=True)
+sys.stdin.readline()
+try:
+    Store(sys.argv[1]).close()
+except (InputError, ServiceError) as exc:
+    print(exc, file=sys.stderr)
+    raise SystemExit(exc.exit_status) from None
+"""
+
+
+def open_together(url: str, replicas: int, folder: Path) -> list[tuple[int, str]]:
+    """`replicas` processes opening `url` released together: each one's exit status and
+    last line of stderr."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    openers = [
+        subprocess.Popen(  # noqa: S603 - our own interpreter and script
+            [sys.executable, "-c", OPENER, url],
+            cwd=folder,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(replicas)
+    ]
+    for opener in openers:  # every one imported and waiting before any is released
+        assert opener.stdout is not None and opener.stdout.readline() == "ready\n"
+    for opener in openers:
+        assert opener.stdin is not None
+        opener.stdin.write("go\n")
+        opener.stdin.flush()
+    ended = []
+    for opener in openers:
+        _, err = opener.communicate(timeout=120)
+        ended.append((opener.returncode, (err.strip().splitlines() or [""])[-1]))
+    return ended
+
+
+def stored_revision(url: str) -> str | None:
+    """The revision the database records (None: no schema, or no revision recorded)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            found = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            return str(found) if found is not None else None
+    except SQLAlchemyError:
+        return None
+    finally:
+        engine.dispose()
+
+
+def figure_schema(folder: Path, trials: int, replicas: int) -> None:
+    print(f"{replicas} replicas opening one empty database at once, {trials} trials per backend")
+    from sqlalchemy import create_engine, make_url, text
+
+    from bot.store.schema import HEAD_REVISION
+
+    server = os.environ.get(
+        "TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+    )
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    for backend in ("sqlite", "postgresql"):
+        failed, wrong, reasons = 0, 0, Counter[str]()
+        for trial in range(trials):
+            name = f"vllm_report_schema_{os.getpid()}_{trial}"
+            if backend == "sqlite":
+                url = f"sqlite:///{folder / f'{name}.sqlite3'}"
+            else:
+                try:
+                    with admin.connect() as connection:
+                        connection.execute(text(f'CREATE DATABASE "{name}"'))
+                except Exception as exc:  # no server: say so, and measure SQLite alone
+                    print(f"  PostgreSQL at {server} unusable ({type(exc).__name__}): skipped")
+                    break
+                url = make_url(server).set(database=name).render_as_string(hide_password=False)
+            try:
+                ended = open_together(url, replicas, folder)
+                failed += sum(1 for code, _ in ended if code != 0)
+                for code, why in ended:
+                    if code != 0:  # the same reason in every trial: said once, counted
+                        why = why.replace(str(folder), "…").replace(name, "<db>")
+                        reasons[f"exit {code}: {why[:150]}"] += 1
+                wrong += int(stored_revision(url) != HEAD_REVISION)
+            finally:
+                if backend == "postgresql":
+                    with admin.connect() as connection:
+                        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        else:
+            line(f"{backend}: openers that failed (of {trials * replicas})", str(failed), "0")
+            line(f"{backend}: trials not at revision {HEAD_REVISION} after", str(wrong), "0")
+            for why, count in reasons.most_common(3):
+                print(f"    {count}× {why}")
+    admin.dispose()
+
+
+FIGURES = ("github", "429", "kills", "race", "replicas", "takeover", "fuzz", "canary", "schema")
 
 
 def main_() -> int:
@@ -640,6 +749,8 @@ def main_() -> int:
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--fuzz", type=int, default=10_000)
     parser.add_argument("--leases", default="3,30", help="leader leases (s) for the takeover")
+    parser.add_argument("--trials", type=int, default=10, help="schema: trials per backend")
+    parser.add_argument("--replicas", type=int, default=4, help="schema: openers per trial")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     print(f"fault figures, seed {args.seed}")
@@ -652,6 +763,7 @@ def main_() -> int:
         "takeover": lambda f: figure_takeover(f, [float(x) for x in args.leases.split(",")]),
         "fuzz": lambda f: figure_fuzz(rng, f, args.fuzz),
         "canary": figure_canary,
+        "schema": lambda f: figure_schema(f, args.trials, args.replicas),
     }
     for name in args.only.split(","):
         with tempfile.TemporaryDirectory() as folder:

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from bot.service.doctor import Check
     from bot.service.health import RunHealth
     from bot.service.queue import QueueDigest, QueueService
+    from bot.service.radar import RadarService
 
 log = logging.getLogger(__name__)
 
@@ -164,12 +165,25 @@ def queue_digest(bot: Bot, job: DailyJob) -> QueueDigest:
     )
 
 
+def radar(bot: Bot) -> RadarService:
+    """The breakage radar over the watched plugins (VLLM_REPORT_PLUGINS), on the same archive."""
+    from bot.service.radar import RadarService
+
+    return RadarService(bot.reports.archiver, bot.settings.plugin_list, bot.reports.clock)
+
+
 def commands(bot: Bot) -> TimedCommands:
     """The slash commands, every one timed and logged."""
     from bot.service.command_log import TimedCommands
 
     return TimedCommands(
-        bot.settings, bot.rules, bot.reports, bot.store.subscriptions, bot.reports.clock, bot.queues
+        bot.settings,
+        bot.rules,
+        bot.reports,
+        bot.store.subscriptions,
+        bot.reports.clock,
+        bot.queues,
+        radar=radar(bot),
     )
 
 

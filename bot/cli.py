@@ -1,4 +1,4 @@
-"""Command line: `vllm-report show|post|serve|chart|site|explain|queue|topics`.
+"""Command line: `vllm-report show|post|serve|chart|site|explain|queue|radar|topics`.
 
 Exit status: 0 done, 1 GitHub or the store failed (the message says why), 2 the command
 or a setting is wrong (the message says what to type instead). No traceback reaches the
@@ -24,6 +24,7 @@ from bot.model.errors import InputError, ServiceError
 
 if TYPE_CHECKING:
     from bot.app import Bot
+    from bot.console.progress import Say
     from bot.model.query import ReportQuery
     from bot.model.report import Report
     from bot.model.rules import TopicRules
@@ -171,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_queue_command(commands)
     add_check_command(commands)
+    add_radar_command(commands)
 
     topics = _command(
         commands,
@@ -313,18 +315,23 @@ def _item_number(text: str) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     from bot.analyze.topics import explain
+    from bot.app import radar as radar_of
 
     settings, rules = _configured(args)
     with _opened(settings, rules) as bot:
         with _repo_checked(settings, number=args.number):
             item = bot.reports.archiver.item(settings.repo, args.number, _now())
         story = bot.reports.story_of(item, settings.tz, settings.cutoff_time)
+        broke = radar_of(bot).broken_by(item.number) if item.kind == "pr" else []
     kind = "PR" if item.kind == "pr" else "issue"
     print(f"#{item.number} ({kind}) {item.title}")
     print(f"  author {item.author or '?'}; labels {', '.join(item.labels) or 'none'}")
     for line in explain(item, rules):
         print(f"  {line}")
     print(f"  {story}")
+    if broke:  # from the archived plugin PRs that name it as what they fixed for
+        fixes = ", ".join(f"{f.plugin_repo.split('/', 1)[1]}#{f.number}" for f in broke)
+        print(f"  broke plugins: {fixes}")
     return 0
 
 
@@ -370,12 +377,12 @@ def run_site_build(args: argparse.Namespace) -> int:
     root = Path(args.output)
     if root.exists() and not root.is_dir():
         raise UsageError(f"{root} is a file, not a folder: name a folder for the site")
-    with _opened(settings, rules) as bot:
+    with _opened(settings, rules) as bot, _progress(args, "building the site") as say:
         builder = SiteBuilder(
             bot.reports, settings.repo, settings.tz, settings.cutoff_time, settings.site_url
         )
         try:
-            built = builder.build(root)
+            built = builder.build(root, progress=say)
         except OSError as exc:
             raise UsageError(f"cannot write the site to {root}: {exc.strerror}") from None
     print(
@@ -412,7 +419,7 @@ def run_show(args: argparse.Namespace) -> int:
     sections = [check_section(name, rules) for name in args.section]
     query = _query(args, settings, rules)
     with _opened(settings, rules) as bot:
-        with _repo_checked(settings):
+        with _repo_checked(settings), _fetching(args, query.window.label):
             report = bot.reports.report(query)
         _empty_checked(settings, report)
         print(_render(args.format, report, bot, sections), end="")
@@ -567,7 +574,11 @@ def add_queue_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="the window of the response times (default yesterday; 7d, a day, a range)",
     )
     _common(queue)
-    queue.add_argument("--topic", help="your topic first (default: every vendor), e.g. amd")
+    queue.add_argument(
+        "--topic",
+        help="your topic first, e.g. amd (default: every vendor); a topic needs GitHub labels "
+        "to have a queue",
+    )
     queue.add_argument(
         "--format",
         choices=FORMATS,
@@ -578,12 +589,14 @@ def add_queue_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def run_queue(args: argparse.Namespace) -> int:
-    from bot.service.queue import QueueQuery
+    from bot.model import asking
 
     _check_phrase(args)
     settings, rules = _configured(args)
-    topic = check_topic(args.topic, rules) if args.topic else None
+    topic = asking.queue_topic(args.topic, rules) if args.topic else None
     window = _window(args, settings)
+    from bot.service.queue import QueueQuery  # the store with it: only once all is checked
+
     with _opened(settings, rules) as bot:
         queue = bot.queues.queue(QueueQuery(settings.repo, window, topic))
     from formatters import queue as drawn
@@ -596,6 +609,73 @@ def run_queue(args: argparse.Namespace) -> int:
         print(json.dumps(payloads, ensure_ascii=False, indent=2))
     else:
         print(drawn.render_queue_markdown(queue, lang), end="")
+    return 0
+
+
+# -- the breakage radar (issue 21) ---------------------------------------------------------
+
+RADAR_MAX_DAYS = 366  # a long look back: the archive answers what it holds
+
+
+def add_radar_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    radar = _command(
+        commands,
+        "radar",
+        "which upstream vLLM change broke which hardware plugin, and how far pins lag",
+        "Read the watched plugins' PRs and issues of the window (VLLM_REPORT_PLUGINS, "
+        "collected into the archive like the main repository) for the upstream changes they "
+        "fix for, adapt to or mention; lead with the upstream changes that broke plugins; "
+        "say how far each plugin's pin of upstream lags main (for a recent window).",
+        [
+            "vllm-report radar 2025-09-01..2025-09-30",
+            "vllm-report radar 7d --plugin gaudi",
+            "vllm-report radar yesterday --format json",
+        ],
+    )
+    radar.add_argument(
+        "when", nargs="*", default=["7d"], help="the window (default 7d; a day, a range)"
+    )
+    _day_options(radar)
+    radar.add_argument("--plugin", help="one watched plugin, e.g. gaudi or vllm-ascend")
+    radar.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="markdown",
+        help="markdown (default), json (vllm-radar/1), or the slack/discord payload of /vllm-radar",
+    )
+    radar.set_defaults(func=run_radar)
+
+
+def run_radar(args: argparse.Namespace) -> int:
+    from bot.model import asking
+
+    _check_phrase(args)
+    settings, rules = _configured(args)
+    window = asking.window(
+        " ".join(args.when),
+        now=_now(),
+        tz=settings.tz,
+        cutoff=settings.cutoff_time,
+        max_days=RADAR_MAX_DAYS,
+    )
+    from bot.app import radar as radar_of
+    from formatters import radar as drawn
+
+    with _opened(settings, rules) as bot:
+        service = radar_of(bot)
+        plugin = service.plugin(args.plugin) if args.plugin else None
+        found = service.radar(window, plugin)
+    if args.format == "json":
+        print(drawn.render_radar_json(found), end="")
+    elif args.format == "slack":
+        print(json.dumps(drawn.render_radar_slack(found), ensure_ascii=False, indent=2))
+    elif args.format == "discord":
+        print(json.dumps(drawn.render_radar_discord(found), ensure_ascii=False, indent=2))
+    else:
+        print(drawn.render_radar_markdown(found), end="")
+    if not found.complete:
+        print("vllm-report: incomplete: " + "; ".join(found.notes), file=sys.stderr)
+        return 1
     return 0
 
 
@@ -624,6 +704,31 @@ def _repo_checked(settings: Settings, number: int | None = None) -> Iterator[Non
                 "check the number"
             ) from None
         raise
+
+
+@contextlib.contextmanager
+def _progress(args: argparse.Namespace, first: str) -> Iterator[Say | None]:
+    """What a long command is doing, on stderr when it is a terminal (not with -v: the log
+    lines say it, and a spinner would write over them)."""
+    from bot.console.progress import progress
+
+    if args.verbose:
+        yield None
+        return
+    with progress(first) as say:
+        yield say
+
+
+@contextlib.contextmanager
+def _fetching(args: argparse.Namespace, label: str) -> Iterator[None]:
+    """A report being made: each GitHub request told while the archive is filled."""
+    from bot.console.progress import github_requests
+
+    with (
+        _progress(args, f"making the report of {label}") as say,
+        github_requests(say, f"fetching {label} from GitHub"),
+    ):
+        yield
 
 
 def _empty_checked(settings: Settings, report: Report) -> None:

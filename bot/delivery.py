@@ -125,6 +125,16 @@ class Ledger(Protocol):
         now: datetime,
     ) -> None: ...
 
+    def sent(
+        self,
+        repo: str,
+        window: str,
+        destination: str,
+        part: str,
+        message_id: str,
+        now: datetime,
+    ) -> str: ...
+
     def parts(self, repo: str, window: str, destination: str) -> set[str]: ...
 
     def destination_failed(
@@ -199,6 +209,11 @@ class Transport(Protocol):
         """Make replies possible under `message_id`; the id replies go to (None: top level)."""
         ...
 
+    async def delete(self, target: str, message_id: str, thread: str | None) -> None:
+        """Remove a message this bot posted under `thread` (or at the top): a copy of a
+        part another holder posted first."""
+        ...
+
     async def resolve(self, target: str, kind: str) -> str:
         """The channel id to post to (a user's DM channel for kind "dm")."""
         ...
@@ -228,6 +243,7 @@ class DeliveryResult:
     sent: int = 0
     skipped: int = 0
     recovered: int = 0
+    withdrawn: int = 0  # copies removed: another holder had posted the part first
     failed: dict[str, str] = field(default_factory=dict)  # destination key → why
 
 
@@ -394,15 +410,8 @@ class Deliverer:
                 except BaseException:
                     await self._db(self.ledger.release, *self._release_args(part_key))
                     raise
-                await self._db(
-                    self.ledger.record,
-                    repo,
-                    window,
-                    destination.key,
-                    part,
-                    "sent",
-                    message_id,
-                    self.clock(),
+                message_id = await self._standing(
+                    transport, (target, reply_to), part_key, message_id, result
                 )
                 if known is not None:
                     known.add(message_id)
@@ -419,6 +428,35 @@ class Deliverer:
                 None,
                 self.clock(),
             )
+
+    async def _standing(
+        self,
+        transport: Transport,
+        where: tuple[str, str | None],  # the target and the thread the part went to
+        key: PartKey,
+        message_id: str,
+        result: DeliveryResult,
+    ) -> str:
+        """Record the part as sent; if another holder recorded it first (this run was
+        paused past its lease between the check and the send), remove this run's copy, so
+        the channel shows the part once, and go on with the one that stands."""
+        standing = await self._db(
+            self.ledger.sent,
+            key.repo,
+            key.window,
+            key.destination,
+            key.part,
+            message_id,
+            self.clock(),
+        )
+        if standing != message_id:
+            log.warning("%s was posted twice (a paused run); removing the copy", key.part)
+            try:
+                await transport.delete(where[0], message_id, where[1])
+                result.withdrawn += 1
+            except (TransportError, DestinationGone) as exc:
+                log.warning("could not remove the copy of %s: %s", key.part, exc)
+        return standing
 
     async def _claim(self, key: PartKey) -> Claim:
         """The part's lease, or its message id; waits while another live process holds it."""

@@ -40,6 +40,18 @@ _SLACK_USER_RE = re.compile(r"^[UW][A-Z0-9]+$")
 _DISCORD_ID_RE = re.compile(r"^\d{1,20}$")
 _URL_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+# The hardware plugins the breakage radar watches unless told otherwise.
+DEFAULT_PLUGINS = (
+    "vllm-project/vllm-ascend",
+    "vllm-project/vllm-gaudi",
+    "vllm-project/tpu-inference",
+    "vllm-project/vllm-spyre",
+    "vllm-project/vllm-metal",
+    "vllm-project/vllm-omni",
+)
+# The earliest post after the cutoff that can find the window whole (the sync reads up to
+# 2 minutes before its own clock; GitHub answers a little behind events).
+MIN_POST_DELAY_MINUTES = 5
 
 
 def _alias(env_name: str, field_name: str) -> AliasChoices:
@@ -63,6 +75,10 @@ class Settings(BaseSettings):
     )
 
     repo: str = Field("vllm-project/vllm", description="owner/name of the watched repository")
+    plugins: str = Field(
+        ",".join(DEFAULT_PLUGINS),
+        description="comma-separated owner/name of the hardware plugins the radar watches",
+    )
     timezone: str = Field("Asia/Shanghai", description="IANA zone the report days are cut in")
     cutoff: str = Field("11:45", description="HH:MM in `timezone` where one report day ends")
     max_range_days: int = Field(31, ge=1, le=366, description="longest window a command may ask")
@@ -186,7 +202,7 @@ class Settings(BaseSettings):
         le=65535,
         validation_alias=_alias("DISCORD_INTERACTIONS_PORT", "discord_interactions_port"),
     )
-    post_delay_minutes: int = Field(15, ge=0, le=720, description="post this long after cutoff")
+    post_delay_minutes: int = Field(15, le=720, description="post this long after cutoff")
     catch_up_days: int = Field(3, ge=0, le=31, description="missed days posted at start-up")
     command_limit_per_minute: int = Field(6, ge=1, le=600, description="per user")
     delivery_lease_seconds: float = Field(
@@ -195,6 +211,10 @@ class Settings(BaseSettings):
     leader_lease_seconds: float = Field(
         30.0, ge=1, le=3600, description="the scheduler leader's lease (replicas take over after)"
     )
+
+    @property
+    def plugin_list(self) -> list[str]:
+        return _csv(self.plugins)
 
     @property
     def slack_channel_list(self) -> list[str]:
@@ -207,6 +227,26 @@ class Settings(BaseSettings):
     @property
     def slack_admin_list(self) -> list[str]:
         return _csv(self.slack_admins)
+
+    @field_validator("post_delay_minutes")
+    @classmethod
+    def _check_post_delay(cls, value: int) -> int:
+        if value < MIN_POST_DELAY_MINUTES:
+            raise ValueError(
+                f"{value} is too soon: a window can be collected whole only a few minutes "
+                f"after its cutoff; use {MIN_POST_DELAY_MINUTES} or more (15 by default)"
+            )
+        return value
+
+    @field_validator("plugins")
+    @classmethod
+    def _check_plugins(cls, value: str) -> str:
+        for part in _csv(value):
+            if not _REPO_RE.match(part):
+                raise ValueError(
+                    f"'{part}' is not of the form owner/name (e.g. vllm-project/vllm-ascend)"
+                )
+        return value
 
     @field_validator("repo")
     @classmethod

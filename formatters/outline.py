@@ -322,6 +322,7 @@ def _topic(
     name = info.catalog.topic_name(section.key, lang)
     blocks = []
     caps = BUCKET_SHOWN if lead else OTHER_VENDOR_SHOWN
+    mine = _topic_members(section)
     for name_of_bucket in BUCKET_ORDER:
         ids = section.buckets.get(name_of_bucket, ())
         if not ids:
@@ -330,13 +331,13 @@ def _topic(
         entries = tuple(
             replace(
                 story_entry(report, info.story(s), lang),
-                count=len(_topic_numbers(info, section, s)),
+                count=len(_topic_numbers(info, mine, s)),
             )
             for s in ids[:shown]
         )
-        numbers = [n for s in ids for n in _topic_numbers(info, section, s)]
+        numbers = [n for s in ids for n in _topic_numbers(info, mine, s)]
         heading = w.text(lang, f"bucket_{name_of_bucket}", n=len(numbers))
-        rest = _rest(report, info, section, ids[shown:], lang)
+        rest = _rest(report, info, mine, ids[shown:], lang)
         blocks.append(Block(heading, entries, "list", rest, name_of_bucket, len(numbers)))
     if section.stale:
         folded: list[Part] = [
@@ -349,7 +350,8 @@ def _topic(
     full = Section(section.key, title, tuple(blocks), kind, name)
     if lead:
         return full
-    return replace(full, blocks=_brief(report, info, section, full, lang), detail=full.blocks)
+    brief = _brief(report, info, section, mine, full, lang)
+    return replace(full, blocks=brief, detail=full.blocks)
 
 
 BRIEF_STORIES = 3  # another vendor's weightiest stories in the full report
@@ -357,7 +359,12 @@ LANDED = {"merged": 1.0, "review": 0.5}  # as for key changes: landing adds a li
 
 
 def _brief(
-    report: Report, info: Sections, section: TopicSection, full: Section, lang: str
+    report: Report,
+    info: Sections,
+    section: TopicSection,
+    mine: frozenset[int],
+    full: Section,
+    lang: str,
 ) -> tuple[Block, ...]:
     """Another vendor in a few lines: its counts, its weightiest stories of work landed or
     under way, every other item by number (nothing left out), the stale sweep folded."""
@@ -371,9 +378,7 @@ def _brief(
     ranked += [s for b in ("done", "closed") for s in section.buckets.get(b, ())]
     top = ranked[:BRIEF_STORIES]  # never a count with nothing shown
     entries = tuple(
-        replace(
-            story_entry(report, info.story(s), lang), count=len(_topic_numbers(info, section, s))
-        )
+        replace(story_entry(report, info.story(s), lang), count=len(_topic_numbers(info, mine, s)))
         for s in top
     )
     others = [s for b in BUCKET_ORDER for s in section.buckets.get(b, ()) if s not in top]
@@ -381,25 +386,30 @@ def _brief(
     blocks = [Block(None, (Entry((Our(counts),)),), "text")] if counts else []
     total = sum(b.total for b in full.blocks if b.key)
     blocks.append(
-        Block(None, entries, "list", _rest(report, info, section, others, lang), "top", total)
+        Block(None, entries, "list", _rest(report, info, mine, others, lang), "top", total)
     )
     blocks += [b for b in full.blocks if not b.key]  # the folded stale sweep
     return tuple(blocks)
 
 
-def _topic_numbers(info: Sections, section: TopicSection, story_id: str) -> list[int]:
-    """The items of a story that belong to the topic (what a topic's count counts)."""
-    mine = set(section.issues) | set(section.prs)
+def _topic_members(section: TopicSection) -> frozenset[int]:
+    """A topic's items, as a set: built once per topic, not once per story (that was
+    quadratic in a busy topic)."""
+    return frozenset(section.issues) | frozenset(section.prs)
+
+
+def _topic_numbers(info: Sections, mine: frozenset[int], story_id: str) -> list[int]:
+    """The items of a story that belong to the topic (`mine`: what a topic's count counts)."""
     return [n for n in info.story(story_id).numbers if n in mine]
 
 
 def _rest(
-    report: Report, info: Sections, section: TopicSection, ids: Sequence[str], lang: str
+    report: Report, info: Sections, mine: frozenset[int], ids: Sequence[str], lang: str
 ) -> Line | None:
     """`+12 more: #a, #b (+#c), …`: every item of the stories not shown, none left out."""
     if not ids:
         return None
-    numbers = [_topic_numbers(info, section, s) for s in ids]
+    numbers = [_topic_numbers(info, mine, s) for s in ids]
     line: list[Part] = [
         Our(w.text(lang, "more_stories", n=sum(map(len, numbers)), refs="").rstrip())
     ]

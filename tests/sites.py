@@ -4,7 +4,7 @@ fake GitHub, and the site written from it (shared by the site and browser tests)
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime, time
+from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from types import TracebackType
 
@@ -75,11 +75,15 @@ class FixtureArchive:
         self._env.setenv("VLLM_REPORT_GITHUB_REQUEST_INTERVAL", "0")
         self._env.setenv("VLLM_REPORT_CUTOFF", CUTOFF.strftime("%H:%M"))
         self.settings = load_settings()
-        self.bot = open_bot(self.settings, load_rules(None), clock=lambda: NOW)
+        self.now = NOW
+        self.bot = open_bot(self.settings, load_rules(None), clock=lambda: self.now)
         return self
 
     def archive(self, label: str) -> None:
-        """What `vllm-report show <label>` archives: the day and its trend baseline."""
+        """What `vllm-report show <label>` archives: the day and its trend baseline. Each
+        run is a minute after the one before, as runs are (rows carry the time they were
+        fetched; the site reads what changed by it)."""
+        self.now += timedelta(minutes=1)
         window = day_window(datetime.fromisoformat(label).date(), CST, CUTOFF)
         self.bot.reports.report(ReportQuery(REPO, window, "en"))
 

@@ -1,21 +1,30 @@
 """Mutation testing of the core logic (not part of CI: it takes many minutes).
 
     python tools/mutation.py            # mutate, run the fast tests against each mutant, report
-    python tools/mutation.py --report   # only print the last run's results
+    python tools/mutation.py --safety   # only the safety checks (about 35 minutes on 2 cores)
+    python tools/mutation.py --report   # only print the last run's results (add --safety:
+                                        # only theirs; --by-function: a score per function)
     python tools/mutation.py --report --dir ../old   # another checkout's run
 
 Mutated (mutmut, configured in pyproject.toml's [tool.mutmut]): report windows
 (bot/model/windows.py), the five counts (bot/analyze/counts.py), coverage spans
 (bot/store/spans.py), the delivery ledger (bot/store/ledger.py), delivery
-(bot/delivery.py), text escaping (formatters/_text.py) and the HTTP replay guard
-(bot/adapters/replay.py). Each mutant runs against the tests that reach the mutated
-function, on SQLite (`-m "not postgres"`: the PostgreSQL matrix runs in CI). Prints the
-score per file and every surviving mutant with its diff; the survivors that are equivalent
-(no test could tell them apart) are listed with the reason in EQUIVALENT below.
+(bot/delivery.py), text escaping (formatters/_text.py), the HTTP replay guard
+(bot/adapters/replay.py) and the leader's lease (bot/store/leases.py), each whole; and of
+the modules that hold a safety check among much else, only the functions in SAFETY below:
+the request checks of both HTTP endpoints (bot/adapters/discord_http.py,
+bot/adapters/slack_app.py) and who may subscribe a channel (those two and
+bot/service/commands.py). `--safety` runs SAFETY alone: every signature, timestamp,
+replay, permission and lease check, with the functions around them. Each mutant runs against
+the tests that reach the mutated function, on SQLite (`-m "not postgres"`: the PostgreSQL
+matrix runs in CI). Prints the score per file and every surviving mutant with its diff; the
+survivors that are equivalent (no test could tell them apart) are listed with the reason in
+EQUIVALENT below.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 import subprocess
@@ -27,9 +36,94 @@ ROOT = Path(__file__).resolve().parents[1]
 if "--dir" in sys.argv:  # report on another checkout's run (e.g. the code before a change)
     ROOT = Path(sys.argv[sys.argv.index("--dir") + 1]).resolve()
 
+# The safety checks, as mutmut names its mutants (module.x_function or module.xǁClassǁmethod).
+SAFETY = [
+    "bot.adapters.replay.*",  # the replay guard
+    "bot.adapters.discord_http.x_verify__mutmut_*",  # Ed25519 over timestamp + body
+    "bot.adapters.discord_http.xǁInteractionsǁhandle__mutmut_*",  # signature, window, replays
+    "bot.adapters.discord_http.x_may_manage_channel__mutmut_*",  # who may subscribe a channel
+    "bot.adapters.slack_app.x_build_slack_app__mutmut_*",  # verification on, the replay guard
+    "bot.adapters.slack_app.x_can_manage__mutmut_*",  # who may subscribe a channel
+    "bot.adapters.slack_app.x__stamp__mutmut_*",  # the timestamp the replay guard is given
+    "bot.adapters.slack_app.x_slack_web_app__mutmut_*",  # the timestamp's pre-check
+    "bot.service.commands.xǁCommandServiceǁsubscribe__mutmut_*",  # the permission, applied
+    "bot.store.leases.*",  # the leader's lease and its fencing check
+    "bot.store.ledger.xǁLedgerǁholds__mutmut_*",  # the delivery lease's fencing check
+    "bot.delivery.xǁDelivererǁ_parts__mutmut_*",  # the lease checked right before each send
+]
+# Mutated whole: every function (with SAFETY, the default run).
+WHOLE = [
+    "bot.model.windows.*",
+    "bot.analyze.counts.*",
+    "bot.store.spans.*",
+    "bot.store.ledger.*",
+    "bot.delivery.*",
+    "formatters._text.*",
+    "bot.adapters.replay.*",
+    "bot.store.leases.*",
+]
+PATTERNS = SAFETY if "--safety" in sys.argv else WHOLE + SAFETY
+
 # Survivors that behave exactly like the original, with the reason (checked by hand): every
 # survivor of the last full run is classified, with its reason, in tools/mutation-survivors.md.
-EQUIVALENT: dict[str, str] = {}
+EQUIVALENT: dict[str, str] = {
+    # From the `--safety` run of 2026-12-01 (a mutant's number moves when its function
+    # changes: check the diff before trusting a reason). Only functions of the safety checks.
+    **{
+        f"bot.adapters.discord_http.xǁInteractionsǁhandle__mutmut_{n}": "a missing header's "
+        "default: None or 'XXXX' is refused like '' (no signature, or one that cannot verify)"
+        for n in (5, 7, 10, 13, 15, 18)
+    },
+    "bot.adapters.discord_http.x_may_manage_channel__mutmut_5": "in a DM `where` is always "
+    "dm, and the service asks for the permission only for `here`",
+    "bot.adapters.discord_http.x_may_manage_channel__mutmut_16": "`or 1`: 1 has neither the "
+    "Administrator (8) nor the Manage Channels (16) bit",
+    "bot.adapters.slack_app.x_build_slack_app__mutmut_3": "the app is built only with a bot "
+    "token (Settings.slack_commands_on)",
+    "bot.adapters.slack_app.x_build_slack_app__mutmut_13": "Bolt verifies by default; it "
+    "never verifies Socket Mode requests (no secret there)",
+    "bot.adapters.slack_app.x_build_slack_app__mutmut_19": "the token is always set (see 3)",
+    **{
+        f"bot.adapters.slack_app.x_build_slack_app__mutmut_{n}": "Slack always sends `text` "
+        "(empty when nothing was typed)"
+        for n in (30, 32, 35)
+    },
+    "bot.service.commands.xǁCommandServiceǁsubscribe__mutmut_1": "every caller passes remove=",
+    "bot.service.commands.xǁCommandServiceǁsubscribe__mutmut_47": "the topic was checked "
+    "first: its rule is never None",
+    **{
+        f"bot.store.leases.xǁLeasesǁacquire__mutmut_{n}": why
+        for n, why in (
+            (5, "RETURNING NULL still returns the one row the insert made"),
+            (6, "ON CONFLICT DO NOTHING without a target: `name` is the only unique key"),
+            (25, "Held.until is never read"),
+            (89, "Held.until is never read"),
+            (33, "synchronize_session=None is False in SQLAlchemy 2.1"),
+            (54, "synchronize_session=None is False in SQLAlchemy 2.1"),
+            (37, "leases.updated_at is never read"),
+            (62, "leases.updated_at is never read"),
+            (41, "one lease name in production (`scheduler`)"),
+            (65, "one lease name in production (`scheduler`)"),
+            (70, "the takeover runs only once the renewal failed: own lease ended or not own"),
+            (72, "the takeover runs only once the renewal failed: own lease ended or not own"),
+            (96, "the epoch is never NULL or 0"),
+        )
+    },
+    **{
+        f"bot.store.leases.xǁLeasesǁrelease__mutmut_{n}": why
+        for n, why in (
+            (2, "synchronize_session=None is False in SQLAlchemy 2.1"),
+            (6, "leases.updated_at is never read"),
+            (10, "one lease name in production (`scheduler`)"),
+            (11, "(name, epoch) is one holding period: every takeover raises the epoch"),
+            (12, "the Leader releases only its latest hold, the row's epoch when it holds it"),
+        )
+    },
+    **{
+        f"bot.store.leases.x__count__mutmut_{n}": "execute(update(...)) always has rowcount"
+        for n in (5, 8, 11)
+    },
+}
 # A mutant that only changes what a log line says is not a change of behaviour: counted apart.
 LOG_LINE = re.compile(r"^-\s*(log|logger)\.(debug|info|warning|error|exception)\(")
 
@@ -49,11 +143,12 @@ def run(*args: str, check: bool = True) -> str:
 
 
 def results() -> dict[str, str]:
-    """mutant name → status (killed, survived, timeout, ...), from `mutmut results --all`."""
+    """mutant name → status (killed, survived, timeout, ...), from `mutmut results --all`,
+    for the mutants this run is about (PATTERNS)."""
     found = {}
     for line in run("results", "--all", "true").splitlines():
         match = re.match(r"\s*([\w.ǁ]+__mutmut_\d+):\s*(\w[\w ]*)", line)
-        if match:
+        if match and any(fnmatch.fnmatchcase(match.group(1), p) for p in PATTERNS):
             found[match.group(1)] = match.group(2).strip()
     return found
 
@@ -64,7 +159,7 @@ def module_of(name: str) -> str:
 
 def main() -> int:
     if "--report" not in sys.argv:
-        subprocess.run([sys.executable, "-m", "mutmut", "run"], cwd=ROOT, check=False)
+        subprocess.run([sys.executable, "-m", "mutmut", "run", *PATTERNS], cwd=ROOT, check=False)
     statuses = results()
     if "--guard-only" in sys.argv:  # before the guard had a module: only its class of slack_app
         statuses = {
@@ -79,9 +174,15 @@ def main() -> int:
     per_file: dict[str, Counter[str]] = defaultdict(Counter)
     for name, status in statuses.items():
         module = name.split(".x")[0] if ".x" in name else name.rsplit(".", 1)[0]
+        if "--by-function" in sys.argv and ".x" in name:
+            function = name.split("__mutmut_")[0].partition(".x")[2]
+            label = function[1:] if function.startswith("_") else function.strip("ǁ")
+            module = f"{module}.{label.replace('ǁ', '.')}"
         per_file[module]["log" if name in log_only else status] += 1
+    width = 64 if "--by-function" in sys.argv else 34
     print(
-        f"{'module':34} {'killed':>7} {'survived':>9} {'log text':>9} {'untested':>9} {'score':>7}"
+        f"{'module':{width}} {'killed':>7} {'survived':>9} {'log text':>9} {'untested':>9} "
+        f"{'score':>7}"
     )
     totals: Counter[str] = Counter()
     for module, counts in sorted(per_file.items()):
@@ -89,7 +190,7 @@ def main() -> int:
         survived, log_text, untested = counts["survived"], counts["log"], counts["no tests"]
         totals.update({"killed": killed, "survived": survived, "log": log_text, "none": untested})
         score = killed / max(1, killed + survived + untested)
-        print(f"{module:34} {killed:7} {survived:9} {log_text:9} {untested:9} {score:7.1%}")
+        print(f"{module:{width}} {killed:7} {survived:9} {log_text:9} {untested:9} {score:7.1%}")
     killed, survived = totals["killed"], totals["survived"] + totals["none"]
     equivalent = [n for n in survivors if n in EQUIVALENT and n not in log_only]
     print(

@@ -11,6 +11,7 @@ from bot.adapters.drawn import drawn, key_of
 from bot.service.commands import Answer
 from formatters._text import discord_escape, truncate
 from formatters.discord_embeds import render_discord, render_discord_queue
+from formatters.radar import render_radar_discord
 
 CONTENT_LIMIT = 2000  # a message's `content`
 
@@ -20,6 +21,8 @@ def answer_messages(answer: Answer) -> list[dict[str, Any]]:
     report is CPU work, see bot.adapters.drawn)."""
     if answer.queue is not None:
         return [{"embeds": m["embeds"]} for m in render_discord_queue(answer.queue, answer.lang)]
+    if answer.radar is not None:
+        return [render_radar_discord(answer.radar)]
     if answer.report is None:
         return [{"content": truncate(discord_escape(answer.text or ""), CONTENT_LIMIT)}]
     report = answer.report

@@ -17,7 +17,13 @@ from discord import app_commands
 from bot.adapters.discord_answers import answer_messages
 from bot.adapters.discord_transport import set_api_base
 from bot.model.report import SECTIONS
-from bot.service.commands import Answer, CommandService, QueueRequest, ReportRequest
+from bot.service.commands import (
+    Answer,
+    CommandService,
+    QueueRequest,
+    RadarRequest,
+    ReportRequest,
+)
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -90,6 +96,18 @@ class DiscordCommands:
         await interaction.response.defer(ephemeral=not public, thinking=True)
         request = QueueRequest(topic=topic, when=when or "yesterday", lang=lang, public=public)
         answer = await self.service.queue(f"discord:{interaction.user.id}", request)
+        await send_answer(interaction, answer)
+
+    async def radar(
+        self,
+        interaction: discord.Interaction,
+        plugin: str | None = None,
+        when: str | None = None,
+        public: bool = False,
+    ) -> None:
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        request = RadarRequest(plugin=plugin, when=when or "7d", public=public)
+        answer = await self.service.radar(f"discord:{interaction.user.id}", request)
         await send_answer(interaction, answer)
 
     async def topics(self, interaction: discord.Interaction) -> None:
@@ -169,6 +187,20 @@ def build_tree(client: discord.Client, commands: DiscordCommands) -> app_command
         public: bool = False,
     ) -> None:
         await commands.queue(interaction, topic, when, lang, public)
+
+    @tree.command(name="vllm-radar", description="Which upstream vLLM changes broke which plugin")
+    @app_commands.describe(
+        plugin="one plugin, e.g. gaudi (default: every watched plugin)",
+        when="the window (default: the last 7 days)",
+        public="post it in the channel instead of only to you",
+    )
+    async def vllm_radar(
+        interaction: discord.Interaction,
+        plugin: str | None = None,
+        when: str | None = None,
+        public: bool = False,
+    ) -> None:
+        await commands.radar(interaction, plugin, when, public)
 
     @tree.command(name="vllm-topics", description="The topics a report can be limited to")
     async def vllm_topics(interaction: discord.Interaction) -> None:

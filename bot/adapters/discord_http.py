@@ -31,7 +31,13 @@ from nacl.signing import VerifyKey
 from bot.adapters.discord_answers import answer_messages
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
 from bot.model.report import SECTIONS
-from bot.service.commands import Answer, CommandService, QueueRequest, ReportRequest
+from bot.service.commands import (
+    Answer,
+    CommandService,
+    QueueRequest,
+    RadarRequest,
+    ReportRequest,
+)
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -43,7 +49,8 @@ MANAGE_CHANNELS, ADMINISTRATOR = 1 << 4, 1 << 3
 AUTOCOMPLETE_CHOICES = 25
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 DEFAULT_API = "https://discord.com/api/v10"
-PUBLIC_COMMANDS = ("vllm-report", "vllm-queue")  # the answers that may be posted for all
+# The answers that may be posted for all to see.
+PUBLIC_COMMANDS = ("vllm-report", "vllm-queue", "vllm-radar")
 Response = tuple[int, dict[str, Any]]
 
 
@@ -82,10 +89,11 @@ class Interactions:
         if not (signature and timestamp and verify(self.key, signature, timestamp, body)):
             return 401, {"error": "invalid request signature"}
         try:
-            stale = abs(self.clock() - int(timestamp)) > REPLAY_WINDOW
+            stamp = int(timestamp)
         except ValueError:
-            stale = True
-        if stale or not self.guard.fresh(signature):
+            return 401, {"error": "stale or replayed request"}
+        seen = bytes.fromhex(signature).hex()  # one spelling: `AB` and `ab` are the same bytes
+        if abs(self.clock() - stamp) > REPLAY_WINDOW or not self.guard.fresh(seen, stamp):
             return 401, {"error": "stale or replayed request"}
         try:
             interaction = json.loads(body)
@@ -144,17 +152,22 @@ class Interactions:
                 public=bool(options.get("public")),
             )
             return await self.service.queue(f"discord:{user}", queue)
+        if name == "vllm-radar":
+            radar = RadarRequest(
+                plugin=_str(options.get("plugin")),
+                when=str(options.get("when") or "7d"),
+                public=bool(options.get("public")),
+            )
+            return await self.service.radar(f"discord:{user}", radar)
         if name in ("vllm-subscribe", "vllm-unsubscribe"):
             where = "dm" if in_dm else str(options.get("where") or "here")
-            permissions = int((interaction.get("member") or {}).get("permissions") or 0)
-            allowed = in_dm or bool(permissions & (MANAGE_CHANNELS | ADMINISTRATOR))
             return self.service.subscribe(
                 "discord",
                 user,
                 channel,
                 str(options.get("topic") or ""),
                 where,
-                allowed,
+                may_manage_channel(interaction),
                 remove=name == "vllm-unsubscribe",
             )
         if name == "vllm-subscriptions":
@@ -204,6 +217,16 @@ class Interactions:
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+
+def may_manage_channel(interaction: dict[str, Any]) -> bool:
+    """Whether the asker may subscribe (or unsubscribe) the channel a command came from: in
+    a DM, yes (`here` is their own DMs); in a server only with Manage Channels or
+    Administrator, and no when Discord does not say (no member, no permissions)."""
+    if not interaction.get("guild_id"):
+        return True
+    permissions = int((interaction.get("member") or {}).get("permissions") or 0)
+    return bool(permissions & (MANAGE_CHANNELS | ADMINISTRATOR))
 
 
 def _well_formed(interaction: Any) -> bool:

@@ -164,6 +164,15 @@ class DiscordTransport:
                 return message_id  # made by an earlier run; its id is the message's
             raise
 
+    async def delete(self, target: str, message_id: str, thread: str | None) -> None:
+        route = Route(
+            "DELETE",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=thread or target,
+            message_id=message_id,
+        )
+        await self._call(route)
+
     async def _call(self, route: Route, **kwargs: Any) -> Any:
         http = await self._ensure()
         try:

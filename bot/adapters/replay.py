@@ -18,14 +18,23 @@ class ReplayGuard:
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
-        self._seen: dict[str, float] = {}
+        self._seen: dict[str, tuple[float, float | None]] = {}  # signature → seen at, stamp
 
-    def fresh(self, signature: str | None) -> bool:
+    def fresh(self, signature: str | None, stamp: float | None = None) -> bool:
+        """False when `signature` was seen within the window. `stamp`, the request's signed
+        timestamp: the signature is also remembered for as long as that timestamp is
+        accepted (up to `REPLAY_WINDOW` past it), which is longer when the sender's clock
+        runs ahead of ours."""
         if not signature:
             return True  # Socket Mode: no signature, nothing to replay over HTTP
         now = self.clock()
-        self._seen = {s: t for s, t in self._seen.items() if now - t < REPLAY_WINDOW}
+        self._seen = {s: seen for s, seen in self._seen.items() if _remembered(seen, now)}
         if signature in self._seen:
             return False
-        self._seen[signature] = now
+        self._seen[signature] = (now, stamp)
         return True
+
+
+def _remembered(seen: tuple[float, float | None], now: float) -> bool:
+    at, stamp = seen
+    return now - at < REPLAY_WINDOW or (stamp is not None and now - stamp <= REPLAY_WINDOW)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
@@ -19,11 +19,12 @@ from slack_bolt.response import BoltResponse
 
 from bot.adapters.drawn import drawn, key_of
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
-from bot.adapters.slack_text import parse_queue, parse_report, parse_subscription
+from bot.adapters.slack_text import parse_queue, parse_radar, parse_report, parse_subscription
 from bot.adapters.slack_transport import slack_client
 from bot.service.commands import Answer, CommandError, CommandService
 from config.settings import Settings
-from formatters._text import slack_escape
+from formatters._text import slack_escape, truncate
+from formatters.radar import render_radar_slack
 from formatters.slack_blocks import render_slack, render_slack_queue
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,9 @@ __all__ = [
 ]
 
 RESPONSE_URL_POSTS = 5  # Slack accepts this many responses per response_url
+# A sentence answer's length: Slack truncates a message's text above 40,000 characters and
+# advises staying under 4,000 (shared/facts/platform-facts.md).
+ANSWER_TEXT_LIMIT = 4000
 Respond = Callable[..., Awaitable[Any]]
 
 
@@ -58,7 +62,7 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
     async def refuse_replays(req: AsyncBoltRequest, resp: BoltResponse, next: Any) -> Any:
         values = req.headers.get("x-slack-signature") or []
         signature = values[0] if values else None
-        if not guard.fresh(signature):
+        if not guard.fresh(signature, _stamp(req.headers.get("x-slack-request-timestamp"))):
             log.warning("refused a replayed Slack request")
             return BoltResponse(status=401, body="")
         return await next()
@@ -74,16 +78,6 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
         answer = await service.report(f"slack:{command['user_id']}", request)
         await send_answer(respond, answer)
 
-    async def can_manage(client: Any, user: str) -> bool:
-        if user in settings.slack_admin_list:
-            return True
-        try:
-            info = await client.users_info(user=user)
-        except Exception:  # a missing users:read scope must not crash the command
-            return False
-        person = info.get("user") or {}
-        return bool(person.get("is_admin") or person.get("is_owner"))
-
     async def subscription(
         ack: Any, command: dict[str, Any], respond: Respond, client: Any, remove: bool
     ) -> None:
@@ -94,7 +88,7 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
         except CommandError as exc:
             await send_answer(respond, Answer(text=str(exc)))
             return
-        allowed = await can_manage(client, user)
+        allowed = await can_manage(client, user, settings.slack_admin_list)
         answer = service.subscribe("slack", user, channel, topic, where, allowed, remove=remove)
         await send_answer(respond, answer)
 
@@ -123,6 +117,17 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
         answer = await service.queue(f"slack:{command['user_id']}", request)
         await send_answer(respond, answer)
 
+    @app.command("/vllm-radar")
+    async def radar(ack: Any, command: dict[str, Any], respond: Respond) -> None:
+        await ack()
+        try:
+            request = parse_radar(command.get("text", ""))
+        except CommandError as exc:
+            await send_answer(respond, Answer(text=str(exc)))
+            return
+        answer = await service.radar(f"slack:{command['user_id']}", request)
+        await send_answer(respond, answer)
+
     @app.command("/vllm-topics")
     async def topics(ack: Any, respond: Respond) -> None:
         await ack()
@@ -131,14 +136,43 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
     return app
 
 
+async def can_manage(client: Any, user: str, admins: Sequence[str]) -> bool:
+    """Whether `user` may subscribe (or unsubscribe) a channel: listed in SLACK_ADMINS, or a
+    workspace admin or owner as `users.info` says; no when Slack cannot say (no users:read
+    scope, no role in the answer)."""
+    if user in admins:
+        return True
+    try:
+        info = await client.users_info(user=user)
+    except Exception:  # a missing users:read scope must not crash the command
+        return False
+    person = info.get("user") or {}
+    return bool(person.get("is_admin") or person.get("is_owner"))
+
+
+def _stamp(values: Sequence[str] | None) -> int | None:
+    """The request's timestamp (Bolt has checked it is within 5 minutes), when it has one."""
+    try:
+        return int(values[0]) if values else None
+    except ValueError:
+        return None
+
+
 async def send_answer(respond: Respond, answer: Answer) -> None:
     kind = "ephemeral" if answer.ephemeral else "in_channel"
     if answer.queue is not None:
         for message in render_slack_queue(answer.queue, answer.lang):
             await respond(text=message["text"], blocks=message["blocks"], response_type=kind)
         return
+    if answer.radar is not None:
+        message = render_radar_slack(answer.radar)
+        await respond(text=message["text"], blocks=message["blocks"], response_type=kind)
+        return
     if answer.report is None:
-        await respond(text=slack_escape(answer.text or ""), response_type=kind)
+        # Escaping can grow a text fourfold (`<` is `&lt;`): cut after it, so an answer that
+        # echoes what was typed stays within what Slack shows whole.
+        text = truncate(slack_escape(answer.text or ""), ANSWER_TEXT_LIMIT)
+        await respond(text=text, response_type=kind)
         return
     report = answer.report
     key = key_of("slack", report, answer.lang, answer.only, answer.link)
@@ -164,7 +198,7 @@ def slack_web_app(app: AsyncApp, path: str = "/slack/events") -> Any:
     @web.middleware
     async def well_formed(request: web.Request, handler: Any) -> web.StreamResponse:
         stamp = request.headers.get("X-Slack-Request-Timestamp")
-        if stamp is not None and not stamp.strip().isdigit():
+        if stamp is not None and not (stamp.strip().isascii() and stamp.strip().isdigit()):
             log.warning("refused a Slack request whose timestamp is not a number")
             return web.Response(status=401, text="")
         response: web.StreamResponse = await handler(request)

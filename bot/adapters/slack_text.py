@@ -14,7 +14,7 @@ import re
 
 from bot.model.asking import REPO_NAME, did_you_mean
 from bot.model.report import SECTIONS
-from bot.service.commands import CommandError, QueueRequest, ReportRequest
+from bot.service.commands import CommandError, QueueRequest, RadarRequest, ReportRequest
 
 _SLACK_WRAP = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")
 _WHEN = re.compile(r"^(\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?|\d{1,3}d|today|yesterday)$")
@@ -106,6 +106,28 @@ def parse_queue(text: str, topics: list[str]) -> QueueRequest:
         lang=_text(values.get("lang")),
         public=bool(values.get("public", False)),
     )
+
+
+def parse_radar(text: str) -> RadarRequest:
+    """`/vllm-radar`, `/vllm-radar gaudi`, `/vllm-radar ascend 30d public` → a RadarRequest
+    (the plugin is checked by the service, which knows the watched ones)."""
+    words = inbound(text).split()
+    if len(words) > MAX_ARGS:
+        raise CommandError(f"too many words ({len(words)}); try `/vllm-radar gaudi 7d`")
+    plugin: str | None = None
+    when: list[str] = []
+    public = False
+    for word in words:
+        low = word.lower()
+        if low in ("public", "post"):
+            public = True
+        elif _WHEN.match(low):
+            when.append(word)
+        elif plugin is None:
+            plugin = word
+        else:
+            raise CommandError(f"one plugin at a time ('{plugin}', then '{word}')")
+    return RadarRequest(plugin=plugin, when=" ".join(when) or "7d", public=public)
 
 
 def parse_subscription(text: str) -> tuple[str, str]:

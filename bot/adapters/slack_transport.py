@@ -153,6 +153,15 @@ class SlackTransport:
     async def open_thread(self, target: str, message_id: str, name: str) -> str | None:
         return message_id  # a reply with thread_ts = the parent's ts is a thread
 
+    async def delete(self, target: str, message_id: str, thread: str | None) -> None:
+        try:
+            if message_id.startswith("F"):  # a shared picture is known by its file id
+                await self._call(self.client.files_delete, file=message_id)
+            else:  # a message by its ts, wherever it is in the channel
+                await self._call(self.client.chat_delete, channel=target, ts=message_id)
+        except _Uncheckable as exc:
+            raise TransportError(f"Slack answered {exc}") from None
+
     async def resolve(self, target: str, kind: str) -> str:
         if kind != "dm":
             return target

@@ -23,6 +23,7 @@ from bot.analyze.titles import title_tags
 from bot.analyze.weight import evidence, figures, routine, substance, weighty_tags
 from bot.analyze.what import what_line
 from bot.model.report import (
+    INVERSE,
     ActivityItem,
     KeyChange,
     NotableIssue,
@@ -122,6 +123,7 @@ def key_changes(
     candidates fold into it. `known`: the window's items and its context; `weights`: each
     item's weight as the analysis worked it out (substance, and the news of a revert)."""
     known = known if known is not None else {it.number: it for it in items}
+    told_from = _ToldFrom()
     by_story: dict[str, list[KeyChange]] = {}
     for item in items:
         state = change_state(item, window)
@@ -129,12 +131,13 @@ def key_changes(
             continue
         story = stories.get(item.number)
         story_id = story.id if story is not None else f"s{item.number}"
-        delivered = _delivered(item.number, story, known)
+        delivered = _delivered(item.number, story, known, told_from)
         done = frozenset(n for n in delivered if _completed(known[n], window))
         talk = discussed.get(item.number, 0)
         why = _why(item, details.get(item.number), talk, rules, delivered, done)
         weight = weights.get(item.number) if weights is not None else None
-        score = _score(item, state, why, window, _undoes(item, story, known, window), weight)
+        undoes = _undoes(item, story, known, window, told_from)
+        score = _score(item, state, why, window, undoes, weight)
         by_story.setdefault(story_id, []).append(
             KeyChange(item.number, story_id, state, score, why)
         )
@@ -149,7 +152,10 @@ def key_changes(
         score = round(changes[0].score + 0.5 * len(extra), 2)
         ranked.append(replace(told, score=score, why=replace(told.why, follow_ups=extra)))
     ranked.sort(key=lambda k: (-k.score, k.number))
-    return tuple(ranked[:limit])
+    # What the body says (figures, evidence, tags) weighs nothing in the score: it is read
+    # for the changes shown only, not for every PR of the window.
+    by_number = {it.number: it for it in items}
+    return tuple(replace(k, why=_described(by_number[k.number], k.why)) for k in ranked[:limit])
 
 
 def _base_score(
@@ -180,17 +186,40 @@ def _score(
     return round(score, 2)
 
 
+class _ToldFrom:
+    """A story's members as told from one of them (`Story.led_by`), by relation: each
+    story's members are indexed once, where building `led_by` for every candidate of a
+    story was quadratic in a big story."""
+
+    def __init__(self) -> None:
+        self._index: dict[str, tuple[dict[int, str], dict[str, list[int]]]] = {}
+
+    def related(self, story: Story, number: int, relation: str) -> list[int]:
+        """`[m.number for m in story.led_by(number).members if m.relation == relation]`."""
+        found = self._index.get(story.id)
+        if found is None:
+            by_relation: dict[str, list[int]] = {}
+            for member in story.members:
+                by_relation.setdefault(member.relation, []).append(member.number)
+            found = {m.number: m.relation for m in story.members}, by_relation
+            self._index[story.id] = found
+        relation_of, by_relation = found
+        pool = by_relation.get(relation, [])
+        if number == story.lead:
+            return pool
+        # Told from `number`, the old lead comes first, related the other way round.
+        own = relation_of[number]
+        old = [story.lead] if INVERSE.get(own, own) == relation else []
+        return old + ([n for n in pool if n != number] if own == relation else pool)
+
+
 def _delivered(
-    number: int, story: Story | None, known: Mapping[int, ActivityItem]
+    number: int, story: Story | None, known: Mapping[int, ActivityItem], told_from: _ToldFrom
 ) -> tuple[int, ...]:
     """The requests (issues) of its story that the change says it fixes."""
     if story is None:
         return ()
-    if story.lead == number:
-        pool = [m.number for m in story.members if m.relation == "fixed_by_lead"]
-    else:
-        seen = story.led_by(number)
-        pool = [m.number for m in seen.members if m.relation == "fixed_by_lead"]
+    pool = told_from.related(story, number, "fixed_by_lead")
     return tuple(n for n in pool if n in known and known[n].kind == "issue")
 
 
@@ -200,13 +229,17 @@ def _completed(request: ActivityItem, window: Window) -> bool:
 
 
 def _undoes(
-    item: ActivityItem, story: Story | None, known: Mapping[int, ActivityItem], window: Window
+    item: ActivityItem,
+    story: Story | None,
+    known: Mapping[int, ActivityItem],
+    window: Window,
+    told_from: _ToldFrom,
 ) -> float | None:
     """For a revert, the weight of the work it reverts (known in its story), else None."""
     if story is None or routine(item) != "revert":
         return None
-    seen = story.led_by(item.number) if story.lead != item.number else story
-    undone = [m.number for m in seen.members if m.relation == "reverted" and m.number in known]
+    related = told_from.related(story, item.number, "reverted")
+    undone = [n for n in related if n in known]
     if not undone:
         return None
     return max(substance(known[n], window.contains(known[n].created_at)) for n in undone)
@@ -220,21 +253,29 @@ def _why(
     delivered: tuple[int, ...] = (),
     done: frozenset[int] = frozenset(),
 ) -> Why:
-    """The facts behind a change's weight; `done`: the requests closed as completed."""
+    """The facts behind a change's weight; `done`: the requests closed as completed. What
+    its text says, which the score does not read, `_described` adds."""
     return Why(
         additions=details.additions if details else None,
         deletions=details.deletions if details else None,
         files=details.changed_files if details else None,
-        figures=figures(item),
         # People only: a bot's review (mergify, a CI bot) is no reviewer's attention.
         reviewers=(
             sum(not rules.is_bot(login) for login in details.reviewers) if details else None
         ),
         comments_in_window=discussed,
         reactions=item.reactions,
-        tags=weighty_tags(item),
         delivers=delivered,
         completed=tuple(n for n in delivered if n in done),
+    )
+
+
+def _described(item: ActivityItem, why: Why) -> Why:
+    """A shown change's facts with what its title, labels and body say."""
+    return replace(
+        why,
+        figures=figures(item),
+        tags=weighty_tags(item),
         evidence=evidence(item),
         routine=routine(item),
     )

@@ -23,29 +23,10 @@ it against the plugin authors' own attributions in ../shared/fixtures/radar/.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
 
-UPSTREAM = "vllm-project/vllm"
-
-
-@dataclass(frozen=True)
-class UpstreamRef:
-    repo: str
-    kind: str  # pr, issue, commit, pr-or-issue
-    number: int | None = None
-    sha: str | None = None
-
-    @property
-    def key(self) -> str:
-        """`#N` or the first 7 characters of a commit: what a link is compared by."""
-        return f"#{self.number}" if self.number is not None else (self.sha or "")[:7]
-
-
-@dataclass(frozen=True)
-class Reading:
-    relation: str  # breakage-fix, upgrade, mention-only, or none (no upstream named)
-    upstream: tuple[UpstreamRef, ...]
-
+from bot.model.radar import UPSTREAM, Culprit, PluginLink, Reading, UpstreamRef
+from bot.model.report import ActivityItem
 
 # github.com/vllm-project/vllm/pull/N, and the "vllm/pull/N" some titles shorten it to.
 _URL = re.compile(r"(?<![\w-])vllm/(?P<what>pull|issues|commit)/(?P<id>[0-9a-f]{7,40}|\d+)", re.I)
@@ -163,3 +144,52 @@ def read(title: str, body: str | None, own_max: int | None = None) -> Reading:
     if _MENTION.search(title) or not _BREAK_BODY.search(body or ""):
         return Reading("mention-only", refs)
     return Reading("breakage-fix", refs)
+
+
+def plugin_links(plugin: str, items: Iterable[ActivityItem], own_max: int) -> list[PluginLink]:
+    """Every item of `plugin` that names upstream, read: newest first."""
+    links = []
+    for item in items:
+        reading = read(item.title, item.body, own_max)
+        if reading.relation == "none" or not reading.upstream:
+            continue
+        state = "merged" if item.merged_at else item.state
+        links.append(
+            PluginLink(
+                plugin_repo=plugin,
+                number=item.number,
+                kind=item.kind,
+                title=item.title,
+                url=item.url,
+                author=item.author,
+                state=state,
+                at=item.merged_at or item.created_at,
+                relation=reading.relation,
+                upstream=reading.upstream,
+            )
+        )
+    return sorted(links, key=lambda link: (link.at, link.number), reverse=True)
+
+
+def culprits(links: Iterable[PluginLink], titles: dict[int, str]) -> list[Culprit]:
+    """The upstream changes named as causes by breakage fixes, the most plugins first,
+    then the most fixes, then the newest. An upgrade's list is what it adapted to, not
+    what broke it, so it counts for nobody's culprits."""
+    fixes: dict[str, list[PluginLink]] = {}
+    refs: dict[str, UpstreamRef] = {}
+    for link in links:
+        if link.relation != "breakage-fix":
+            continue
+        for ref in link.upstream:
+            if ref.kind == "issue":
+                continue  # an issue reports a break; it is not the change that made it
+            refs.setdefault(ref.key, ref)
+            fixes.setdefault(ref.key, []).append(link)
+    found = [
+        Culprit(refs[key], titles.get(refs[key].number or 0), tuple(found))
+        for key, found in fixes.items()
+    ]
+    return sorted(
+        found,
+        key=lambda c: (-len(c.plugins), -len(c.fixes), -max(f.at.timestamp() for f in c.fixes)),
+    )

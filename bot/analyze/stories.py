@@ -89,7 +89,11 @@ def build_stories(
     for number, it in known.items():
         if number not in weigh:
             weigh[number] = substance(it, window.contains(it.created_at))
-    stories = [_story(members, known, edges, window, weigh) for members in groups]
+    inside = _inside_edges(groups, edges)
+    stories = [
+        _story(members, known, found, window, weigh)
+        for members, found in zip(groups, inside, strict=True)
+    ]
     stories.sort(key=lambda s: (-len(s.numbers), s.lead))
     return tuple(stories)
 
@@ -179,10 +183,18 @@ def _timing_edges(items: list[ActivityItem], window: Window) -> list[_Edge]:
     terms = {it.number: _terms(it.title) for it in items}
     frequency = Counter(term for found in terms.values() for term in found)
     merges = [it for it in items if it.merged_at is not None and window.contains(it.merged_at)]
+    # A tie needs a shared term in at most TIMING_RARE titles, so each request is tried
+    # against the few merges holding one of its rare terms, not against every merge (that
+    # was requests × merges: minutes at 100k items).
+    by_term: dict[str, list[int]] = {}
+    for index, pr in enumerate(merges):
+        for term in terms[pr.number]:
+            if frequency[term] <= TIMING_RARE:
+                by_term.setdefault(term, []).append(index)
     edges = []
     for issue in items:
         if issue.kind == "issue":
-            best = _tied_merge(issue, merges, terms, frequency, window)
+            best = _tied_merge(issue, merges, by_term, terms, frequency, window)
             if best is not None:
                 edges.append(best)
     return edges
@@ -191,18 +203,23 @@ def _timing_edges(items: list[ActivityItem], window: Window) -> list[_Edge]:
 def _tied_merge(
     issue: ActivityItem,
     merges: list[ActivityItem],
+    by_term: Mapping[str, list[int]],
     terms: Mapping[int, set[str]],
     frequency: Counter[str],
     window: Window,
 ) -> _Edge | None:
+    done = issue.closed_at is not None and issue.state_reason == "completed"
+    # Closed as completed right after a merge, the timing says much: any two shared
+    # terms, one of them rare. Opened after it, the title must say more.
+    limit = 10**9 if done else TIMING_RARE
+    rare = TIMING_RARE if done else RARE
+    # In the merges' order, as when every merge was tried: the first of the best wins.
+    tried = sorted(
+        {i for t in terms[issue.number] if frequency[t] <= rare for i in by_term.get(t, ())}
+    )
     best: tuple[int, _Edge] | None = None
-    for pr in merges:
-        done = issue.closed_at is not None and issue.state_reason == "completed"
-        # Closed as completed right after a merge, the timing says much: any two shared
-        # terms, one of them rare. Opened after it, the title must say more.
-        limit = 10**9 if done else TIMING_RARE
+    for pr in (merges[i] for i in tried):
         shared = sorted(t for t in terms[issue.number] & terms[pr.number] if frequency[t] <= limit)
-        rare = TIMING_RARE if done else RARE
         if len(shared) < MIN_SHARED or not any(frequency[t] <= rare for t in shared):
             continue
         quoted = ", ".join(f"'{t}'" for t in shared[:4])
@@ -302,23 +319,38 @@ def _components(listed: Mapping[int, ActivityItem], edges: list[_Edge]) -> list[
     return list(groups.values())
 
 
+def _inside_edges(groups: list[set[int]], edges: list[_Edge]) -> list[list[_Edge]]:
+    """Per group, the edges between two of its members, in the edges' order: sorted out in
+    one pass (every group scanning every edge was groups × edges)."""
+    group_of = {n: index for index, members in enumerate(groups) for n in members}
+    inside: list[list[_Edge]] = [[] for _ in groups]
+    for edge in edges:
+        index = group_of.get(edge.a)
+        if index is not None and group_of.get(edge.b) == index:
+            inside[index].append(edge)
+    return inside
+
+
 # -- one story -----------------------------------------------------------------------------
 
 
 def _story(
     members: set[int],
     known: Mapping[int, ActivityItem],
-    edges: list[_Edge],
+    inside: list[_Edge],
     window: Window,
     weights: Mapping[int, float],
 ) -> Story:
-    inside = [edge for edge in edges if edge.a in members and edge.b in members]
+    """One group as a story; `inside`: the edges between its members."""
     derived = _derived(inside, known)
     lead = min(
         members,
         key=lambda n: _lead_rank(known[n], window, weights[n] - DERIVED * (n in derived)),
     )
-    relations = {n: _relation(n, lead, inside) for n in members if n != lead}
+    to_lead, touching = _edges_of(lead, inside)
+    relations = {
+        n: _relation(n, to_lead.get(n), touching.get(n, set())) for n in members if n != lead
+    }
     ordered = sorted(members - {lead}, key=lambda n: (_state_order(known[n]), n))
     return Story(
         id=f"s{lead}",
@@ -354,11 +386,23 @@ def _lead_rank(item: ActivityItem, window: Window, weight: float) -> tuple[int, 
     return (0 if _in_window(item, window) else 1, -ahead, -item.comments, item.number)
 
 
-def _relation(member: int, lead: int, edges: list[_Edge]) -> str:
-    """How `member` relates to the story's lead, in one word the formatters translate."""
+def _edges_of(lead: int, edges: list[_Edge]) -> tuple[dict[int, _Edge], dict[int, set[str]]]:
+    """Per member, its first edge with the lead and the kinds of all its edges: read once
+    for the story (each member scanning every edge was quadratic in a big story)."""
+    to_lead: dict[int, _Edge] = {}
+    touching: dict[int, set[str]] = {}
     for edge in edges:
-        if {edge.a, edge.b} != {member, lead}:
-            continue
+        for end, other in ((edge.a, edge.b), (edge.b, edge.a)):
+            touching.setdefault(end, set()).add(edge.kind)
+            if other == lead:
+                to_lead.setdefault(end, edge)
+    return to_lead, touching
+
+
+def _relation(member: int, edge: _Edge | None, touching: set[str]) -> str:
+    """How `member` relates to the story's lead, in one word the formatters translate:
+    `edge` is its first edge with the lead, `touching` the kinds of all its edges."""
+    if edge is not None:
         forward = edge.a == member  # member → lead
         return {
             ("fixes", True): "fixes_lead",
@@ -380,7 +424,6 @@ def _relation(member: int, lead: int, edges: list[_Edge]) -> str:
             edge.kind if edge.kind in ("similar", "series", "attempt") else "related",
         )
     # No link to the lead itself: one step removed, a series is still a series.
-    touching = {edge.kind for edge in edges if member in (edge.a, edge.b)}
     return "series" if touching == {"series"} else "related"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -164,9 +165,11 @@ def clusters(
             key = name.lower()
             names.setdefault(key, name)
             groups.setdefault(key, set()).add(it.number)
-    # A bare family ("QWEN") is dropped when a versioned one of it is there ("Qwen3.5").
-    for key in [k for k in groups if not any(c.isdigit() for c in k)]:
-        if any(other != key and other.startswith(key) for other in groups):
+    # A bare family ("QWEN") is dropped when a versioned one of it is there ("Qwen3.5"). In
+    # sorted order the keys a key begins come right after it, so its successor tells (every
+    # key against every key was quadratic in the window's distinct tags).
+    for key, after in itertools.pairwise([*sorted(groups), ""]):
+        if not any(c.isdigit() for c in key) and after.startswith(key) and after != key:
             del groups[key]
     ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     return tuple(

@@ -230,6 +230,37 @@ class Collector:
 
     # -- the review queue: lists and GraphQL (bot/collect/queue.py builds the queries) -----
 
+    # -- a plugin's pin of upstream (the breakage radar) ------------------------------
+
+    def file_text(self, path: str, ref: str) -> str | None:
+        """A file of the repository at branch or commit `ref`; None when there is none."""
+        try:
+            with self._translate_errors():
+                repo = self._github.get_repo(self.source.repo)
+                content = repo.get_contents(path, ref=ref)
+                if isinstance(content, list):  # a folder: not a pin
+                    return None
+                return content.decoded_content.decode("utf-8", errors="replace")
+        except CollectError as exc:
+            if isinstance(exc.__cause__, GithubException) and exc.__cause__.status == 404:
+                return None
+            raise
+
+    def behind(self, base: str, head: str = "main") -> tuple[int, datetime, datetime] | None:
+        """How many commits `head` is ahead of `base`, and both commits' times (None: GitHub
+        does not know `base`, e.g. a pin of another fork)."""
+        try:
+            with self._translate_errors():
+                repo = self._github.get_repo(self.source.repo)
+                compare = repo.compare(base, head)
+                base_at = compare.base_commit.commit.committer.date
+                head_at = repo.get_commit(head).commit.committer.date
+                return int(compare.ahead_by), _aware(base_at), _aware(head_at)
+        except CollectError as exc:
+            if isinstance(exc.__cause__, GithubException) and exc.__cause__.status in (404, 422):
+                return None
+            raise
+
     def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
         """One GraphQL request (GitHub answers it only with a token); its `data`."""
         try:

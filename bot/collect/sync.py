@@ -144,6 +144,20 @@ class Archiver:
         """The archived items among `numbers` (items outside a window that it names)."""
         return self.store.items.many(repo, numbers)
 
+    def file_text(self, repo: str, path: str, ref: str) -> str | None:
+        """A file of `repo` as GitHub has it now (one request; not archived: a pin moves)."""
+        if not self.fetch:
+            return None
+        with self._github(repo) as github:
+            return github().file_text(path, ref)
+
+    def behind(self, repo: str, base: str) -> tuple[int, datetime, datetime] | None:
+        """How far `repo`'s main is ahead of commit `base`, and both times (two requests)."""
+        if not self.fetch:
+            return None
+        with self._github(repo) as github:
+            return github().behind(base)
+
     def item(self, repo: str, number: int, now: datetime) -> ActivityItem:
         """One item from the archive, fetched (one request) when it is not there."""
         found = self.store.items.get(repo, number)

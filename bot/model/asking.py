@@ -42,6 +42,25 @@ def topic(name: str, rules: TopicRules) -> str:
     return key
 
 
+def queue_topic(name: str, rules: TopicRules) -> str:
+    """A topic the review queue can follow: one with GitHub labels, since the queue's lists
+    are GitHub searches by label (a topic known by its title rules alone has no queue)."""
+    key = name.strip().lower()
+    labelled = [t.key for t in rules.topics if t.key in rules.queue.topic_labels]
+    if key in labelled:
+        return key
+    if rules.topic(key) is None:
+        raise AskError(
+            f"unknown topic '{name}'{did_you_mean(key, labelled)} Topics with a review queue: "
+            f"{', '.join(labelled)}."
+        )
+    raise AskError(
+        f"topic '{key}' has no labels for the review queue (its lists are GitHub searches by "
+        f"label): use one of {', '.join(labelled)}, or give {key} `queue_labels` in the "
+        "topic rules file"
+    )
+
+
 def section(name: str, rules: TopicRules) -> str:
     """A section word (summary, vendors, hot, …) or a topic key."""
     key = name.strip().lower()
@@ -85,6 +104,7 @@ __all__ = [
     "AskError",
     "did_you_mean",
     "language",
+    "queue_topic",
     "repository",
     "section",
     "topic",

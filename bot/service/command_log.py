@@ -10,7 +10,13 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.observe.logs import event
-from bot.service.commands import Answer, CommandService, QueueRequest, ReportRequest
+from bot.service.commands import (
+    Answer,
+    CommandService,
+    QueueRequest,
+    RadarRequest,
+    ReportRequest,
+)
 
 if TYPE_CHECKING:
     from bot.observe.metrics import Metrics
@@ -30,6 +36,10 @@ class TimedCommands(CommandService):
     async def queue(self, user: str, request: QueueRequest) -> Answer:
         words = (request.topic, request.when)
         return await self._timed_async("vllm-queue", words, user, super().queue(user, request))
+
+    async def radar(self, user: str, request: RadarRequest) -> Answer:
+        words = (request.plugin, request.when)
+        return await self._timed_async("vllm-radar", words, user, super().radar(user, request))
 
     def subscribe(
         self,

@@ -23,10 +23,12 @@ from bot.model import asking
 from bot.model.asking import did_you_mean
 from bot.model.errors import InputError
 from bot.model.queue import Queue
+from bot.model.radar import Radar
 from bot.model.report import Report
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 from bot.service.queue import QueueError, QueueQuery, QueueService
+from bot.service.radar import RadarService
 from bot.service.reports import ReportQuery, Reports
 from bot.store import StoreError, Subscription
 from bot.store.subscriptions import Subscriptions
@@ -34,7 +36,14 @@ from config.settings import Settings
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Answer", "CommandService", "QueueRequest", "ReportRequest", "did_you_mean"]
+__all__ = [
+    "Answer",
+    "CommandService",
+    "QueueRequest",
+    "RadarRequest",
+    "ReportRequest",
+    "did_you_mean",
+]
 
 
 class CommandError(InputError):
@@ -64,12 +73,23 @@ class QueueRequest:
 
 
 @dataclass(frozen=True)
+class RadarRequest:
+    """`/vllm-radar`, as typed: nothing checked yet."""
+
+    plugin: str | None = None
+    when: str = "7d"  # a week of plugin fixes: what a plugin team reviews at a time
+    public: bool = False
+
+
+@dataclass(frozen=True)
 class Answer:
-    """What to show: a sentence, a report with the sections to render, or a review queue."""
+    """What to show: a sentence, a report with the sections to render, a review queue or
+    the breakage radar."""
 
     text: str | None = None
     report: Report | None = None
     queue: Queue | None = None
+    radar: Radar | None = None
     only: tuple[str, ...] = ()
     lang: str = "en"
     ephemeral: bool = True
@@ -105,6 +125,7 @@ class CommandService:
         subscriptions: Subscriptions,
         clock: Callable[[], datetime],
         queues: QueueService | None = None,
+        radar: RadarService | None = None,
     ) -> None:
         self.settings = settings
         self.rules = rules
@@ -113,6 +134,7 @@ class CommandService:
         self.clock = clock
         self.limiter = RateLimiter(settings.command_limit_per_minute)
         self.queues = queues  # the composition root's one review-queue service
+        self.radars = radar
 
     @property
     def topic_keys(self) -> list[str]:
@@ -178,6 +200,24 @@ class CommandService:
             return Answer(text=f"could not make the queue: {exc}")
         return Answer(queue=queue, lang=lang, ephemeral=not request.public)
 
+    async def radar(self, user: str, request: RadarRequest) -> Answer:
+        """`/vllm-radar [plugin] [window]`: which upstream changes broke which plugins."""
+        try:
+            if self.radars is None:
+                raise CommandError("the breakage radar is not served here")
+            plugin = self.radars.plugin(request.plugin) if request.plugin else None
+            window = self._window(request.when)
+            wait = self.limiter.allow(user)
+            if wait:
+                raise CommandError(f"easy — one report at a time: try again in {wait:.0f} s")
+            found = await asyncio.to_thread(self.radars.radar, window, plugin)
+        except InputError as exc:
+            return Answer(text=str(exc))
+        except (CollectError, StoreError) as exc:
+            log.warning("radar command failed: %s", exc)
+            return Answer(text=f"could not make the radar: {exc}")
+        return Answer(radar=found, ephemeral=not request.public)
+
     def check_topic(self, name: str) -> str:
         key: str = asking.topic(name, self.rules)
         return key
@@ -208,18 +248,19 @@ class CommandService:
         rule = self.rules.topic(key)
         name = rule.display_name(self.settings.lang) if rule is not None else key
         place = "your DMs" if kind == "dm" else "this channel"
+        gets, was = ("get", "were") if kind == "dm" else ("gets", "was")  # DMs are plural
         if remove:
             done = self.store.remove(sub)
             return Answer(
                 text=f"{place} will no longer get the {name} digest"
                 if done
-                else f"{place} was not subscribed to {name}"
+                else f"{place} {was} not subscribed to {name}"
             )
         added = self.store.add(sub, self.clock())
         return Answer(
             text=f"{place} will get the {name} digest after each daily report"
             if added
-            else f"{place} already gets the {name} digest"
+            else f"{place} already {gets} the {name} digest"
         )
 
     def subscriptions(self, platform: str, user: str, channel: str) -> Answer:

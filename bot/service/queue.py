@@ -25,6 +25,7 @@ from bot.analyze.queue import build_queue
 from bot.collect.queue import QueueCollector, Scope
 from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, DeliveryResult, Destination
+from bot.model import asking
 from bot.model.errors import InputError
 from bot.model.queue import Queue
 from bot.model.report import Report
@@ -72,10 +73,10 @@ class QueueService:
         or the first vendor), then the repository."""
         labels = self.rules.queue.topic_labels
         if topic is not None and topic not in labels:
-            raise QueueError(
-                f"topic '{topic}' has no labels for the review queue: give it `queue_labels` "
-                "in the topic rules file (GitHub's search counts labels)"
-            )
+            try:  # the sentence the command line says too, naming the topics that have one
+                asking.queue_topic(topic, self.rules)
+            except asking.AskError as exc:
+                raise QueueError(str(exc)) from None
         keys = [topic] if topic else []
         keys += [t.key for t in self.rules.vendors if t.key in labels and t.key != topic]
         if not self.collector.graphql:

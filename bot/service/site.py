@@ -12,11 +12,15 @@ Links inside the site are relative, so it works as-is on GitHub Pages or any sta
 the page paths are `report_files.page_path`, the same the chat posts link to.
 
 Built from the archive alone (a reading-only pipeline: no GitHub request, no model call) and
-only from days it holds whole, so a page never shows a half-collected day. Incremental: a
-file is written only when its bytes change, and a chart is drawn only when the figures
-behind it changed (`.site-inputs.json` keeps a digest of each chart's figures), so a rebuild
-after one new day rewrites the new day's pages, the previous day's "next" link, the index,
-the feeds and the pages of the topics that day touched.
+only from days it holds whole, so a page never shows a half-collected day.
+
+Incremental, so the daily cost follows what changed, not the archive's size: INPUTS keeps a
+record per day (what the index, feeds and topic pages need of it, the items its pages show,
+its files) and the archive's mark (its newest fetch stamp). A build reads the rows written
+since the last mark (`bot.store.changes`) and makes again only new days, days whose
+neighbours changed, days showing an item the archive learned more about, and the fortnight
+after a day whose counts may have moved; the other days' records stand. A file is written
+only when its bytes change, and a chart drawn only when the figures behind it changed.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from datetime import date, datetime, timedelta
 from datetime import time as time_of_day
 from functools import cache
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.model.history import History
@@ -38,6 +43,7 @@ from bot.model.query import ReportQuery
 from bot.model.windows import Window, day_window
 from bot.report_files import page_path
 from bot.service.reports import CHART_DAYS, Reports
+from bot.service.site_days import Changed, DayRecord, code_digest, near, parse_mark, runs, stable
 from formatters import html
 from formatters import outline as ol
 
@@ -48,7 +54,12 @@ LANGS = ("en", "zh")
 CHARTS = ("counts", "vendors")
 FEED_ENTRIES = 60
 ASSETS = ("style.css", "favicon.svg")
-INPUTS = ".site-inputs.json"  # chart digests and the files the last build wrote
+INPUTS = ".site-inputs.json"  # chart digests, the files and day records of the last build
+# Rows stamped this long before the last build's mark are read again: a sync running beside
+# that build may have stamped rows with a time before the build read its mark.
+SETTLE = timedelta(minutes=10)
+# An event can reach the archive this long after it happened (GitHub's search index lags).
+LAG = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,8 @@ class SiteBuild:
     written: tuple[str, ...]  # files this build wrote (new or changed), relative to the root
     removed: tuple[str, ...]  # files of an earlier build no longer part of the site
     seconds: float
+    # Report days made again, oldest first (the rest stood as the last build left them).
+    made: tuple[str, ...] = ()
 
 
 @dataclass
@@ -90,6 +103,7 @@ class SiteBuilder:
         self.tz = tz
         self.cutoff = cutoff
         self.base_url = base_url.rstrip("/") if base_url else None
+        self._made_with = ""  # the recipe of the build under way
 
     def days(self) -> list[date]:
         """The report days the archive holds whole, oldest first."""
@@ -102,41 +116,152 @@ class SiteBuilder:
                 day += timedelta(days=1)
         return sorted(found)
 
-    def build(self, root: Path) -> SiteBuild:
+    def build(self, root: Path, progress: Callable[[str], None] | None = None) -> SiteBuild:
+        """Make the site in `root`; `progress` is told each day as it is made."""
         started = time.perf_counter()
         files = _Files(root)
         for asset in ASSETS:
             files.put(asset, html.asset(asset))
         days = self.days()
-        topics: dict[str, _Topic] = {}
-        rows: list[html.DayRow] = []
-        entries: list[html.FeedEntry] = []
-        if days:
-            first = days[0] - timedelta(days=CHART_DAYS - 1)
+        recipe = self._made_with = self._recipe()
+        before = files.before
+        kept: dict[str, DayRecord] = {}
+        raw: dict[str, Any] = {}  # the records as the last build wrote them
+        if before.get("recipe") == recipe:  # same code and settings: earlier days may stand
+            raw = before.get("days", {})
+            kept = {label: DayRecord.load(r) for label, r in raw.items()}
+        mark, changed, seen = self._changes(before if kept else {})
+        stale = self._stale(days, kept, changed, root)
+        records: dict[str, DayRecord] = {}
+        for run in runs(sorted(stale)):
+            first = run[0] - timedelta(days=CHART_DAYS - 1)
             windows = [
-                self._window(first + timedelta(days=n)) for n in range((days[-1] - first).days + 1)
+                self._window(first + timedelta(days=n)) for n in range((run[-1] - first).days + 1)
             ]
-            run = self.reports.history_of(self.repo, windows)
-            at = {point.label: index for index, point in enumerate(run.days)}
-            for index, day in enumerate(days):
+            history = self.reports.history_of(self.repo, windows)
+            at = {point.label: index for index, point in enumerate(history.days)}
+            for day in run:
                 label = day.isoformat()
-                near = (
-                    days[index - 1] if index else None,
-                    days[index + 1] if index + 1 < len(days) else None,
-                )
-                last14 = run.ending(at[label], CHART_DAYS)
-                full = self._day(files, windows[at[label]], last14, near)
-                rows.append(html.day_row(last14, page_path(label, "en"), page_path(label, "zh")))
-                entries.append(self._entry(label, full, windows[at[label]].end, ""))
-                for section in full.sections:
-                    line = ol.topic_line(section, "en")
-                    if section.kind == "section" or line is None:
-                        continue
-                    topic = topics.setdefault(section.key, _Topic(section.key, section.name))
-                    items = last14.days[-1].topics.get(section.key, 0)
-                    topic.days.append(_TopicDay(label, items, line, windows[at[label]].end))
-        rows.reverse()
-        entries.reverse()
+                if progress is not None:
+                    made = len(records) + 1
+                    progress(f"building the site: {label}, day {made} of {len(stale)}")
+                last14 = history.ending(at[label], CHART_DAYS)
+                records[label] = self._day(files, windows[at[label]], last14, near(days, day))
+        for day in days:
+            label = day.isoformat()
+            if label not in records:  # unchanged: its files stand as the last build left them
+                records[label] = kept[label]
+                files.keep(records[label].files, records[label].charts)
+        self._pages(files, [records[day.isoformat()] for day in days])
+        written, removed = files.finish(
+            recipe=recipe,
+            mark=mark.isoformat() if mark else None,
+            seen=seen,
+            days={
+                day.isoformat(): raw[day.isoformat()]
+                if day.isoformat() in raw and day not in stale
+                else records[day.isoformat()].dump()
+                for day in days
+            },
+        )
+        build = SiteBuild(
+            days=len(days),
+            pages=sum(1 for name in files.produced if name.endswith(".html")),
+            files=len(files.produced),
+            written=tuple(written),
+            removed=tuple(removed),
+            seconds=time.perf_counter() - started,
+            made=tuple(day.isoformat() for day in sorted(stale)),
+        )
+        log.info(
+            "site: %d days (%d made again), %d files, %d written in %.2f s",
+            build.days,
+            len(build.made),
+            build.files,
+            len(build.written),
+            build.seconds,
+        )
+        return build
+
+    def _changes(
+        self, before: dict[str, Any]
+    ) -> tuple[datetime | None, Changed | None, dict[str, str]]:
+        """The archive's mark now; what was written since the last build (None: no last
+        build to compare with); the rows near the mark, remembered for the next build.
+
+        Rows stamped up to SETTLE before the last mark are read again, since a sync running
+        beside that build may have stamped rows with a time before the build read its mark;
+        the ones that build already saw, with the same stamp, are not news."""
+        store = self.reports.archiver.store.changes
+        mark = store.mark(self.repo)  # read first: what is written during the build is newer
+        earlier = parse_mark(before.get("mark"))
+        if mark is None:
+            return None, None, {}
+        rows = store.since(self.repo, min(mark, earlier or mark) - SETTLE)
+        seen = {f"{r.table}:{r.number}": r.fetched_at.isoformat() for r in rows}
+        if earlier is None:
+            return mark, None, seen
+        known = before.get("seen", {})
+        changed = Changed(since=earlier)
+        for row in rows:
+            key = f"{row.table}:{row.number}"
+            if known.get(key) != seen[key]:
+                changed.numbers.add(row.number)
+                changed.moments[row.number] = row.moments
+        band = mark - SETTLE
+        return mark, changed, {k: v for k, v in seen.items() if datetime.fromisoformat(v) > band}
+
+    def _stale(
+        self, days: list[date], kept: dict[str, DayRecord], changed: Changed | None, root: Path
+    ) -> set[date]:
+        """The days whose pages must be made again: new days, days whose neighbours changed,
+        days that show an item the archive learned more about, days with a file gone, and
+        the fortnight after a new day or a day whose counts may have changed (its charts
+        and trend baselines include that day)."""
+        if changed is None:
+            return set(days)
+        present = set(days)
+        new = [day for day in days if day.isoformat() not in kept]
+        stale = {
+            day
+            for day in days
+            if (record := kept.get(day.isoformat())) is None
+            or record.near != near(days, day)
+            or not changed.numbers.isdisjoint(record.shows)
+            # its pages gone (a person cleaned the folder): one look per page, not per file
+            or not all((root / n).is_file() for n in record.files if n.endswith(".html"))
+        }
+        for touched in [*new, *self._counted(changed, kept)]:
+            stale.update(
+                later
+                for n in range(CHART_DAYS)
+                if (later := touched + timedelta(days=n)) in present
+            )
+        return stale
+
+    def _counted(self, changed: Changed, kept: dict[str, DayRecord]) -> set[date]:
+        """The days whose counts may have changed: those of an item no page showed yet,
+        and those of a recent event (an item's creation, closing or merge after the last
+        build's facts, less the search index's LAG). An older event of an item a page
+        already showed was counted then: it changes that page, not the charts after it."""
+        shown = set().union(*(record.shows for record in kept.values()))
+        recent = changed.since - LAG if changed.since else None
+        return {
+            self._day_of(moment)
+            for number, moments in changed.moments.items()
+            for moment in moments
+            if number not in shown or recent is None or moment > recent
+        }
+
+    def _pages(self, files: _Files, records: list[DayRecord]) -> None:
+        """The index, the feeds and the topic pages, from every day's record."""
+        topics: dict[str, _Topic] = {}
+        for record in records:
+            for key, name, items, line in record.topics:
+                topic = topics.setdefault(key, _Topic(key, name))
+                topic.days.append(_TopicDay(record.label, items, line, record.entry.updated))
+        rows = [record.row for record in reversed(records)]
+        entries = [record.entry for record in reversed(records)]
         title = f"{self.repo} daily reports"
         files.put(
             "index.html",
@@ -147,35 +272,32 @@ class SiteBuilder:
         files.put("feed.xml", self._feed(title, entries, "feed.xml", "reports"))
         for topic in topics.values():
             self._topic(files, topic)
-        written, removed = files.finish()
-        build = SiteBuild(
-            days=len(days),
-            pages=sum(1 for name in files.produced if name.endswith(".html")),
-            files=len(files.produced),
-            written=tuple(written),
-            removed=tuple(removed),
-            seconds=time.perf_counter() - started,
-        )
-        log.info(
-            "site: %d days, %d files, %d written in %.2f s",
-            build.days,
-            build.files,
-            len(build.written),
-            build.seconds,
-        )
-        return build
+
+    def _recipe(self) -> str:
+        """What every page is made with besides the facts: the code, the topic rules and
+        the site's settings. A change to any of them makes every page again."""
+        settings = (self.repo, str(self.tz), self.cutoff, self.base_url, self.reports.rules)
+        return hashlib.sha256(stable(settings).encode() + code_digest()).hexdigest()
+
+    def _day_of(self, moment: datetime) -> date:
+        """The report day whose window holds `moment`."""
+        day = moment.astimezone(self.tz).date()
+        return day if self._window(day).start <= moment else day - timedelta(days=1)
 
     # -- one report day ----------------------------------------------------------------------
 
     def _day(
-        self, files: _Files, window: Window, last14: History, near: tuple[date | None, date | None]
-    ) -> ol.Outline:
-        """The day's pages and charts; its outline in English (for the index and feeds)."""
+        self, files: _Files, window: Window, last14: History, near: tuple[str | None, str | None]
+    ) -> DayRecord:
+        """The day's pages and charts, and its record: what the index, feeds and topic pages
+        need of it, and the items it shows (a change to one of them makes it again)."""
         label = window.label
-        outlines = {}
+        first = len(files.produced)
+        outlines, shows = {}, set()
         for lang in LANGS:
             pictures = [self._chart(files, label, last14, kind, lang) for kind in CHARTS]
             report = self.reports.report(ReportQuery(self.repo, window, lang))
+            shows |= report.items.keys() | report.context.keys()
             full = outlines[lang] = ol.outline(report, lang)
             up = "../" if lang == "en" else "../../"
             page = html.report_page(
@@ -185,11 +307,26 @@ class SiteBuilder:
                     (other, up + page_path(label, other)) for other in LANGS if other != lang
                 ],
                 home=up,
-                previous=up + page_path(near[0].isoformat(), lang) if near[0] else None,
-                following=up + page_path(near[1].isoformat(), lang) if near[1] else None,
+                previous=up + page_path(near[0], lang) if near[0] else None,
+                following=up + page_path(near[1], lang) if near[1] else None,
             )
             files.put(page_path(label, lang) + "index.html", page)
-        return outlines["en"]
+        made = files.produced[first:]
+        full = outlines["en"]
+        return DayRecord(
+            label=label,
+            near=near,
+            shows=sorted(shows),
+            files=made,
+            charts={name: files.digests[name] for name in made if name in files.digests},
+            row=html.day_row(last14, page_path(label, "en"), page_path(label, "zh")),
+            entry=self._entry(label, full, window.end, ""),
+            topics=[
+                (section.key, section.name, last14.days[-1].topics.get(section.key, 0), line)
+                for section in full.sections
+                if section.kind != "section" and (line := ol.topic_line(section, "en"))
+            ],
+        )
 
     def _chart(
         self, files: _Files, label: str, last14: History, kind: str, lang: str = "en"
@@ -221,8 +358,12 @@ class SiteBuilder:
             for d in days
         ]
         title = f"{topic.name} · {self.repo}"
-        files.put(
-            folder + "index.html", html.topic_page(title, rows, home="../../", feed="feed.xml")
+        # A topic page lists every day of its topic: drawn again only when its rows change
+        # (at a thousand days, rendering the topic pages was most of a build's time).
+        files.drawn(
+            folder + "index.html",
+            self._digest(title, rows),
+            lambda: html.topic_page(title, rows, home="../../", feed="feed.xml").encode(),
         )
         entries = [
             html.FeedEntry(
@@ -234,7 +375,15 @@ class SiteBuilder:
             )
             for d in days[:FEED_ENTRIES]
         ]
-        files.put(folder + "feed.xml", self._feed(title, entries, folder + "feed.xml", topic.key))
+        files.drawn(
+            folder + "feed.xml",
+            self._digest(title, entries),
+            lambda: self._feed(title, entries, folder + "feed.xml", topic.key).encode(),
+        )
+
+    def _digest(self, *made_of: object) -> str:
+        """What a page is made of, with what it is made by (the recipe)."""
+        return hashlib.sha256(repr((self._made_with, made_of)).encode()).hexdigest()
 
     def _entry(self, label: str, full: ol.Outline, updated: datetime, up: str) -> html.FeedEntry:
         counts = " · ".join(f"{name} {value}" for name, value in full.counts)
@@ -270,10 +419,10 @@ class _Files:
         self.produced: list[str] = []
         self._written: list[str] = []
         try:
-            self._before = json.loads((root / INPUTS).read_text(encoding="utf-8"))
+            self.before: dict[str, Any] = json.loads((root / INPUTS).read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            self._before = {}
-        self._digests: dict[str, str] = {}
+            self.before = {}
+        self.digests: dict[str, str] = {}
 
     def put(self, name: str, content: str | bytes) -> None:
         data = content.encode("utf-8") if isinstance(content, str) else content
@@ -291,20 +440,26 @@ class _Files:
         self._written.append(name)
 
     def drawn(self, name: str, digest: str, draw: Callable[[], bytes]) -> None:
-        """A picture, drawn again only when the figures behind it changed."""
-        self._digests[name] = digest
-        if self._before.get("charts", {}).get(name) == digest and (self.root / name).is_file():
+        """A file made again only when what it is made of changed (`digest`): a chart, a topic
+        page."""
+        self.digests[name] = digest
+        if self.before.get("charts", {}).get(name) == digest and (self.root / name).is_file():
             self.produced.append(name)
             return
         self.put(name, draw())
 
-    def finish(self) -> tuple[list[str], list[str]]:
+    def keep(self, names: list[str], charts: dict[str, str]) -> None:
+        """Files an earlier build wrote that stand unchanged (their day was not made again)."""
+        self.produced += names
+        self.digests.update(charts)
+
+    def finish(self, **remember: Any) -> tuple[list[str], list[str]]:
         """Remove what an earlier build wrote and this one did not; remember this build."""
-        removed = sorted(set(self._before.get("files", [])) - set(self.produced))
+        removed = sorted(set(self.before.get("files", [])) - set(self.produced))
         for name in removed:
             (self.root / name).unlink(missing_ok=True)
-        inputs = {"charts": self._digests, "files": sorted(self.produced)}
-        self.put(INPUTS, json.dumps(inputs, indent=1, sort_keys=True))
+        inputs = {"charts": self.digests, "files": sorted(self.produced), **remember}
+        self.put(INPUTS, json.dumps(inputs, separators=(",", ":")))  # compact: read by us alone
         self.produced.remove(INPUTS)
         if INPUTS in self._written:
             self._written.remove(INPUTS)

@@ -12,13 +12,15 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 - `leases`: named leases with a fencing token, e.g. the scheduler's leadership (`leases.py`);
 - `subscriptions`: who gets which digest (`subscriptions.py`);
 - `pulls`: size and reviewers of key-change candidates (`pull_details.py`);
-- `reviews`: the review queue's response facts and the spans read (`reviews.py`).
+- `reviews`: the review queue's response facts and the spans read (`reviews.py`);
+- `changes`: what the archive learned since a moment, for incremental rebuilds (`changes.py`).
 """
 
 from __future__ import annotations
 
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
+from bot.store.changes import Changes
 from bot.store.coverage import Coverage
 from bot.store.engine import (
     BUSY_SECONDS,
@@ -81,6 +83,7 @@ class Store:
         self.subscriptions = Subscriptions(transactions)
         self.pulls = PullDetailsStore(transactions)
         self.reviews = ResponseFacts(transactions)
+        self.changes = Changes(transactions)
 
     def close(self) -> None:
         self.engine.dispose()

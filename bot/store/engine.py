@@ -4,14 +4,23 @@ Alembic is the schema's source of truth, but importing it and walking its revisi
 about half a second, so opening a store first reads the recorded revision with one query:
 - at the newest revision (every start after the first): nothing more to do;
 - an empty database: the tables are created from the declarative schema and stamped with
-  the newest revision (a test proves this equals running every migration);
+  the newest revision in one transaction (a test proves this equals running every migration);
 - an older revision: Alembic upgrades it.
+
+Replicas started together on one empty database must not race to create it (one of them
+used to fail with "table already exists"), so creating and upgrading happen under a lock
+held to the end of the transaction, and the revision is read again once it is held: on
+PostgreSQL an advisory lock, on SQLite the write lock (`BEGIN IMMEDIATE`). A new SQLite file
+is made under a temporary name and linked into place when whole, so no opener ever finds the
+empty file SQLite makes on its first connection (which `check_sqlite_file` refuses).
 """
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,6 +37,9 @@ VERSION_TABLE = "alembic_version"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_SECONDS = 30.0  # how long a SQLite writer waits for another process's lock
 WRITE_ATTEMPTS = 3
+# The PostgreSQL advisory lock openers take to create or upgrade the schema; any constant
+# no other program on the database uses (advisory locks are per database).
+SCHEMA_LOCK = 0x766C6C6D5F736368  # "vllm_sch"
 T = TypeVar("T")
 
 
@@ -84,7 +96,7 @@ def describe(exc: BaseException, where: str, doing: str = "the store ({where}) f
     """One sentence for a database failure, with what to do about the common ones."""
     said = first_line(exc)
     low = said.lower()
-    if "database is locked" in low or "database table is locked" in low:
+    if any(words in low for words in ("database is locked", "table is locked", "lock timeout")):
         return (
             f"the store ({where}) stayed locked by another process longer than its wait "
             f"({BUSY_SECONDS:.0f} s by default); try again when the other run has finished"
@@ -97,8 +109,6 @@ def describe(exc: BaseException, where: str, doing: str = "the store ({where}) f
     if "does not exist" in low and "database" in low:
         return f"the store's database is gone ({where}): {said}"
     if "unable to open database file" in low:  # SQLite: the folder is missing or not ours
-        import os
-
         return (
             f"cannot open the SQLite store ({where}): its folder must exist and be writable "
             f"by this user (uid {os.getuid()}; in Docker the image's user is 10001: "
@@ -110,23 +120,84 @@ def describe(exc: BaseException, where: str, doing: str = "the store ({where}) f
 def open_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
     """An engine for `url` with its schema at the newest revision."""
     engine = make_engine(url, busy_seconds)
-    with engine.begin() as connection:
-        revision = current_revision(connection)
+    new_file = _new_sqlite_file(url)
+    if new_file is not None:
+        _publish_sqlite(new_file, url, busy_seconds)
+    with engine.connect() as connection:
+        if current_revision(connection) == HEAD_REVISION:
+            return engine
+    with schema_lock(engine) as connection:
+        revision = current_revision(connection)  # again: another opener may have done it
         if revision == HEAD_REVISION:
             return engine
         if revision is None and not inspect(connection).get_table_names():
-            Base.metadata.create_all(connection)
-            # What `alembic stamp head` writes, without importing Alembic.
-            connection.execute(
-                text("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
-            )
-            connection.execute(
-                text("INSERT INTO alembic_version (version_num) VALUES (:revision)"),
-                {"revision": HEAD_REVISION},
-            )
-            return engine
-    upgrade(engine)
+            create_schema(connection)
+        else:
+            _upgrade_on(connection)
     return engine
+
+
+@contextmanager
+def schema_lock(engine: Engine) -> Iterator[Connection]:
+    """One transaction that holds the database's schema lock until it commits: openers that
+    come meanwhile wait for it (SQLite: up to its busy timeout) and then see its work."""
+    with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # pysqlite leaves DDL outside any transaction: begin one ourselves, taking the
+            # write lock now rather than at the first write.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        elif connection.dialect.name == "postgresql":
+            # Waiting as long as SQLite would: a holder that hangs must not hang every replica.
+            connection.execute(text(f"SET LOCAL lock_timeout = '{int(BUSY_SECONDS * 1000)}ms'"))
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        yield connection
+        connection.commit()
+
+
+def create_schema(connection: Connection) -> None:
+    """The tables of an empty database, stamped at the newest revision."""
+    Base.metadata.create_all(connection, checkfirst=False)  # seen empty under the lock
+    # What `alembic stamp head` writes, without importing Alembic.
+    connection.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)"))
+    connection.execute(
+        text("INSERT INTO alembic_version (version_num) VALUES (:revision)"),
+        {"revision": HEAD_REVISION},
+    )
+
+
+def _new_sqlite_file(url: str) -> Path | None:
+    """The SQLite file `url` names when it does not exist yet (None: not a new file)."""
+    if not url.startswith("sqlite") or "uri=true" in url.lower():
+        return None
+    path = url.split("///", 1)[-1].split("?", 1)[0]
+    if not path or path == ":memory:" or Path(path).exists():
+        return None
+    return Path(path)
+
+
+def _publish_sqlite(path: Path, url: str, busy_seconds: float) -> None:
+    """Make the store under a temporary name beside `path` and link it into place whole.
+
+    The link fails if another opener published first: theirs is kept, ours removed. Where
+    the file system has no hard links the store is made in place instead (under the lock,
+    with only the empty-file moment unguarded)."""
+    temp = path.with_name(f".{path.name}.new-{os.getpid()}-{secrets.token_hex(4)}")
+    scheme, _, rest = url.partition("///")
+    _, query, options = rest.partition("?")
+    engine = make_engine(f"{scheme}///{temp}{query}{options}", busy_seconds)
+    try:
+        with schema_lock(engine) as connection:
+            create_schema(connection)
+        engine.dispose()  # closed: SQLite folds its WAL back into the file
+        with suppress(FileExistsError):
+            os.link(temp, path)
+    except OSError:
+        pass  # no hard links here: open_engine creates the store in place
+    finally:
+        engine.dispose()
+        for leftover in (temp, *(temp.with_name(temp.name + s) for s in ("-wal", "-shm"))):
+            with suppress(FileNotFoundError):
+                leftover.unlink()
 
 
 def current_revision(connection: Connection) -> str | None:
@@ -139,14 +210,19 @@ def current_revision(connection: Connection) -> str | None:
 
 def upgrade(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (a no-op when it is there)."""
+    with schema_lock(engine) as connection:
+        _upgrade_on(connection)
+
+
+def _upgrade_on(connection: Connection) -> None:
+    """Alembic's upgrade to head inside the caller's (locked) transaction."""
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
 
 
 def make_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:

@@ -215,6 +215,30 @@ class Ledger:
                 .execution_options(synchronize_session=False)
             )
 
+    def sent(
+        self,
+        repo: str,
+        window: str,
+        destination: str,
+        part: str,
+        message_id: str,
+        now: datetime,
+    ) -> str:
+        """Record a part as sent, unless another holder recorded it first: the message id
+        that stands. (A holder paused past its lease may send after the one that took over
+        did; the second to record learns it sent a copy.)"""
+        with self._tx.begin() as session:
+            session.execute(
+                update(DeliveryRow)
+                .where(*_keys(repo, window, destination, part), DeliveryRow.message_id.is_(None))
+                .values(state="sent", message_id=message_id, lease_until=None, updated_at=now)
+                .execution_options(synchronize_session=False)
+            )
+            standing = session.scalar(
+                select(DeliveryRow.message_id).where(*_keys(repo, window, destination, part))
+            )
+        return standing or message_id
+
     def parts(self, repo: str, window: str, destination: str) -> set[str]:
         """The parts recorded for one destination and window."""
         with self._tx.begin() as session:

@@ -175,6 +175,9 @@ def test_errors_name_the_variable_as_the_user_spells_it(
         ("VLLM_REPORT_GITHUB_REQUEST_INTERVAL", "nan", "finite number"),
         ("VLLM_REPORT_GITHUB_TIMEOUT", "inf", "finite number"),
         ("VLLM_REPORT_HTTP_HOST", "not an address", "not an address to listen on"),
+        # Posted at the cutoff, every window would still be incomplete: none would go out.
+        ("VLLM_REPORT_POST_DELAY_MINUTES", "0", "use 5 or more"),
+        ("VLLM_REPORT_POST_DELAY_MINUTES", "1", "use 5 or more"),
     ],
 )
 def test_settings_are_checked_at_start_up(

@@ -20,7 +20,14 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.delivery import Deliverer, DeliveryResult, Destination, PartKey, Payload
+from bot.delivery import (
+    COMPLETE_PART,
+    Deliverer,
+    DeliveryResult,
+    Destination,
+    PartKey,
+    Payload,
+)
 from bot.store import Store, Subscription
 from tests.anchor_data import anchor_days
 from tests.fakes.discord_api import FakeDiscord
@@ -46,6 +53,7 @@ class Recorder:
         self.gate: asyncio.Event | None = None
         self.entered = asyncio.Event()
         self.finds = 0
+        self.deleted: list[str] = []
 
     async def post(self, target: str, payload: Payload, thread: str | None, key: PartKey) -> str:
         self.entered.set()
@@ -65,6 +73,9 @@ class Recorder:
 
     async def open_thread(self, target: str, message_id: str, name: str) -> str | None:
         return message_id
+
+    async def delete(self, target: str, message_id: str, thread: str | None) -> None:
+        self.deleted.append(message_id)
 
     async def resolve(self, target: str, kind: str) -> str:
         return target
@@ -136,6 +147,60 @@ def test_an_expired_lease_is_taken_over_only_after_looking_on_the_platform(
     digests = [digest for _, digest, _ in transport.sent]
     assert len(digests) == len(set(digests)) == len(PARTS)
     assert (result.skipped, result.recovered, result.sent) == (1, 1, 1)
+
+
+def test_a_lease_lost_before_a_send_stops_the_old_holder(
+    two_stores: tuple[Store, Store],
+) -> None:
+    """A posts the headline. Part a was claimed by a run that died, so A looks on the
+    platform for it first, and stalls there past its lease (a long pause); B takes a over
+    and posts a and b. A, back, must send neither: each part is on the platform once."""
+    first, second = two_stores
+    where = Destination("slack", "C1")
+    lease = timedelta(seconds=30)
+    wall = [NOW]
+    names = {PartKey(REPO, WINDOW, where.key, part).digest: part for part, _ in PARTS}
+
+    class Stalling(Recorder):
+        stalled = False
+
+        async def find(
+            self, target: str, key: PartKey, payload: Payload, thread: str | None, exclude: set[str]
+        ) -> str | None:
+            found = await super().find(target, key, payload, thread, exclude)
+            if key.part == "a" and not self.stalled:  # A's look for part a
+                self.stalled = True
+                wall[0] += lease + timedelta(seconds=1)
+                b_results.append(await b.deliver(REPO, WINDOW, where, PARTS, "t"))
+            return found
+
+    transport = Stalling()
+    a, b = (
+        Deliverer(
+            store.ledger,
+            {"slack": transport},  # type: ignore[dict-item]
+            lambda: NOW,
+            lease=lease,
+            wait_limit=timedelta(seconds=10),
+            owner=owner,
+            wall=lambda: wall[0],
+        )
+        for store, owner in zip(two_stores, ("a", "b"), strict=True)
+    )
+    b_results: list[DeliveryResult] = []
+    dead = first.ledger.claim(REPO, WINDOW, where.key, "a", "dead", NOW - 2 * lease, lease)
+    assert dead.held
+
+    a_result = asyncio.run(a.deliver(REPO, WINDOW, where, PARTS, "t"))
+    assert Counter(names[digest] for _, digest, _ in transport.sent) == {
+        "headline": 1,
+        "a": 1,
+        "b": 1,
+    }
+    assert a_result.sent == 1 and "lost the lease on a" in a_result.failed[where.key]
+    (b_result,) = b_results
+    assert (b_result.sent, b_result.skipped, b_result.failed) == (2, 1, {})
+    assert COMPLETE_PART in second.ledger.parts(REPO, WINDOW, where.key)
 
 
 def test_a_lost_ledger_does_not_repost(two_stores: tuple[Store, Store], store_url: str) -> None:

@@ -58,6 +58,58 @@ def test_one_leader_and_a_takeover_with_a_higher_epoch(two: tuple[Store, Store])
     assert not a.try_lead() and b.leads()
 
 
+def test_a_leader_whose_lease_ran_out_does_not_run_the_job(two: tuple[Store, Store]) -> None:
+    """A was paused (a long GC, a suspended VM) until its lease ran out; nobody has taken it
+    over yet. Woken, A must not run the scheduled job before it has the lease again, and
+    then with a new epoch (renewing in time keeps the old one)."""
+    clock = Clock()
+    a = Leader(two[0].leases, TTL, owner="a", wall=clock)
+    ran: list[str] = []
+
+    async def job() -> None:
+        ran.append("job")
+
+    assert a.try_lead()
+    clock.now += timedelta(seconds=10)
+    assert a.try_lead() and a.held is not None and a.held.epoch == 1  # renewed in time
+    clock.now += TTL - timedelta(seconds=1)
+    asyncio.run(a.gate(job)())
+    assert ran == ["job"]
+    clock.now += timedelta(seconds=1)  # exactly when the renewed lease ends
+    asyncio.run(a.gate(job)())
+    assert ran == ["job"]
+    assert a.try_lead() and a.held is not None and a.held.epoch == 2  # taken again
+    asyncio.run(a.gate(job)())
+    assert ran == ["job", "job"]
+
+
+def test_a_fenced_off_leader_stopping_leaves_the_new_leader_alone(
+    two: tuple[Store, Store],
+) -> None:
+    """A's lease ran out and B took over; A, shutting down, hands back only what it holds:
+    B still leads, and a third replica cannot take over."""
+    clock = Clock()
+    a = Leader(two[0].leases, TTL, owner="a", wall=clock)
+    b = Leader(two[1].leases, TTL, owner="b", wall=clock)
+    c = Leader(two[0].leases, TTL, owner="c", wall=clock)
+    assert a.try_lead()
+    clock.now += TTL
+    assert b.try_lead()
+    a.release()
+    assert b.leads() and not c.try_lead()
+
+
+def test_an_earlier_hold_of_the_same_owner_is_fenced_off(two: tuple[Store, Store]) -> None:
+    """The epoch is the fencing token: once the lease lapsed and was taken again, what was
+    held before no longer counts, even for the same owner."""
+    leases, start = two[0].leases, Clock().now
+    before = leases.acquire("scheduler", "a", start, TTL)
+    again = leases.acquire("scheduler", "a", start + TTL, TTL)  # ran out, taken again
+    assert before is not None and again is not None and again.epoch == before.epoch + 1
+    assert leases.still_holds(again, start + TTL)
+    assert not leases.still_holds(before, start + TTL)
+
+
 def test_a_clean_stop_hands_the_lease_over_at_once(two: tuple[Store, Store]) -> None:
     clock = Clock()
     a = Leader(two[0].leases, TTL, owner="a", wall=clock)

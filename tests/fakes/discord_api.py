@@ -120,7 +120,8 @@ class _Handler(BaseHTTPRequestHandler):
         payload = json.dumps(body).encode() if body is not None else b""
         try:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            if body is not None:  # a 204 has no body and, as Discord sends it, no type
+                self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             for key, value in (headers or {}).items():
                 self.send_header(key, value)
@@ -166,6 +167,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, messages[:50])
             return
         self._send(404, {"message": "404: Not Found", "code": 0})
+
+    def do_DELETE(self) -> None:
+        path = urlsplit(self.path).path.removeprefix("/api/v10")
+        self.fake.requests.append(("DELETE", path))
+        match = re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)
+        gone = [s for s in self.fake.sent if match and (s.channel, s.id) == match.groups()]
+        if not gone:
+            self._send(404, {"message": "Unknown Message", "code": 10008})
+            return
+        self.fake.sent.remove(gone[0])
+        self._send(204, None)
 
     def do_POST(self) -> None:
         path = urlsplit(self.path).path.removeprefix("/api/v10")

@@ -20,6 +20,7 @@ latency can be injected, so tests see retries, rate limits and slow links on the
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import re
 import shlex
@@ -241,7 +242,14 @@ class RecordedRequest:
 class FakeGitHub(FakeServer):
     """The fake's state; `start()` serves it in a thread on a random 127.0.0.1 port."""
 
-    def __init__(self, repo: str, items: Iterable[FakeItem] = (), latency: float = 0.0) -> None:
+    def __init__(
+        self,
+        repo: str,
+        items: Iterable[FakeItem] = (),
+        latency: float = 0.0,
+        *,
+        others: dict[str, Iterable[FakeItem]] | None = None,
+    ) -> None:
         super().__init__()
         self.handler = _Handler
         self.repo = repo
@@ -251,6 +259,16 @@ class FakeGitHub(FakeServer):
         self.faults: list[Fault] = []
         self.fault_rule: Callable[[int, str], Fault | None] | None = None
         self._lock = threading.Lock()
+        # More repositories at the same address (the hardware plugins), and what the
+        # contents and commits APIs answer: files by (repo, path, ref), main's history.
+        self.repos: dict[str, FakeGitHub | RepoView] = {repo: self}
+        for name, its in (others or {}).items():
+            self.repos[name] = RepoView(self, name, its)
+        self.files: dict[tuple[str, str, str], str] = {}
+        self.history: dict[str, list[tuple[str, datetime]]] = {}  # repo → (sha, time), oldest first
+
+    def view(self, repo: str) -> FakeGitHub | RepoView | None:
+        return self.repos.get(repo)
 
     # -- control -----------------------------------------------------------------------
 
@@ -290,9 +308,40 @@ class FakeGitHub(FakeServer):
             return list(self.items.values())
 
 
+class RepoView:
+    """Another repository served by the same fake: its own items, the rest shared."""
+
+    def __init__(self, root: FakeGitHub, repo: str, items: Iterable[FakeItem]) -> None:
+        self.root = root
+        self.repo = repo
+        self.items: dict[int, FakeItem] = {item.number: item for item in items}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.root, name)
+
+    def snapshot(self) -> list[FakeItem]:
+        with self.root._lock:
+            return list(self.items.values())
+
+
+_REPO_PATH = re.compile(r"/repos/([^/]+/[^/]+)")
+_REPO_QUALIFIER = re.compile(r"(?:^|\s)repo:(\S+)")
+
+
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeGitHub
     protocol_version = "HTTP/1.1"
+
+    def _scope(self, path: str, text: str) -> bool:
+        """Serve this request from the repository its path or query names (False: none
+        such here: answered 404 / 422 as GitHub does)."""
+        root = type(self).fake
+        named = _REPO_PATH.match(path) or _REPO_QUALIFIER.search(text)
+        view = root.view(named.group(1)) if named else root
+        if view is None:
+            return False
+        self.fake = view  # type: ignore[assignment]  # a view answers like the fake
+        return True
 
     def log_message(self, format: str, *args: Any) -> None:  # silence stderr noise
         return
@@ -301,6 +350,7 @@ class _Handler(BaseHTTPRequestHandler):
         split = urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        self.fake = type(self).fake
         fake = self.fake
         if fake.latency:
             time.sleep(fake.latency)
@@ -329,6 +379,14 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         split = urlsplit(self.path)
         query = parse_qs(split.query)
+        if not self._scope(split.path, _one(query, "q", "")):
+            self._record(split.path, query, 404)
+            if split.path == "/search/issues":
+                message = "The listed users and repositories cannot be searched"
+                self._send(422, {"message": message}, {})
+            else:
+                self._send(404, {"message": "Not Found"}, {})
+            return
         fake = self.fake
         if fake.latency:
             time.sleep(fake.latency)
@@ -411,9 +469,81 @@ class _Handler(BaseHTTPRequestHandler):
             if item is None or item.kind != "pr":
                 return 404, {"message": "Not Found"}, {}
             return 200, item.pull_wire(fake.repo, fake.url, full=True), {}
-        if path.startswith("/repos/"):
-            return 404, {"message": "Not Found"}, {}
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/contents/(.+)", path)
+        if match:
+            return self._contents(match.group(1), _one(query, "ref", "main"))
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/commits/([^/]+)", path)
+        if match:
+            return self._commit(match.group(1))
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/compare/([^.]+)\.\.\.([^.]+)", path)
+        if match:
+            return self._compare(match.group(1), match.group(2))
         return 404, {"message": "Not Found"}, {}
+
+    def _contents(self, path: str, ref: str) -> tuple[int, Any, dict[str, str]]:
+        text = self.fake.files.get((self.fake.repo, path, ref))
+        if text is None:
+            return 404, {"message": "Not Found"}, {}
+        data = text.encode()
+        return (
+            200,
+            {
+                "type": "file",
+                "encoding": "base64",
+                "size": len(data),
+                "name": path.rsplit("/", 1)[-1],
+                "path": path,
+                "content": base64.b64encode(data).decode(),
+                "sha": hashlib.sha1(data, usedforsecurity=False).hexdigest(),  # git names blobs so
+                "url": f"{self.fake.url}/repos/{self.fake.repo}/contents/{path}?ref={ref}",
+            },
+            {},
+        )
+
+    def _commit_wire(self, sha: str, at: datetime) -> dict[str, Any]:
+        person = {"name": "someone", "email": "someone@example.com", "date": iso(at)}
+        return {
+            "sha": sha,
+            "url": f"{self.fake.url}/repos/{self.fake.repo}/commits/{sha}",
+            "commit": {"author": person, "committer": person, "message": f"commit {sha[:7]}"},
+        }
+
+    def _find_commit(self, ref: str) -> int | None:
+        history = self.fake.history.get(self.fake.repo, [])
+        if ref in ("main", "HEAD") and history:
+            return len(history) - 1
+        found = [i for i, (sha, _) in enumerate(history) if sha.startswith(ref)]
+        return found[0] if len(ref) >= 7 and found else None
+
+    def _commit(self, ref: str) -> tuple[int, Any, dict[str, str]]:
+        index = self._find_commit(ref)
+        if index is None:
+            return 422, {"message": f"No commit found for SHA: {ref}"}, {}
+        sha, at = self.fake.history[self.fake.repo][index]
+        return 200, self._commit_wire(sha, at), {}
+
+    def _compare(self, base: str, head: str) -> tuple[int, Any, dict[str, str]]:
+        """Main's history is a line: `head` is ahead of `base` by the commits between."""
+        first, last = self._find_commit(base), self._find_commit(head)
+        if first is None or last is None:
+            return 404, {"message": "Not Found"}, {}
+        history = self.fake.history[self.fake.repo]
+        ahead, behind = max(0, last - first), max(0, first - last)
+        status = "identical" if first == last else "ahead" if ahead else "behind"
+        return (
+            200,
+            {
+                "status": status,
+                "ahead_by": ahead,
+                "behind_by": behind,
+                "total_commits": ahead,
+                "base_commit": self._commit_wire(*history[first]),
+                "merge_base_commit": self._commit_wire(*history[min(first, last)]),
+                "commits": [self._commit_wire(*c) for c in history[first + 1 : last + 1][:250]],
+                "files": [],
+            },
+            {},
+        )
 
     def _page(
         self, path: str, query: dict[str, list[str]], rows: list[Any]

@@ -162,6 +162,31 @@ class _Handler(BaseHTTPRequestHandler):
             },
         )
 
+    def m_chat_delete(self, args: dict[str, Any]) -> None:
+        kept = [
+            p
+            for p in self.fake.posted
+            if (p.channel, p.ts) != (args.get("channel"), args.get("ts"))
+        ]
+        if len(kept) == len(self.fake.posted):
+            self._send(200, {"ok": False, "error": "message_not_found"})
+            return
+        self.fake.posted[:] = kept
+        self._send(200, {"ok": True, "channel": args.get("channel"), "ts": args.get("ts")})
+
+    def m_files_delete(self, args: dict[str, Any]) -> None:
+        file = args.get("file")
+        kept = [
+            p
+            for p in self.fake.posted
+            if file not in {f["id"] for f in p.payload.get("files") or []}
+        ]
+        if len(kept) == len(self.fake.posted):
+            self._send(200, {"ok": False, "error": "file_not_found"})
+            return
+        self.fake.posted[:] = kept
+        self._send(200, {"ok": True})
+
     def m_conversations_open(self, args: dict[str, Any]) -> None:
         self._send(200, {"ok": True, "channel": {"id": "D" + str(args.get("users", ""))}})
 

@@ -287,7 +287,7 @@ def test_discord_subscribe_checks_manage_channels() -> None:
 
 
 def test_discord_autocomplete_and_command_tree() -> None:
-    """Topics and sections autocomplete (≤ 25 choices); the six commands are registered."""
+    """Topics and sections autocomplete (≤ 25 choices); the seven commands are registered."""
     commands = DiscordCommands(service())
     topics = asyncio.run(commands.topic_choices(interaction(), "nv"))
     assert [c.value for c in topics] == ["nvidia"]
@@ -296,6 +296,7 @@ def test_discord_autocomplete_and_command_tree() -> None:
     tree = build_tree(client, commands)
     assert sorted(c.name for c in tree.get_commands()) == [
         "vllm-queue",
+        "vllm-radar",
         "vllm-report",
         "vllm-subscribe",
         "vllm-subscriptions",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -216,3 +216,53 @@ def test_every_link_in_the_daily_post_lands_on_a_section_of_the_page(
                 path, _, anchor = link.partition("#")
                 text = (root / path / "index.html").read_text(encoding="utf-8")
                 assert not anchor or f'id="{anchor}"' in text, link
+
+
+def test_a_rebuild_makes_again_only_the_days_whose_facts_changed(tmp_path: Path) -> None:
+    """The daily rebuild's cost follows what changed, not the archive's size, and the
+    site it leaves is the one a build from nothing makes."""
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        archive.archive("2026-03-11")
+        archive.archive("2026-03-24")
+        first = archive.build(tmp_path / "site")
+        assert len(first.made) == first.days
+        again = archive.build(tmp_path / "site")
+        assert (again.made, again.written) == ((), ())
+        archive.archive("2026-03-25")
+        after = archive.build(tmp_path / "site")
+        cold = archive.build(tmp_path / "cold")
+    # The new day, and days showing items its collection read again; the week before
+    # 03-11, which nothing touched, stands as it was.
+    assert after.made[-1] == "2026-03-25"
+    assert [label for label in after.made if label < "2026-03-11"] == [], after.made
+    assert len(cold.made) == cold.days == after.days
+    site, from_nothing = (_files(tmp_path / name) for name in ("site", "cold"))
+    assert site.keys() == from_nothing.keys()
+    assert [name for name in site if site[name] != from_nothing[name]] == []
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    """Every file of a site and its bytes, but the build's own notes."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in root.rglob("*")
+        if p.is_file() and p.name != ".site-inputs.json"
+    }
+
+
+def test_an_item_retitled_in_the_archive_remakes_the_pages_that_show_it(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        archive.archive("2026-03-11")
+        archive.build(root)
+        items = archive.bot.reports.archiver.store.items
+        window = day_window(datetime.fromisoformat("2026-03-11").date(), CST, CUTOFF)
+        old = archive.bot.reports.report(ReportQuery(REPO, window, "en")).items
+        item = next(iter(old.values()))
+        archive.now += timedelta(days=2)  # read again two days on, as a later sync would
+        retitled = replace(item, title="Retitled: " + item.title, updated_at=archive.now)
+        items.save([retitled], archive.now)
+        after = archive.build(root)
+    assert after.made == ("2026-03-11",)
+    assert "Retitled: " in page(root, "2026-03-11")
+    assert {"2026-03-11/index.html", "2026-03-11/zh/index.html"} <= set(after.written)

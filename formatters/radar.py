@@ -1,0 +1,274 @@
+"""The breakage radar as Markdown, JSON (`vllm-radar/1`), Slack blocks and Discord embeds.
+
+What leads is what a plugin team and an upstream author need first: the upstream changes
+that broke plugins, the most plugins first, each with the plugins' fix PRs; then how far
+each pin lags; then upgrades and every link, for reference. Titles are strangers' text:
+cleaned and escaped for each surface.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from bot.model.radar import UPSTREAM, Culprit, Pin, PluginLink, Radar, UpstreamRef
+from formatters._text import clean, discord_escape, item_url, slack_escape, truncate
+
+SCHEMA = "vllm-radar/1"
+TITLE_CHARS = 90
+SLACK_CULPRITS = 8  # a Slack answer shows the top culprits; the rest are one link away
+DISCORD_DESCRIPTION = 4096
+SLACK_SECTION = 3000
+
+
+def short(repo: str) -> str:
+    """`vllm-project/vllm-gaudi` → `vllm-gaudi` (every watched plugin is a vllm-project one;
+    another owner keeps its name)."""
+    return repo.removeprefix("vllm-project/")
+
+
+def ref_text(ref: UpstreamRef) -> str:
+    return f"vllm#{ref.number}" if ref.number is not None else f"vllm@{(ref.sha or '')[:9]}"
+
+
+def ref_url(ref: UpstreamRef) -> str:
+    if ref.number is not None:
+        return item_url(UPSTREAM, "pr" if ref.kind != "issue" else "issue", ref.number)
+    return f"https://github.com/{UPSTREAM}/commit/{ref.sha}"
+
+
+def counts_line(radar: Radar) -> str:
+    by = Counter(link.relation for link in radar.links)
+    return (
+        f"{len(radar.links)} plugin PRs and issues name upstream: "
+        f"{by['breakage-fix']} breakage fixes, {by['upgrade']} upgrades, "
+        f"{by['mention-only']} mentions; {len(radar.culprits)} upstream changes broke plugins"
+    )
+
+
+def pins_said_once(pins: tuple[Pin, ...]) -> str | None:
+    """One sentence when no pin can be told, all for the same reason (an old window):
+    six lines saying the same would be noise."""
+    reasons = {pin.unknown for pin in pins}
+    if len(pins) > 1 and len(reasons) == 1 and None not in reasons:
+        return f"Pins: {reasons.pop()}."
+    return None
+
+
+def lag_text(pin: Pin) -> str:
+    if pin.unknown:
+        return f"unknown: {pin.unknown}"
+    days = f", {pin.behind_days:g} days" if pin.behind_days is not None else ""
+    return f"{pin.behind_commits} commits behind main{days}"
+
+
+# -- Markdown --------------------------------------------------------------------------
+
+
+def render_radar_markdown(radar: Radar) -> str:
+    lines = [f"# Breakage radar · {radar.window.label}", ""]
+    lines.append(f"Plugins watched: {', '.join(short(p) for p in radar.plugins)}.")
+    lines.append(counts_line(radar) + ".")
+    if not radar.complete:
+        lines.append("")
+        lines.append("**Incomplete:** " + "; ".join(radar.notes or ("some windows were cut",)))
+    lines += ["", "## Upstream changes that broke plugins", ""]
+    if not radar.culprits:
+        lines.append("None named in this window.")
+    for index, culprit in enumerate(radar.culprits, 1):
+        lines.append(f"{index}. {_md_culprit(culprit)}")
+    lines += ["", "## Pins of upstream", ""]
+    once = pins_said_once(radar.pins)
+    if once:
+        lines.append(once)
+    else:
+        lines += ["| plugin | pinned vLLM | lag |", "|---|---|---|"]
+    for pin in () if once else radar.pins:
+        pinned = f"`{pin.upstream_commit[:12]}` ({pin.where})" if pin.upstream_commit else "—"
+        lines.append(f"| {short(pin.plugin_repo)} | {pinned} | {lag_text(pin)} |")
+    upgrades = [link for link in radar.links if link.relation == "upgrade"]
+    if upgrades:
+        lines += ["", "## Upgrades", ""]
+        for link in upgrades:
+            lines.append(f"- {_md_link(link)} — adapted to {_md_refs(link.upstream)}")
+    lines += ["", "## Every plugin item that names upstream", ""]
+    for link in radar.links:
+        lines.append(f"- {_md_link(link)} — {link.relation} — {_md_refs(link.upstream)}")
+    lines += ["", "_Read from the plugins' own titles and descriptions by vllm-report-bot._", ""]
+    return "\n".join(lines)
+
+
+def _md_culprit(culprit: Culprit) -> str:
+    title = f" {_md_text(culprit.title)}" if culprit.title else ""
+    head = f"[{ref_text(culprit.ref)}]({ref_url(culprit.ref)}){title}"
+    return f"{head} — broke {_joined(culprit, _md_fix)}"
+
+
+def _joined(culprit: Culprit, fix: Callable[[PluginLink], str]) -> str:
+    """`vllm-gaudi (#294, #292) and vllm-ascend (#3221)`: each plugin once, with its fixes."""
+    by_plugin: dict[str, list[str]] = {}
+    for link in culprit.fixes:
+        by_plugin.setdefault(link.plugin_repo, []).append(fix(link))
+    parts = [f"{short(repo)} ({', '.join(fixes)})" for repo, fixes in by_plugin.items()]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _md_fix(link: PluginLink) -> str:
+    state = "" if link.state == "merged" else f", {link.state}"
+    return f"[#{link.number}]({link.url}){state}"
+
+
+def _md_link(link: PluginLink) -> str:
+    return f"[{short(link.plugin_repo)}#{link.number}]({link.url}) {_md_text(link.title)}"
+
+
+def _md_refs(refs: tuple[UpstreamRef, ...]) -> str:
+    return ", ".join(f"[{ref_text(r)}]({ref_url(r)})" for r in refs)
+
+
+def _md_text(text: str) -> str:
+    return clean(text, TITLE_CHARS).replace("[", "\\[").replace("]", "\\]")
+
+
+# -- JSON ------------------------------------------------------------------------------
+
+
+def render_radar_json(radar: Radar) -> str:
+    window = radar.window
+    data: dict[str, Any] = {
+        "schema": SCHEMA,
+        "window": {
+            "start": window.start.isoformat(),
+            "end": window.end.isoformat(),
+            "label": window.label,
+        },
+        "complete": radar.complete,
+        "notes": list(radar.notes),
+        "plugins": list(radar.plugins),
+        "links": [
+            {
+                "plugin_repo": link.plugin_repo,
+                "plugin_number": link.number,
+                "plugin_kind": link.kind,
+                "title": link.title,
+                "state": link.state,
+                "relation": link.relation,
+                "upstream": [_ref_json(r) for r in link.upstream],
+            }
+            for link in radar.links
+        ],
+        "pins": [
+            {
+                "plugin_repo": pin.plugin_repo,
+                "where": pin.where,
+                "upstream_commit": pin.upstream_commit,
+                "behind_commits": pin.behind_commits,
+                "behind_days": pin.behind_days,
+                "unknown": pin.unknown,
+            }
+            for pin in radar.pins
+        ],
+        "culprits": [
+            {
+                **_ref_json(c.ref),
+                "title": c.title,
+                "plugins": list(c.plugins),
+                "fixes": [
+                    {"plugin_repo": f.plugin_repo, "plugin_number": f.number} for f in c.fixes
+                ],
+            }
+            for c in radar.culprits
+        ],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+def _ref_json(ref: UpstreamRef) -> dict[str, Any]:
+    found: dict[str, Any] = {"repo": ref.repo}
+    if ref.number is not None:
+        found["number"] = ref.number
+    if ref.sha is not None:
+        found["sha"] = ref.sha
+    return found
+
+
+# -- Slack and Discord -------------------------------------------------------------------
+
+
+def render_radar_slack(radar: Radar, link: str | None = None) -> dict[str, Any]:
+    """One message: the counts, the top culprits with their fixes, the pins' lag."""
+    title = f"Breakage radar · {radar.window.label}"
+    blocks: list[dict[str, Any]] = [
+        {"type": "header", "text": {"type": "plain_text", "text": truncate(title, 150)}},
+        {
+            "type": "context",
+            "elements": [{"type": "mrkdwn", "text": slack_escape(counts_line(radar))}],
+        },
+    ]
+    rows = [_slack_culprit(c) for c in radar.culprits[:SLACK_CULPRITS]] or [
+        "No upstream change was named as breaking a plugin in this window."
+    ]
+    more = len(radar.culprits) - SLACK_CULPRITS
+    if more > 0:
+        where = f" <{link}|Full radar>" if link else " (`vllm-report radar` shows all)"
+        rows.append(f"…and {more} more upstream changes.{where}")
+    text = "*Upstream changes that broke plugins*\n" + "\n".join(rows)
+    blocks.append(
+        {"type": "section", "text": {"type": "mrkdwn", "text": truncate(text, SLACK_SECTION)}}
+    )
+    once = pins_said_once(radar.pins)
+    pins = (
+        slack_escape(once)
+        if once
+        else "\n".join(
+            f"• {slack_escape(short(p.plugin_repo))}: {slack_escape(lag_text(p))}"
+            for p in radar.pins
+        )
+    )
+    if once:
+        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": pins}]})
+    elif pins:
+        blocks.append(
+            {
+                "type": "section",
+                "text": {"type": "mrkdwn", "text": truncate("*Pins*\n" + pins, SLACK_SECTION)},
+            }
+        )
+    if not radar.complete:
+        note = "Incomplete: " + "; ".join(radar.notes or ("some windows were cut",))
+        blocks.append(
+            {
+                "type": "context",
+                "elements": [{"type": "mrkdwn", "text": slack_escape(truncate(note, 2000))}],
+            }
+        )
+    return {"text": slack_escape(f"{title}: {counts_line(radar)}"), "blocks": blocks}
+
+
+def _slack_culprit(culprit: Culprit) -> str:
+    title = f" {slack_escape(clean(culprit.title, 70))}" if culprit.title else ""
+    fixes = _joined(culprit, lambda f: f"<{f.url}|#{f.number}>")
+    return f"• <{ref_url(culprit.ref)}|{ref_text(culprit.ref)}>{title} → {fixes}"
+
+
+def render_radar_discord(radar: Radar) -> dict[str, Any]:
+    rows = [
+        f"• [{ref_text(c.ref)}]({ref_url(c.ref)})"
+        + (f" {discord_escape(clean(c.title, 70))}" if c.title else "")
+        + " → "
+        + _joined(c, lambda f: f"[#{f.number}]({f.url})")
+        for c in radar.culprits
+    ] or ["No upstream change was named as breaking a plugin in this window."]
+    description = truncate("\n".join(rows), DISCORD_DESCRIPTION)
+    once = pins_said_once(radar.pins)
+    pins = "" if once else "\n".join(f"{short(p.plugin_repo)}: {lag_text(p)}" for p in radar.pins)
+    embed: dict[str, Any] = {
+        "title": f"Breakage radar · {radar.window.label}",
+        "description": description,
+        "footer": {"text": truncate(counts_line(radar) + (f". {once}" if once else ""), 2048)},
+    }
+    if pins:
+        embed["fields"] = [{"name": "Pins", "value": truncate(discord_escape(pins), 1024)}]
+    return {"embeds": [embed]}

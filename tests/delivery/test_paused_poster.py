@@ -1,0 +1,83 @@
+"""A poster paused past its lease between the lease check and the send (SIGSTOP, a long GC
+pause), woken after another run took its parts over and posted them: the channel shows each
+part once. Over the real Slack Web API (slack_sdk against the fake Slack)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+
+from bot.adapters.slack_transport import SlackTransport, slack_client
+from bot.delivery import Deliverer, DeliveryResult, Destination, PartKey, Payload
+from bot.store import Store
+from tests.fakes.slack_api import FakeSlack
+
+REPO = "vllm-project/vllm"
+WINDOW = "2026-03-25@2026-03-25T11:43:00+08:00"
+NOW = datetime(2026, 3, 26, 4, 0, tzinfo=UTC)
+PARTS: list[tuple[str, Payload]] = [(name, {"text": name}) for name in ("headline", "a", "b")]
+LEASE = timedelta(seconds=30)
+
+
+def test_a_poster_woken_after_a_takeover_leaves_each_part_once(store_url: str) -> None:
+    first, second = Store(store_url), Store(store_url)
+    wall = [NOW]
+    where = Destination("slack", "C1")
+    taken_over: list[DeliveryResult] = []
+
+    with FakeSlack() as slack:
+
+        def deliverer(store: Store, transport: SlackTransport, owner: str) -> Deliverer:
+            return Deliverer(
+                store.ledger,
+                {"slack": transport},
+                lambda: NOW,
+                lease=LEASE,
+                wait_limit=timedelta(seconds=10),
+                owner=owner,
+                wall=lambda: wall[0],
+            )
+
+        class Paused(SlackTransport):
+            """A's transport: the first send of part a stops past the lease, long enough
+            for B to take every part over and post it; then it goes out."""
+
+            async def post(
+                self, target: str, payload: Payload, thread: str | None, key: PartKey
+            ) -> str:
+                if key.part == "a" and not taken_over:
+                    wall[0] += LEASE + timedelta(seconds=1)
+                    taken_over.append(await b.deliver(REPO, WINDOW, where, PARTS, "t"))
+                return await super().post(target, payload, thread, key)
+
+        a = deliverer(first, Paused(slack_client("xoxb-a", slack.api_url), pace=0), "a")
+        b = deliverer(second, SlackTransport(slack_client("xoxb-b", slack.api_url), pace=0), "b")
+        woken = asyncio.run(a.deliver(REPO, WINDOW, where, PARTS, "t"))
+        shown = Counter(post.part for post in slack.channel_posts("C1"))
+    first.close()
+    second.close()
+
+    assert shown == {"headline": 1, "a": 1, "b": 1}
+    assert woken.withdrawn == 1  # A's copy of part a, sent after B's, is gone
+    assert taken_over[0].sent == 2  # B posted a and b; the headline was A's
+
+
+def test_a_copy_is_removed_from_discord_over_its_api() -> None:
+    """Discord's nonce usually answers a late copy with the first message; when it does
+    not (the nonce's few minutes are past), the copy is deleted like Slack's."""
+    from bot.adapters.discord_transport import DiscordTransport
+    from tests.fakes.discord_api import FakeDiscord
+
+    key = PartKey(REPO, WINDOW, "discord:123", "a")
+
+    async def scenario(fake: FakeDiscord) -> None:
+        transport = DiscordTransport("token", fake.api_url)
+        message_id = await transport.post("123", {"content": "a"}, None, key)
+        assert [s.id for s in fake.in_channel("123")] == [message_id]
+        await transport.delete("123", message_id, None)
+        await transport.close()
+
+    with FakeDiscord() as discord:
+        asyncio.run(scenario(discord))
+        assert discord.in_channel("123") == []

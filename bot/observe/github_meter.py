@@ -86,10 +86,16 @@ class GitHubMeter(logging.Filter):
 _METER: GitHubMeter | None = None
 
 
-def github_meter(show_debug: bool = False) -> GitHubMeter:
-    """The process's meter, installed on first use."""
+def github_meter(show_debug: bool | None = None) -> GitHubMeter:
+    """The process's meter, installed on first use and again if another meter replaced it.
+
+    `show_debug` is set only when given: each command says what it wants (-vv or not), and
+    a caller with no say (the daemon's start-up) keeps what the command line chose."""
     global _METER
     if _METER is None:
-        _METER = GitHubMeter().install()
-    _METER.show_debug = show_debug or _METER.show_debug
+        _METER = GitHubMeter()
+    if _METER not in logging.getLogger(REQUESTER_LOGGER).filters:
+        _METER.install()
+    if show_debug is not None:
+        _METER.show_debug = show_debug
     return _METER

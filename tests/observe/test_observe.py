@@ -94,3 +94,28 @@ def test_health_before_a_run_after_it_and_on_a_follower() -> None:
         True,
         {"last_run": "2026-03-26", "last_run_at": (due + timedelta(days=1)).isoformat()},
     )
+
+
+def test_the_process_meter_counts_again_after_another_meter_took_its_place() -> None:
+    """A meter installed and removed by someone else (a test, a library) must not leave the
+    daemon's metrics and the backfill's request counts at zero for the rest of the process."""
+    from bot.observe.github_meter import github_meter
+
+    logger = logging.getLogger(REQUESTER_LOGGER)
+    before = github_meter().requests
+    other = GitHubMeter().install()
+    logger.removeFilter(other)
+    _answer(logger, 200, {})  # nobody counting: the process meter was replaced
+    assert github_meter().requests == before
+    _answer(logger, 200, {})
+    assert github_meter().requests == before + 1
+
+
+def test_a_command_without_minus_vv_hides_github_debug_lines_an_earlier_one_showed() -> None:
+    from bot.observe.github_meter import github_meter
+
+    logger = logging.getLogger(REQUESTER_LOGGER)
+    record = logger.makeRecord(REQUESTER_LOGGER, logging.DEBUG, __file__, 1, "x", None, None)
+    assert github_meter(show_debug=True).filter(record)
+    assert not github_meter(show_debug=False).filter(record)
+    assert not github_meter().filter(record)  # the daemon's start-up keeps what was chosen

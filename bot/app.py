@@ -110,8 +110,36 @@ def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime
         clock,
         prose=prose_writer(settings, store, rules),
         queue=lambda report: with_queue(report, queues),
+        radar=_plugins_radar(settings, archiver, clock),
     )
     return Bot(settings, rules, store, reports, queues)
+
+
+def _plugins_radar(
+    settings: Settings, archiver: Archiver, clock: Callable[[], datetime]
+) -> Callable[[Report], Report] | None:
+    """What adds the Plugins section to the daily report. Not without a GitHub token: the
+    plugins' windows and pins cost about seven requests a plugin, and anonymous GitHub gives
+    60 an hour to the whole run (the daemon's log says so on each daily run, `doctor` too)."""
+    from bot.service.radar import RadarService, with_radar
+
+    plugins = settings.plugin_list
+    if not plugins:
+        return None
+    if settings.github_token is None:
+
+        def skipped(report: Report) -> Report:
+            log.info(
+                "the %s report has no Plugins section: reading %d plugins needs a GitHub "
+                "token (set GITHUB_TOKEN, or VLLM_REPORT_PLUGINS=none to stop watching them)",
+                report.window.label,
+                len(plugins),
+            )
+            return report
+
+        return skipped
+    service = RadarService(archiver, plugins, clock, settings.pin_lag_days)
+    return lambda report: with_radar(report, service)
 
 
 def daily_job(
@@ -169,7 +197,10 @@ def radar(bot: Bot) -> RadarService:
     """The breakage radar over the watched plugins (VLLM_REPORT_PLUGINS), on the same archive."""
     from bot.service.radar import RadarService
 
-    return RadarService(bot.reports.archiver, bot.settings.plugin_list, bot.reports.clock)
+    settings = bot.settings
+    return RadarService(
+        bot.reports.archiver, settings.plugin_list, bot.reports.clock, settings.pin_lag_days
+    )
 
 
 def commands(bot: Bot) -> TimedCommands:
@@ -409,6 +440,7 @@ async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Ch
     found = checks.settings_checks(settings, problems)
     found.append(checks.topics_check(settings))
     found.append(await asyncio.to_thread(checks.github_check, settings))
+    found.append(checks.plugins_check(settings))
     store = await asyncio.to_thread(checks.store_check, settings)
     chats = await slack_checks(settings) + await discord_checks(settings)
     found += [store, *chats]

@@ -651,6 +651,11 @@ def run_radar(args: argparse.Namespace) -> int:
 
     _check_phrase(args)
     settings, rules = _configured(args)
+    if not settings.plugin_list:
+        raise UsageError(
+            "no plugin is watched (VLLM_REPORT_PLUGINS=none): name them, comma-separated "
+            "owner/name, or leave the setting out for the default six"
+        )
     window = asking.window(
         " ".join(args.when),
         now=_now(),

@@ -77,7 +77,14 @@ class Settings(BaseSettings):
     repo: str = Field("vllm-project/vllm", description="owner/name of the watched repository")
     plugins: str = Field(
         ",".join(DEFAULT_PLUGINS),
-        description="comma-separated owner/name of the hardware plugins the radar watches",
+        description="comma-separated owner/name of the hardware plugins the radar watches "
+        "(`none`: no plugin)",
+    )
+    pin_lag_days: float = Field(
+        3.0,
+        ge=0,
+        le=365,
+        description="the daily report names a plugin whose pin of vLLM is more days behind main",
     )
     timezone: str = Field("Asia/Shanghai", description="IANA zone the report days are cut in")
     cutoff: str = Field("11:45", description="HH:MM in `timezone` where one report day ends")
@@ -214,7 +221,8 @@ class Settings(BaseSettings):
 
     @property
     def plugin_list(self) -> list[str]:
-        return _csv(self.plugins)
+        # `none`: watch no plugin (empty means the default, as for every setting).
+        return [] if self.plugins.strip().lower() == "none" else _csv(self.plugins)
 
     @property
     def slack_channel_list(self) -> list[str]:
@@ -241,6 +249,8 @@ class Settings(BaseSettings):
     @field_validator("plugins")
     @classmethod
     def _check_plugins(cls, value: str) -> str:
+        if value.strip().lower() == "none":  # an empty value means "the default"
+            return value
         for part in _csv(value):
             if not _REPO_RE.match(part):
                 raise ValueError(

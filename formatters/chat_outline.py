@@ -15,7 +15,7 @@ from formatters.outline_parts import Block, ChatPart, Entry, Line, Our, Outline,
 
 CHAT_OTHER_STORIES = 2  # stories of every other vendor in the chat's vendor reply
 CHAT_ROWS = 5  # entries of the other chat replies
-DAILY_PARTS = ("vendors", "key", "hot", "notable", "trends")
+DAILY_PARTS = ("vendors", "key", "hot", "notable", "plugins", "trends")
 # In the chat's vendor reply: the first vendor per bucket; the others get their top stories.
 CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "done": 1, "closed": 1}
 
@@ -65,6 +65,10 @@ def _chat_part(full: Outline, name: str) -> ChatPart | None:
         return None
     if name == "appendix":
         return ChatPart(name, section.title, section.blocks)  # asked for: the whole list
+    if name == "plugins":  # the radar's own "+N more" names /vllm-radar, which lists them
+        from formatters.radar_outline import chat_blocks
+
+        return ChatPart(name, section.title, chat_blocks(section, full.label, lang))
     command = more_command(full, name)
     if section.kind != "section":  # one topic, asked for or a digest: in detail
         detailed = section.in_detail()

@@ -72,7 +72,7 @@ def markdown(line: ol.Line) -> str:
     out = []
     for part in line:
         if isinstance(part, ol.Ref):
-            out.append(f"[#{part.number}]({part.url})")
+            out.append(f"[{part.text}]({part.url})")
         elif isinstance(part, ol.Theirs):
             out.append(discord_escape(clean(part.text, part.limit)))
         else:

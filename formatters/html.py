@@ -63,7 +63,7 @@ def _parts(line: ol.Line) -> list[dict[str, Any]]:
     pieces: list[dict[str, Any]] = []
     for part in line:
         if isinstance(part, ol.Ref):
-            pieces.append({"kind": "ref", "url": part.url, "text": f"#{part.number}"})
+            pieces.append({"kind": "ref", "url": part.url, "text": part.text})
         elif isinstance(part, ol.Theirs):
             pieces.append({"kind": "text", "text": clean(part.text, part.limit, defuse=False)})
         else:

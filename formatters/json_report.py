@@ -47,6 +47,10 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             str(n): {**_item(it, tz), "what": what.get(n, "")} for n, it in report.context.items()
         }
         data.update(_sections(report, lang))
+    if report.radar is not None:
+        from formatters.radar import radar_to_dict
+
+        data["radar"] = radar_to_dict(report.radar)
     if report.queue is not None:
         from formatters.queue import queue_to_dict
 

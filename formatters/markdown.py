@@ -95,7 +95,7 @@ def line(parts: ol.Line) -> str:
     out = []
     for part in parts:
         if isinstance(part, ol.Ref):
-            out.append(f"[#{part.number}]({part.url})")
+            out.append(f"[{part.text}]({part.url})")
         elif isinstance(part, ol.Theirs):
             out.append(_theirs(part.text, part.limit))
         else:

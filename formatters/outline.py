@@ -76,6 +76,11 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
             _activity(info, lang),
             _notable(report, info, lang),
         ]
+    if report.radar is not None:  # the daily report's plugins, when anything is news
+        from formatters.radar_outline import plugins_section
+
+        plugins = plugins_section(report.radar, lang)
+        sections += [plugins] if plugins is not None else []
     if report.queue is not None:  # the full report's queue section (never a daily reply)
         from formatters.queue_outline import queue_section
 

@@ -32,6 +32,11 @@ class Theirs:
 class Ref:
     number: int
     url: str
+    repo: str = ""  # another repository's item (a plugin's fix): `vllm-gaudi#285`
+
+    @property
+    def text(self) -> str:
+        return f"{self.repo}#{self.number}"
 
 
 Part = Our | Theirs | Ref

@@ -136,8 +136,13 @@ def _md_text(text: str) -> str:
 
 
 def render_radar_json(radar: Radar) -> str:
+    return json.dumps(radar_to_dict(radar), ensure_ascii=False, indent=1) + "\n"
+
+
+def radar_to_dict(radar: Radar) -> dict[str, Any]:
+    """`vllm-radar/1`: the radar command's JSON, and the daily report JSON's `radar`."""
     window = radar.window
-    data: dict[str, Any] = {
+    return {
         "schema": SCHEMA,
         "window": {
             "start": window.start.isoformat(),
@@ -182,7 +187,6 @@ def render_radar_json(radar: Radar) -> str:
             for c in radar.culprits
         ],
     }
-    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
 def _ref_json(ref: UpstreamRef) -> dict[str, Any]:

@@ -67,7 +67,7 @@ def mrkdwn(line: ol.Line) -> str:
     out = []
     for part in line:
         if isinstance(part, ol.Ref):
-            out.append(f"<{part.url}|#{part.number}>")
+            out.append(f"<{part.url}|{part.text}>")
         elif isinstance(part, ol.Theirs):
             out.append(slack_escape(clean(part.text, part.limit)))
         else:

@@ -88,6 +88,16 @@ TEXT: dict[str, dict[str, str]] = {
         "(the rest is not archived).",
         "baseline_none": "No trends: none of the 7 days before is archived.",
         "unread_note": 'Comment figures marked "in all" are totals: those threads were not read.',
+        # -- the hardware plugins (the breakage radar's part of the daily report) --
+        "plugins": "🔌 Plugins",
+        "plugins_broke": "Upstream changes that broke plugins",
+        "plugins_broke_one": " — broke {plugins}",
+        "plugins_fixed": "{plugin} fixed it in ",
+        "plugins_lag": "Pins behind upstream by more than {days} days",
+        "plugins_lag_line": "{plugin}: {commits} commits, {days} days behind main",
+        "plugins_counts": "Plugin PRs and issues naming upstream: {links} (breakage fixes: "
+        "{fixes}, upgrades: {upgrades}).",
+        "plugins_more": "/vllm-radar {label} lists every link and pin.",
         # -- the review queue --
         "queue": "🚦 Review queue",
         "queue_title": "vLLM review queue · {label}",
@@ -211,6 +221,16 @@ TEXT: dict[str, dict[str, str]] = {
         "baseline_note": "趋势对比的是此前 7 天中已归档的 {days} 天。",
         "baseline_none": "无趋势：此前 7 天均未归档。",
         "unread_note": "标为“共”的评论数为总数：这些讨论未读取详情。",
+        # -- the hardware plugins --
+        "plugins": "🔌 硬件插件",
+        "plugins_broke": "导致插件出错的上游改动",
+        "plugins_broke_one": " — 影响 {plugins}",
+        "plugins_fixed": "{plugin} 的修复：",
+        "plugins_lag": "落后上游超过 {days} 天的固定版本",
+        "plugins_lag_line": "{plugin}：落后 main {commits} 个提交、{days} 天",
+        "plugins_counts": "{links} 个插件 PR 与 issue 提到上游：{fixes} 个修复上游导致的问题，"
+        "{upgrades} 个升级。",
+        "plugins_more": "/vllm-radar {label} 列出全部关联与固定版本。",
         # -- the review queue --
         "queue": "🚦 审阅队列",
         "queue_title": "vLLM 审阅队列 · {label}",

@@ -10,6 +10,9 @@ from bot.model.windows import Window
 
 UPSTREAM = "vllm-project/vllm"
 RELATIONS = ("breakage-fix", "upgrade", "mention-only")
+# The digest of the daily report's Plugins section, subscribed to like a topic.
+PLUGINS_TOPIC = "plugins"
+PLUGINS_DIGEST = "Plugins (breakage radar)"
 
 
 @dataclass(frozen=True)
@@ -81,3 +84,4 @@ class Radar:
     pins: tuple[Pin, ...]
     complete: bool
     notes: tuple[str, ...] = field(default_factory=tuple)
+    late_after_days: float = 3.0  # a pin further behind main is news (VLLM_REPORT_PIN_LAG_DAYS)

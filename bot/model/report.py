@@ -24,6 +24,7 @@ from bot.model.windows import Window
 
 if TYPE_CHECKING:
     from bot.model.queue import Queue
+    from bot.model.radar import Radar
 
 
 # The report's sections, in the reference's order: the words `--section` and the slash
@@ -337,6 +338,7 @@ class Report:
     topic: str | None = None  # the report is limited to this topic's items
     context: dict[int, ActivityItem] = field(default_factory=dict)  # named, outside the window
     queue: Queue | None = None  # the review queue of the window, when it was asked for
+    radar: Radar | None = None  # the hardware plugins' breakage radar (the daily report's)
 
     def item(self, number: int) -> ActivityItem:
         """An item of the window or of its context."""

@@ -23,7 +23,7 @@ from bot.model import asking
 from bot.model.asking import did_you_mean
 from bot.model.errors import InputError
 from bot.model.queue import Queue
-from bot.model.radar import Radar
+from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC, Radar
 from bot.model.report import Report
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
@@ -205,6 +205,8 @@ class CommandService:
         try:
             if self.radars is None:
                 raise CommandError("the breakage radar is not served here")
+            if not self.radars.plugins:
+                raise CommandError("no plugin is watched here (VLLM_REPORT_PLUGINS=none)")
             plugin = self.radars.plugin(request.plugin) if request.plugin else None
             window = self._window(request.when)
             wait = self.limiter.allow(user)
@@ -219,6 +221,10 @@ class CommandService:
         return Answer(radar=found, ephemeral=not request.public)
 
     def check_topic(self, name: str) -> str:
+        """A topic a channel may subscribe to: one of the rules', or `plugins` (the daily
+        report's Plugins section, when plugins are watched)."""
+        if name.strip().lower() == PLUGINS_TOPIC and self.settings.plugin_list:
+            return PLUGINS_TOPIC
         key: str = asking.topic(name, self.rules)
         return key
 
@@ -247,6 +253,7 @@ class CommandService:
         sub = Subscription(platform, kind, target, key, user)
         rule = self.rules.topic(key)
         name = rule.display_name(self.settings.lang) if rule is not None else key
+        name = PLUGINS_DIGEST if key == PLUGINS_TOPIC else name
         place = "your DMs" if kind == "dm" else "this channel"
         gets, was = ("get", "were") if kind == "dm" else ("gets", "was")  # DMs are plural
         if remove:
@@ -275,4 +282,10 @@ class CommandService:
     def topics(self) -> Answer:
         lang = self.settings.lang
         lines = [f"{t.key} — {t.display_name(lang)}: {t.description}" for t in self.rules.topics]
+        if self.settings.plugin_list:
+            lines.append(
+                f"{PLUGINS_TOPIC} — {PLUGINS_DIGEST}: upstream changes that broke the watched "
+                "hardware plugins, and pins lagging main (a subscription only; `/vllm-radar` "
+                "for any window)"
+            )
         return Answer(text="\n".join(lines))

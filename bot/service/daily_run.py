@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from bot.delivery import Deliverer, DeliveryResult, Destination, Payload
 from bot.model.query import ReportQuery
+from bot.model.radar import PLUGINS_TOPIC
 from bot.model.report import Report
 from bot.model.windows import Window
 from bot.observe.logs import event, problem
@@ -29,6 +30,7 @@ from bot.store import Subscription
 from formatters.charts import Chart
 from formatters.charts import chart as draw_chart
 from formatters.chat import chat_parts, with_picture
+from formatters.radar_outline import has_plugins_section
 
 if TYPE_CHECKING:
     from bot.observe.github_meter import GitHubMeter
@@ -257,11 +259,15 @@ class DailyRun:
         for sub in self.subscriptions():
             if sub.platform not in platforms:
                 continue
-            digest_query = replace(query, topic=sub.topic, queue=False, refresh=False)
-            digest = await asyncio.to_thread(self.reports.report, digest_query)
             target = Destination(
                 sub.platform, sub.target_id, sub.target_kind, f"digest-{sub.topic}"
             )
+            if sub.topic == PLUGINS_TOPIC:  # the daily report's own Plugins section
+                if has_plugins_section(report):  # a day with no news sends nothing
+                    await self._send(report, target, result, (PLUGINS_TOPIC,))
+                continue
+            digest_query = replace(query, topic=sub.topic, queue=False, refresh=False)
+            digest = await asyncio.to_thread(self.reports.report, digest_query)
             picture = await self._picture(report, sub.topic, pictures)
             await self._send(digest, target, result, (sub.topic,), picture)
 

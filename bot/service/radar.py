@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from bot.analyze.radar import culprits, plugin_links
@@ -20,6 +20,7 @@ from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.model.asking import AskError, did_you_mean
 from bot.model.radar import UPSTREAM, Pin, PluginLink, Radar
+from bot.model.report import Report
 from bot.model.windows import Window
 from bot.store import Span
 
@@ -64,11 +65,16 @@ PIN_FILES = {
 
 class RadarService:
     def __init__(
-        self, archiver: Archiver, plugins: Sequence[str], clock: Callable[[], datetime]
+        self,
+        archiver: Archiver,
+        plugins: Sequence[str],
+        clock: Callable[[], datetime],
+        late_after_days: float = 3.0,
     ) -> None:
         self.archiver = archiver
         self.plugins = tuple(plugins)
         self.clock = clock
+        self.late_after_days = late_after_days
 
     def plugin(self, name: str) -> str:
         """A watched plugin by the name people use: `gaudi`, `vllm-gaudi` or the whole
@@ -116,6 +122,7 @@ class RadarService:
             pins=pins,
             complete=complete,
             notes=tuple(notes),
+            late_after_days=self.late_after_days,
         )
 
     def broken_by(self, number: int) -> list[PluginLink]:
@@ -167,6 +174,14 @@ class RadarService:
         commits, pinned_at, head_at = lag
         days = round((head_at - pinned_at).total_seconds() / 86400, 1)
         return Pin(repo, spec.where, pinned, commits, max(0.0, days))
+
+
+def with_radar(report: Report, radar: RadarService) -> Report:
+    """The daily report with its plugins' radar: the plugins are vLLM's, so a report of
+    another repository (VLLM_REPORT_REPO) or an empty VLLM_REPORT_PLUGINS has none."""
+    if report.repo != UPSTREAM or not radar.plugins:
+        return report
+    return replace(report, radar=radar.radar(report.window))
 
 
 def _where(repo: str) -> str:

@@ -67,6 +67,7 @@ class Reports:
         clock: Callable[[], datetime],
         prose: ProseWriter | None = None,
         queue: Callable[[Report], Report] | None = None,
+        radar: Callable[[Report], Report] | None = None,
     ) -> None:
         self.archiver = archiver
         self.rules = rules
@@ -74,6 +75,7 @@ class Reports:
         self.clock = clock
         self.prose = prose
         self.queue = queue  # adds the review queue to a report (the queue service's)
+        self.radar = radar  # adds the plugins' breakage radar (the radar service's)
         self._cache: OrderedDict[ReportQuery, tuple[float, Report]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -116,6 +118,7 @@ class Reports:
         )
         if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
             report = self._with_queue(report)
+            report = self._with_radar(report)
         if self.prose is not None:  # 3. prose, checked, when a model is configured
             prose, problem = self.prose.write(
                 report, query.lang, ask=self.archiver.fetch, threads=threads
@@ -135,6 +138,17 @@ class Reports:
         except (InputError, ServiceError) as exc:
             log.warning("the report of %s has no review queue: %s", report.window.label, exc)
             return replace(report, notes=(*report.notes, f"review queue: {exc}"))
+
+    def _with_radar(self, report: Report) -> Report:
+        """The report with its plugins' radar; a radar GitHub cannot give is a note, and the
+        report goes out without its Plugins section."""
+        if self.radar is None:
+            return report
+        try:
+            return self.radar(report)
+        except (InputError, ServiceError) as exc:
+            log.warning("the report of %s has no plugins section: %s", report.window.label, exc)
+            return replace(report, notes=(*report.notes, f"plugins: {exc}"))
 
     def story_of(self, item: ActivityItem, tz: ZoneInfo, cutoff: time_of_day) -> str:
         """Which story `item` is in, in the report of the day of its last event, and why (a

@@ -1,0 +1,228 @@
+"""The daily report's Plugins section, from the real 2025 plugin records: report day
+2025-09-22 (Asia/Shanghai, 11:45 to 11:45 the next day), when vllm-ascend fixed for upstream
+#25249 and vllm-gaudi for #25332, among others. Served by the fake GitHub
+as vLLM plus six plugins."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.model.query import ReportQuery
+from bot.model.report import Report
+from bot.model.windows import day_window
+from tests.fakes.github_api import FakeGitHub
+from tests.radar_data import radar_github
+from tests.service.test_radar import PLUGINS, TZ
+
+DAY = "2025-09-22"
+NOW = datetime(2025, 9, 23, 6, 0, tzinfo=UTC)  # two hours after the window closed
+UPSTREAM = "vllm-project/vllm"
+
+
+@pytest.fixture
+def github(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeGitHub]:
+    with radar_github() as fake:
+        monkeypatch.setenv("GITHUB_API_URL", fake.url)
+        monkeypatch.setenv("VLLM_REPORT_DATA_DIR", str(tmp_path))
+        monkeypatch.setenv("VLLM_REPORT_PLUGINS", PLUGINS)
+        monkeypatch.setenv("VLLM_REPORT_PIN_LAG_DAYS", "3")
+        yield fake
+
+
+def daily(token: str | None, monkeypatch: pytest.MonkeyPatch, *, queue: bool = True) -> Report:
+    """The report of DAY as the daily run asks for it (`queue`: with what GitHub shows now)."""
+    from bot.app import open_bot
+    from bot.model.rules import load_rules
+    from config.settings import load_settings
+
+    if token:
+        monkeypatch.setenv("GITHUB_TOKEN", token)
+    bot = open_bot(load_settings(), load_rules(None), clock=lambda: NOW)
+    try:
+        window = day_window(date(2025, 9, 22), TZ, datetime.min.time().replace(11, 45))
+        return bot.reports.report(ReportQuery(UPSTREAM, window, queue=queue))
+    finally:
+        bot.close()
+
+
+def plugin_requests(fake: FakeGitHub) -> list[str]:
+    seen = [f"{r.path}?{r.query} {r.graphql or ''}" for r in fake.requests]
+    return [said for said in seen if "vllm-ascend" in said or "vllm-gaudi" in said]
+
+
+def test_the_daily_report_names_what_broke_the_plugins_with_their_fixes(
+    github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from formatters.json_report import render_json
+    from formatters.markdown import render_markdown
+
+    report = daily("ghp-test", monkeypatch)
+    md = render_markdown(report, "en")
+    section = md.split("## 🔌 Plugins", 1)[1].split("\n## ", 1)[0]
+    # What broke which plugin, each fix linked to its own repository, not to vLLM's.
+    assert "[#25249](https://github.com/vllm-project/vllm/pull/25249)" in section
+    assert (
+        "vllm-ascend fixed it in [vllm-ascend#3095]"
+        "(https://github.com/vllm-project/vllm-ascend/pull/3095)"
+    ) in section
+    assert "[vllm-gaudi#215](https://github.com/vllm-project/vllm-gaudi/pull/215)" in section
+    assert "broke vllm-gaudi" in section
+    # Pins read for a fresh day: the ones further behind main than three days are named.
+    assert "Pins behind upstream by more than 3 days" in section
+    assert "/vllm-radar 2025-09-22 lists every link and pin." in section
+    # One gaudi PR fixed for three upstream PRs: one entry, the fix told once.
+    assert section.count("vllm-gaudi#215]") == 1
+    assert "[#25332](https://github.com/vllm-project/vllm/pull/25332), [#25321]" in section
+    zh = render_markdown(report, "zh")
+    assert "## 🔌 硬件插件" in zh and "影响 vllm-gaudi" in zh and "vllm-ascend 的修复：" in zh
+    data = json.loads(render_json(report))
+    culprits = {c["number"]: c["plugins"] for c in data["radar"]["culprits"]}
+    assert culprits[25249] == ["vllm-project/vllm-ascend"]
+    assert "vllm-project/vllm-gaudi" in culprits[25332]
+    assert data["radar"]["schema"] == "vllm-radar/1"
+
+
+def test_the_chat_post_carries_the_plugins_reply_and_a_plugins_digest_only_that(
+    github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from formatters.chat import chat_parts
+
+    report = daily("ghp-test", monkeypatch)
+    slack = chat_parts("slack", report, "en")
+    names = [name for name, _ in slack]
+    assert "plugins" in names and names.index("plugins") < names.index("trends")
+    text = json.dumps(slack[names.index("plugins")][1])
+    assert "<https://github.com/vllm-project/vllm-ascend/pull/3095|vllm-ascend#3095>" in text
+    discord = chat_parts("discord", report, "en")
+    said = json.dumps([payload for name, payload in discord if name == "plugins"])
+    assert "[vllm-gaudi#215](https://github.com/vllm-project/vllm-gaudi/pull/215)" in said
+    digest = chat_parts("slack", report, "en", only=("plugins",))
+    assert [name for name, _ in digest] == ["headline", "plugins"]
+
+
+def test_without_a_token_the_report_goes_out_without_plugins_and_asks_them_nothing(
+    github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from formatters.markdown import render_markdown
+
+    with caplog.at_level(logging.INFO, logger="bot.app"):
+        report = daily(None, monkeypatch)
+    assert report.radar is None and "Plugins" not in render_markdown(report, "en")
+    assert plugin_requests(github) == []
+    assert "needs a GitHub token (set GITHUB_TOKEN" in caplog.text
+
+
+def test_a_report_asked_by_a_person_does_not_read_the_plugins(
+    github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show`, a slash command, the site: the radar is the daily post's (and /vllm-radar's)."""
+    report = daily("ghp-test", monkeypatch, queue=False)
+    assert report.radar is None and plugin_requests(github) == []
+
+
+def test_a_plugins_subscriber_gets_the_section_alone_after_the_daily_post(
+    github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, store_url: str
+) -> None:
+    """The daily run as the scheduler runs it: the channel gets the whole post, the
+    `plugins` subscriber the headline and the Plugins reply, and nothing else."""
+    import asyncio
+
+    from bot.app import daily_job, open_bot, transports
+    from bot.model.rules import load_rules
+    from bot.store import Store, Subscription
+    from config.settings import load_settings
+    from tests.fakes.slack_api import FakeSlack
+
+    with FakeSlack() as slack:
+        for name, value in {
+            "DATABASE_URL": store_url,
+            "GITHUB_TOKEN": "ghp-test",
+            "SLACK_BOT_TOKEN": "xoxb-test",
+            "SLACK_API_URL": slack.api_url,
+            "SLACK_CHANNELS": "C1",
+            "VLLM_REPORT_SLACK_POST_INTERVAL": "0",
+        }.items():
+            monkeypatch.setenv(name, value)
+        store = Store(store_url)
+        store.subscriptions.add(Subscription("slack", "channel", "C9", "plugins", "U1"), NOW)
+        store.close()
+        settings = load_settings()
+        bot = open_bot(settings, load_rules(None), clock=lambda: NOW)
+
+        async def run() -> None:
+            async with transports(settings) as opened:
+                window = day_window(date(2025, 9, 22), settings.tz, settings.cutoff_time)
+                await daily_job(bot, opened).post(window)
+
+        try:
+            asyncio.run(run())
+        finally:
+            bot.close()
+        channel = [p.part for p in slack.channel_posts("C1")]
+        digest = [p.part for p in slack.channel_posts("C9")]
+    assert "plugins" in channel
+    assert digest == ["headline", "plugins"]
+
+
+def test_a_day_without_plugin_news_has_no_section_and_no_digest() -> None:
+    from bot.model.radar import Pin, Radar
+    from bot.model.report import Report
+    from bot.model.windows import Window
+    from formatters.radar_outline import has_plugins_section
+
+    day = Window(NOW.replace(hour=0), NOW, "Asia/Shanghai", "2025-09-22")
+    keeping_up = Pin("vllm-project/vllm-gaudi", "VLLM_STABLE_COMMIT", "a" * 40, 40, 2.2)
+    behind = Pin("vllm-project/vllm-ascend", ".github/x.commit", "b" * 40, 323, 7.9)
+
+    def report(*pins: Pin) -> Report:
+        radar = Radar(day, ("vllm-project/vllm-gaudi",), (), (), pins, complete=True)
+        return Report(UPSTREAM, day, True, {}, {}, {}, radar=radar)
+
+    assert not has_plugins_section(report(keeping_up))  # 2.2 days: within the 3
+    assert has_plugins_section(report(keeping_up, behind))
+
+
+def test_plugins_is_a_topic_to_subscribe_to_while_plugins_are_watched(
+    monkeypatch: pytest.MonkeyPatch, store_url: str
+) -> None:
+    from bot.app import commands, open_bot
+    from bot.model.rules import load_rules
+    from config.settings import load_settings
+
+    monkeypatch.setenv("DATABASE_URL", store_url)
+
+    def said(plugins: str) -> tuple[str, str]:
+        monkeypatch.setenv("VLLM_REPORT_PLUGINS", plugins)
+        bot = open_bot(load_settings(), load_rules(None))
+        try:
+            service = commands(bot)
+            answer = service.subscribe("slack", "U1", "C1", "Plugins", "dm", can_manage=False)
+            return answer.text or "", service.topics().text or ""
+        finally:
+            bot.close()
+
+    subscribed, topics = said(PLUGINS)
+    assert (
+        subscribed
+        == "your DMs will get the Plugins (breakage radar) digest after each daily report"
+    )
+    assert "\nplugins — Plugins (breakage radar): upstream changes that broke" in topics
+    refused, topics = said("none")
+    assert refused.startswith("unknown topic 'Plugins'") and "plugins" not in topics
+
+
+def test_no_plugin_watched_says_so_on_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    monkeypatch.setenv("VLLM_REPORT_PLUGINS", "none")
+    assert main(["radar", "7d"]) == 2
+    err = capsys.readouterr().err
+    assert "no plugin is watched (VLLM_REPORT_PLUGINS=none)" in err and "Traceback" not in err

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 EVER = Span(datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC))
 PIN_FRESH = timedelta(days=2)  # a window ending longer ago than this is shown without pins
+LOOK_UP = 12  # culprit titles a daily report may fetch (a day has a handful)
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,11 @@ class RadarService:
             "(VLLM_REPORT_PLUGINS)."
         )
 
-    def radar(self, window: Window, plugin: str | None = None) -> Radar:
+    def radar(self, window: Window, plugin: str | None = None, *, look_up: int = 0) -> Radar:
+        """The radar of `window` (one plugin, or every watched one). `look_up`: how many
+        culprits the archive has no title for may be fetched (a request each, archived, so
+        free on every later look): the daily report's, where a bare number tells a reader
+        little."""
         now = self.clock()
         watched = (plugin,) if plugin else self.plugins
         links: list[PluginLink] = []
@@ -110,7 +115,7 @@ class RadarService:
             # A bare #N above the plugin's own numbers cannot be one of them.
             own_max = max((it.number for it in items), default=0)
             links += plugin_links(repo, items, own_max)
-        titles = self._titles(links)
+        titles = self._titles(links, look_up, now)
         fresh = now - window.end <= PIN_FRESH
         pins = tuple(self._pin(repo) if fresh else _old(repo) for repo in watched)
         links.sort(key=lambda link: (link.at, link.plugin_repo, link.number), reverse=True)
@@ -140,12 +145,25 @@ class RadarService:
             ]
         return found
 
-    def _titles(self, links: list[PluginLink]) -> dict[int, str]:
+    def _titles(self, links: list[PluginLink], look_up: int, now: datetime) -> dict[int, str]:
         """Upstream titles as the archive holds them. The daily reports archive every
         upstream PR of their windows, so a recent culprit is there; an older one shows by
-        number (fetching each would cost a request on every look)."""
+        number unless `look_up` allows fetching it."""
         numbers = {ref.number for link in links for ref in link.upstream if ref.number}
-        return {it.number: it.title for it in self.archiver.named(UPSTREAM, numbers)}
+        titles = {it.number: it.title for it in self.archiver.named(UPSTREAM, numbers)}
+        culprits = [
+            ref.number
+            for link in links
+            if link.relation == "breakage-fix"
+            for ref in link.upstream
+            if ref.number is not None and ref.number not in titles
+        ]
+        for number in list(dict.fromkeys(culprits))[:look_up] if self.archiver.fetch else ():
+            try:
+                titles[number] = self.archiver.item(UPSTREAM, number, now).title
+            except CollectError as exc:  # the number alone still says which change
+                log.info("upstream #%d has no title in the radar: %s", number, exc)
+        return titles
 
     def _pin(self, repo: str) -> Pin:
         try:
@@ -181,7 +199,7 @@ def with_radar(report: Report, radar: RadarService) -> Report:
     another repository (VLLM_REPORT_REPO) or an empty VLLM_REPORT_PLUGINS has none."""
     if report.repo != UPSTREAM or not radar.plugins:
         return report
-    return replace(report, radar=radar.radar(report.window))
+    return replace(report, radar=radar.radar(report.window, look_up=LOOK_UP))
 
 
 def _where(repo: str) -> str:

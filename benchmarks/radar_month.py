@@ -103,7 +103,8 @@ def main() -> None:
     print("\nmost-breaking upstream PRs:")
     for culprit in found.culprits[:5]:
         fixes = ", ".join(f"{f.plugin_repo.split('/')[1]}#{f.number}" for f in culprit.fixes)
-        print(f"  {culprit.ref.key:>7}  {len(culprit.plugins)} plugins  {fixes}")
+        n = len(culprit.plugins)
+        print(f"  {culprit.ref.key:>7}  {n} plugin{'s' if n > 1 else ' '}  {fixes}")
     print(f"\npins on 2026-08-21, read now ({pin_requests} requests):")
     for pin in today.pins:
         lag = (

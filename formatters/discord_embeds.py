@@ -87,6 +87,7 @@ def _headline(full: ol.Outline) -> Message:
         lines.append(f"⚠️ {discord_escape(full.warning)}")
     lines.append(" · ".join(f"**{discord_escape(n)}** {discord_escape(v)}" for n, v in full.counts))
     lines += ["🎯 " + discord_escape(line) for line in full.vendors]
+    lines += ["🔌 " + discord_escape(full.plugins)] if full.plugins else []
     if full.gist:
         lines += ["", f"**{discord_escape(w.text(lang, 'gist'))}**"]
         for entry in full.gist:

@@ -92,6 +92,7 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         counts=tuple((w.COUNT_NAMES[lang][n], w.count_value(report, n, lang)) for n in ListName),
         warning=_warning(report, lang),
         vendors=_vendor_lines(sections, report.topic, lang),
+        plugins=_plugins_line(report, lang),
         gist=_gist(report, info, lang) if info is not None else (),
         sections=tuple(sections),
         notes=_notes(report, lang),
@@ -739,6 +740,15 @@ def _vendor_lines(sections: Sequence[Section], topic: str | None, lang: str) -> 
             busy = sum(b.total for b in section.detail or section.blocks if b.key in BUCKET_ORDER)
             found.append((-busy, len(found), line))
     return tuple(line for _, _, line in sorted(found)[:VENDOR_LINES])
+
+
+def _plugins_line(report: Report, lang: str) -> str | None:
+    """The Plugins section in a line after the vendors' (a topic's report has none)."""
+    if report.radar is None or report.topic is not None:
+        return None
+    from formatters.radar_outline import headline_line
+
+    return headline_line(report.radar, lang)
 
 
 def topic_line(section: Section, lang: str) -> str | None:

@@ -97,6 +97,7 @@ class Outline:
     link: str | None
     lang: str
     label: str = ""  # the window's label, for the command that shows more
+    plugins: str | None = None  # the Plugins section in one line, after the vendors'
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)

@@ -11,6 +11,7 @@ section at all.
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 
 from bot.model.radar import Culprit, Pin, PluginLink, Radar
 from bot.model.report import Report
@@ -19,6 +20,7 @@ from formatters import wording as w
 from formatters.radar import ref_url, short
 
 CHAT_CULPRITS = 5  # in the chat reply, like its other sections
+HEADLINE_REFS = 3  # upstream numbers in the first message's line
 
 
 def lagging(radar: Radar) -> tuple[Pin, ...]:
@@ -28,6 +30,28 @@ def lagging(radar: Radar) -> tuple[Pin, ...]:
     return tuple(
         pin for pin in radar.pins if pin.behind_days is not None and pin.behind_days > days
     )
+
+
+def headline_line(radar: Radar, lang: str) -> str | None:
+    """The Plugins section in one line, for the post's first message (with the vendors'):
+    a reader who stops there still learns that upstream broke a plugin."""
+    late = lagging(radar)
+    if not radar.culprits and not late:
+        return None
+    sep = w.LIST_SEP[lang]
+    if radar.culprits:
+        plugins = dict.fromkeys(short(p) for c in radar.culprits for p in c.plugins)
+        keys = [c.ref.key for c in radar.culprits]
+        refs = sep.join(keys[:HEADLINE_REFS])
+        refs += w.text(lang, "plugins_line_more") if len(keys) > HEADLINE_REFS else ""
+        said = w.text(lang, "plugins_line", plugins=sep.join(plugins), refs=refs)
+    else:
+        said = w.text(lang, "plugins_line_none")
+    if late:
+        names = sep.join(short(pin.plugin_repo) for pin in late)
+        days = f"{radar.late_after_days:g}"
+        said += w.SEP[lang] + w.text(lang, "plugins_line_late", plugins=names, days=days)
+    return said
 
 
 def has_plugins_section(report: Report) -> bool:
@@ -42,7 +66,8 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
         return None
     blocks: list[ol.Block] = []
     if radar.culprits:  # all of them: a day has a handful, a week a dozen or two
-        entries = tuple(_culprits(group, lang) for group in _by_fixes(radar.culprits))
+        until = radar.window.end
+        entries = tuple(_culprits(g, lang, until) for g in _by_fixes(radar.culprits))
         blocks.append(ol.Block(w.text(lang, "plugins_broke"), entries, "numbered"))
     if late:
         lines = tuple(ol.Entry((ol.Our(_lag(pin, lang)),)) for pin in late)
@@ -69,7 +94,7 @@ def _by_fixes(culprits: tuple[Culprit, ...]) -> list[list[Culprit]]:
     return list(groups.values())
 
 
-def _culprits(group: list[Culprit], lang: str) -> ol.Entry:
+def _culprits(group: list[Culprit], lang: str, until: datetime) -> ol.Entry:
     head: list[ol.Part] = []
     for index, culprit in enumerate(group):
         ref = culprit.ref
@@ -84,20 +109,22 @@ def _culprits(group: list[Culprit], lang: str) -> ol.Entry:
     first = group[0]
     names = w.LIST_SEP[lang].join(short(repo) for repo in first.plugins)
     head.append(ol.Our(w.text(lang, "plugins_broke_one", plugins=names)))
-    lines = tuple(_fixes(repo, first.fixes, lang) for repo in first.plugins)
+    lines = tuple(_fixes(repo, first.fixes, lang, until) for repo in first.plugins)
     # Told again (the same upstream PR among the key changes): the fixes are what is new.
     return ol.Entry(tuple(head), lines, first.ref.number, again=lines)
 
 
-def _fixes(repo: str, fixes: tuple[PluginLink, ...], lang: str) -> ol.Line:
+def _fixes(repo: str, fixes: tuple[PluginLink, ...], lang: str, until: datetime) -> ol.Line:
     line: list[ol.Part] = [ol.Our(w.text(lang, "plugins_fixed", plugin=short(repo)))]
     for index, link in enumerate(f for f in fixes if f.plugin_repo == repo):
         if index:
             line.append(ol.Our(w.LIST_SEP[lang]))
         line += [ol.Ref(link.number, link.url, short(repo)), ol.Our(" "), ol.Theirs(link.title)]
-        if link.state != "merged":  # an open fix is still coming; a closed one was dropped
+        # A fix merged after the window (the window is read later) was in review then.
+        later = link.state == "merged" and link.at >= until
+        if link.state != "merged" or later:  # an open fix is coming; a closed one, dropped
             issue = link.kind == "issue"
-            if link.state == "open":
+            if link.state == "open" or later:
                 state = "open_issue" if issue else "review"
             else:
                 state = "closed_issue" if issue else "closed_pr"

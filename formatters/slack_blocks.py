@@ -89,8 +89,10 @@ def _headline(report: Report, full: ol.Outline) -> Message:
     ]
     if full.warning:
         blocks.append(_section(":warning: " + slack_escape(full.warning)))
-    if full.vendors:
-        blocks.append(_section("\n".join("🎯 " + slack_escape(line) for line in full.vendors)))
+    marked = ["🎯 " + line for line in full.vendors]
+    marked += ["🔌 " + full.plugins] if full.plugins else []
+    if marked:
+        blocks.append(_section("\n".join(slack_escape(line) for line in marked)))
     if full.gist:
         rows = [f"*{slack_escape(w.text(full.lang, 'gist'))}*"]
         for entry in full.gist:

@@ -92,12 +92,17 @@ TEXT: dict[str, dict[str, str]] = {
         "plugins": "🔌 Plugins",
         "plugins_broke": "Upstream changes that broke plugins",
         "plugins_broke_one": " — broke {plugins}",
-        "plugins_fixed": "{plugin} fixed it in ",
+        "plugins_line": "Plugins: upstream broke {plugins} ({refs})",
+        "plugins_line_none": "Plugins: nothing upstream broke them",
+        "plugins_line_late": "{plugins} pinned over {days} days behind main",
+        "plugins_line_more": ", …",
+        "plugins_fixed": "fixed in {plugin}: ",
         "plugins_lag": "Pins behind upstream by more than {days} days",
         "plugins_lag_line": "{plugin}: {commits} commits, {days} days behind main",
-        "plugins_counts": "Plugin PRs and issues naming upstream: {links} (breakage fixes: "
-        "{fixes}, upgrades: {upgrades}).",
-        "plugins_more": "/vllm-radar {label} lists every link and pin.",
+        "plugins_counts": "{links} plugin PRs and issues cite upstream vLLM ({fixes} fixing a "
+        "break, {upgrades} moving to a newer vLLM).",
+        "plugins_more": "Every link and pin: /vllm-radar {label} in chat, `vllm-report radar "
+        "{label}` on the command line.",
         # -- the review queue --
         "queue": "🚦 Review queue",
         "queue_title": "vLLM review queue · {label}",
@@ -224,13 +229,18 @@ TEXT: dict[str, dict[str, str]] = {
         # -- the hardware plugins --
         "plugins": "🔌 硬件插件",
         "plugins_broke": "导致插件出错的上游改动",
-        "plugins_broke_one": " — 影响 {plugins}",
+        "plugins_broke_one": " — 导致 {plugins} 出错",
+        "plugins_line": "插件：上游改动导致 {plugins} 出错（{refs}）",
+        "plugins_line_none": "插件：没有上游改动导致出错",
+        "plugins_line_late": "{plugins} 锁定的 vLLM 落后 main 超过 {days} 天",
+        "plugins_line_more": " 等",
         "plugins_fixed": "{plugin} 的修复：",
-        "plugins_lag": "落后上游超过 {days} 天的固定版本",
-        "plugins_lag_line": "{plugin}：落后 main {commits} 个提交、{days} 天",
-        "plugins_counts": "{links} 个插件 PR 与 issue 提到上游：{fixes} 个修复上游导致的问题，"
-        "{upgrades} 个升级。",
-        "plugins_more": "/vllm-radar {label} 列出全部关联与固定版本。",
+        "plugins_lag": "vLLM 锁定提交落后 main 超过 {days} 天",
+        "plugins_lag_line": "{plugin}：落后 {commits} 个提交、{days} 天",
+        "plugins_counts": "{links} 个插件 PR 与 issue 引用上游 vLLM（{fixes} 个修复，"
+        "{upgrades} 个升级）。",
+        "plugins_more": "查看全部记录与锁定提交：在聊天中用 /vllm-radar {label}，"
+        "命令行用 `vllm-report radar {label}`。",
         # -- the review queue --
         "queue": "🚦 审阅队列",
         "queue_title": "vLLM 审阅队列 · {label}",

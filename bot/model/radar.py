@@ -84,4 +84,4 @@ class Radar:
     pins: tuple[Pin, ...]
     complete: bool
     notes: tuple[str, ...] = field(default_factory=tuple)
-    late_after_days: float = 3.0  # a pin further behind main is news (VLLM_REPORT_PIN_LAG_DAYS)
+    late_after_days: float = 7.0  # a pin further behind main is news (VLLM_REPORT_PIN_LAG_DAYS)

@@ -70,7 +70,7 @@ class RadarService:
         archiver: Archiver,
         plugins: Sequence[str],
         clock: Callable[[], datetime],
-        late_after_days: float = 3.0,
+        late_after_days: float = 7.0,
     ) -> None:
         self.archiver = archiver
         self.plugins = tuple(plugins)

@@ -73,19 +73,21 @@ def test_the_daily_report_names_what_broke_the_plugins_with_their_fixes(
         "initialization parameters of the lora manager — broke vllm-ascend"
     ) in section
     assert (
-        "vllm-ascend fixed it in [vllm-ascend#3095]"
+        "fixed in vllm-ascend: [vllm-ascend#3095]"
         "(https://github.com/vllm-project/vllm-ascend/pull/3095)"
     ) in section
+    # gaudi#241 merged the next day: at the window's end it was a fix in review.
+    assert "Fix due upstream change 25510 (in review)" in section
     assert "[vllm-gaudi#215](https://github.com/vllm-project/vllm-gaudi/pull/215)" in section
     assert "broke vllm-gaudi" in section
     # Pins read for a fresh day: the ones further behind main than three days are named.
-    assert "Pins behind upstream by more than 3 days" in section
-    assert "/vllm-radar 2025-09-22 lists every link and pin." in section
+    assert "Pins behind upstream by more than 3 days" in section  # the test sets 3 (default 7)
+    assert "Every link and pin: /vllm-radar 2025-09-22 in chat" in section
     # One gaudi PR fixed for three upstream PRs: one entry, the fix told once.
     assert section.count("vllm-gaudi#215]") == 1
     assert "[#25332](https://github.com/vllm-project/vllm/pull/25332), [#25321]" in section
     zh = render_markdown(report, "zh")
-    assert "## 🔌 硬件插件" in zh and "影响 vllm-gaudi" in zh and "vllm-ascend 的修复：" in zh
+    assert "## 🔌 硬件插件" in zh and "导致 vllm-gaudi 出错" in zh and "vllm-ascend 的修复：" in zh
     data = json.loads(render_json(report))
     culprits = {c["number"]: c["plugins"] for c in data["radar"]["culprits"]}
     assert culprits[25249] == ["vllm-project/vllm-ascend"]
@@ -109,6 +111,16 @@ def test_the_chat_post_carries_the_plugins_reply_and_a_plugins_digest_only_that(
     assert "[vllm-gaudi#215](https://github.com/vllm-project/vllm-gaudi/pull/215)" in said
     digest = chat_parts("slack", report, "en", only=("plugins",))
     assert [name for name, _ in digest] == ["headline", "plugins"]
+    # The first message alone says it, on the daily post and the digest alike.
+    for parts in (slack, digest):
+        first = json.dumps(parts[0][1], ensure_ascii=False)
+        assert (
+            "🔌 Plugins: upstream broke vllm-gaudi, vllm-ascend (#25510, #25249, #25332, …)"
+            in first
+        )
+        assert "vllm-ascend pinned over 3 days behind main" in first
+    zh = json.dumps(chat_parts("discord", report, "zh")[0][1], ensure_ascii=False)
+    assert "🔌 插件：上游改动导致 vllm-gaudi、vllm-ascend 出错" in zh
 
 
 def test_without_a_token_the_report_goes_out_without_plugins_and_asks_them_nothing(

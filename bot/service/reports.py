@@ -117,8 +117,8 @@ class Reports:
             topic=query.topic,
         )
         if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
-            report = self._with_queue(report)
-            report = self._with_radar(report)
+            report = self._with("review queue", self.queue, report)
+            report = self._with("plugins", self.radar, report)
         if self.prose is not None:  # 3. prose, checked, when a model is configured
             prose, problem = self.prose.write(
                 report, query.lang, ask=self.archiver.fetch, threads=threads
@@ -128,27 +128,17 @@ class Reports:
         self._remember(query, report)
         return report
 
-    def _with_queue(self, report: Report) -> Report:
-        """The report with its review queue section; a queue GitHub cannot give (an
-        anonymous rate limit, a refused query) is a note, never a lost report."""
-        if self.queue is None:
+    def _with(self, part: str, add: Callable[[Report], Report] | None, report: Report) -> Report:
+        """The report with a part GitHub shows now (the review queue, the plugins' radar);
+        one GitHub cannot give (an anonymous rate limit, a refused query) is a note, never
+        a lost report."""
+        if add is None:
             return report
         try:
-            return self.queue(report)
+            return add(report)
         except (InputError, ServiceError) as exc:
-            log.warning("the report of %s has no review queue: %s", report.window.label, exc)
-            return replace(report, notes=(*report.notes, f"review queue: {exc}"))
-
-    def _with_radar(self, report: Report) -> Report:
-        """The report with its plugins' radar; a radar GitHub cannot give is a note, and the
-        report goes out without its Plugins section."""
-        if self.radar is None:
-            return report
-        try:
-            return self.radar(report)
-        except (InputError, ServiceError) as exc:
-            log.warning("the report of %s has no plugins section: %s", report.window.label, exc)
-            return replace(report, notes=(*report.notes, f"plugins: {exc}"))
+            log.warning("the report of %s has no %s: %s", report.window.label, part, exc)
+            return replace(report, notes=(*report.notes, f"{part}: {exc}"))
 
     def story_of(self, item: ActivityItem, tz: ZoneInfo, cutoff: time_of_day) -> str:
         """Which story `item` is in, in the report of the day of its last event, and why (a

@@ -83,14 +83,18 @@ def _chat_part(full: Outline, name: str) -> ChatPart | None:
 
 
 def _lead_vendor(section: Section, lang: str, command: str | None = None) -> list[Block]:
-    """The first vendor in detail: each bucket's first stories, the rest counted."""
+    """The first vendor in detail: each bucket's first stories, the rest counted (a
+    bucket's items shown in an earlier bucket's stories are not counted again)."""
     blocks = [Block(section.name, (), "text")]
+    covered: set[int] = set()
     for block in section.blocks:
         if not block.key:  # the folded stale line
             blocks.append(block)
             continue
         shown = CHAT_BUCKET_SHOWN[block.key]
-        blocks.append(_capped(block, shown, lang, detail=True, command=command))
+        capped = _capped(block, shown, lang, detail=True, command=command, covered=covered)
+        covered |= {n for e in capped.entries for n in e.covers}
+        blocks.append(capped)
     return blocks
 
 
@@ -98,8 +102,10 @@ def _other_vendor(section: Section, lang: str, command: str | None = None) -> Bl
     """Another vendor, briefly: its top stories' head lines, the rest counted."""
     buckets = [b for b in section.blocks if b.key]
     shown = [e for b in buckets for e in b.entries][:CHAT_OTHER_STORIES]
-    total = sum(b.total for b in section.detail or section.blocks if b.key in BUCKET_ORDER)
-    hidden = total - sum(e.count for e in shown)
+    counted = frozenset(
+        n for b in section.detail or section.blocks if b.key in BUCKET_ORDER for n in b.items
+    )
+    hidden = len(counted - {n for e in shown for n in e.covers})
     rest = _more(hidden, bool(shown), lang, command)
     # Head lines, and each story's members: "revert proposed in #38169" is the news.
     briefly = tuple(replace(e, lines=(e.members,) if e.members else ()) for e in shown)
@@ -114,12 +120,16 @@ def _capped(
     detail: bool,
     heading: str | None = None,
     command: str | None = None,
+    covered: set[int] | None = None,
 ) -> Block:
+    """The block's first `shown` entries and a "+N more" line. A topic's bucket counts its
+    items: those neither in a shown entry nor in `covered` (shown above) are the more."""
     entries = block.entries[:shown]
     if not detail:
         entries = tuple(replace(e, lines=()) for e in entries)
-    if block.total:  # a topic's bucket knows how many items it stands for
-        hidden = block.total - sum(e.count for e in entries)
+    if block.items:
+        seen = (covered or set()) | {n for e in entries for n in e.covers}
+        hidden = len(block.items - seen)
     else:
         hidden = len(block.entries) - len(entries) + _rest_count(block)
     rest = _more(hidden, bool(entries), lang, command)

@@ -98,6 +98,7 @@ def _sections(report: Report, lang: str) -> dict[str, Any]:
                 "reasons": {str(n): reason for n, reason in section.reasons.items()},
                 "stories": list(section.stories),
                 "buckets": {name: list(ids) for name, ids in section.buckets.items()},
+                "figures": {name: list(ns) for name, ns in section.figures.items()},
                 "stale": list(section.stale),
             }
             for key, section in sections.topics.items()
@@ -137,6 +138,7 @@ def _item(item: ActivityItem, tz: Any) -> dict[str, Any]:
         "merged_at": _time(item.merged_at, tz),
         "state_reason": item.state_reason,
         "comments": item.comments,
+        "draft": item.draft,
     }
 
 

@@ -255,14 +255,16 @@ def _same_words(said: str, title: str) -> bool:
     return words <= set(re.findall(r"\w+", title.lower())) | {"this", "pr", "the", "a"}
 
 
-def _members(report: Report, story: Story, lang: str) -> Line | None:
-    """`follow-up #38263 (merged) · fixes #36703 (open), #36704 (open)`: one group per word."""
+def _members(report: Report, story: Story, lang: str, head: int | None = None) -> Line | None:
+    """`follow-up #38263 (merged) · fixes #36703 (open), #36704 (open)`: one group per word.
+    `head`: the member the entry is headed by when it is not the story's lead (a vendor's
+    own item in a story another vendor's PR leads): the lead is then said from its side."""
     groups: dict[str, list[int]] = {}
-    for member in story.members:
-        item = as_of(report.item(member.number), report.window.end)
+    for number, relation in _relations(story, head):
+        item = as_of(report.item(number), report.window.end)
         done = item.kind == "issue" and state_key(item) == "issue_completed"
-        word = w.relation_word(lang, member.relation, item.merged_at is not None, done)
-        groups.setdefault(word, []).append(member.number)
+        word = w.relation_word(lang, relation, item.merged_at is not None, done)
+        groups.setdefault(word, []).append(number)
     if not groups:
         return None
     line: list[Part] = []
@@ -278,6 +280,34 @@ def _members(report: Report, story: Story, lang: str) -> Line | None:
     return tuple(line)
 
 
+# How the lead relates to a member, from the member's side (the inverse of the member's
+# relation to the lead).
+_INVERSE = {
+    "fixes_lead": "fixed_by_lead",
+    "fixed_by_lead": "fixes_lead",
+    "backport": "backported",
+    "backported": "backport",
+    "revert": "reverted",
+    "reverted": "revert",
+    "reland": "relanded",
+    "relanded": "reland",
+    "replacement": "replaced",
+    "replaced": "replacement",
+    "follow_up": "followed",
+    "followed": "follow_up",
+}
+
+
+def _relations(story: Story, head: int | None) -> list[tuple[int, str]]:
+    """Each other item of the story and how it relates to the entry's head."""
+    if head is None or head == story.lead:
+        return [(m.number, m.relation) for m in story.members]
+    mine = next(m.relation for m in story.members if m.number == head)
+    out = [(story.lead, _INVERSE.get(mine, mine))]
+    out += [(m.number, "related") for m in story.members if m.number != head]
+    return out
+
+
 def story_entry(
     report: Report,
     story: Story,
@@ -285,14 +315,24 @@ def story_entry(
     *,
     extra: Line | None = None,
     state: str | None = None,
+    head: int | None = None,
 ) -> Entry:
-    lines = [line for line in (_own_words(report, story.lead), extra) if line]
-    members = _members(report, story, lang)
+    """A story told by its lead, or by `head` (one of its members) where the section is
+    about that member: under a vendor's heading, every head line is the vendor's own item."""
+    number = story.lead if head is None else head
+    lines = [line for line in (_own_words(report, number), extra) if line]
+    members = _members(report, story, lang, head)
     if members:
         lines.append(members)
-    head = _head(report, story.lead, lang, state=state)
     again = (extra,) if extra else ()
-    return Entry(head, tuple(lines), story.lead, again=again, members=members)
+    return Entry(
+        _head(report, number, lang, state=state),
+        tuple(lines),
+        number,
+        again=again,
+        members=members,
+        covers=frozenset(story.numbers),
+    )
 
 
 def _story(report: Report, info: Sections, number: int) -> Story:
@@ -325,26 +365,30 @@ BUCKET_ORDER = ("merged", "review", "new", "done", "closed")
 def _topic(
     report: Report, info: Sections, section: TopicSection, lang: str, *, lead: bool = True
 ) -> Section:
+    """A vendor or subject bucket by bucket. A bucket's figure counts the topic's items in
+    that state (`TopicSection.figures`); its entries are the stories standing there, each
+    with its members in whatever state they are. Every counted item is visible: in an
+    entry, in the "+N more" line, or named as told above with its story."""
     name = info.catalog.topic_name(section.key, lang)
     blocks = []
     caps = BUCKET_SHOWN if lead else OTHER_VENDOR_SHOWN
     mine = _topic_members(section)
+    shown_ids = {b: section.buckets.get(b, ())[: caps[b]] for b in BUCKET_ORDER}
+    covered = {n for ids in shown_ids.values() for s in ids for n in info.story(s).numbers}
+    above: set[int] = set()  # items shown in the entries of the buckets before
     for name_of_bucket in BUCKET_ORDER:
-        ids = section.buckets.get(name_of_bucket, ())
-        if not ids:
+        counted = section.figures.get(name_of_bucket, ())
+        if not counted:
             continue
-        shown = caps[name_of_bucket]
+        ids = section.buckets.get(name_of_bucket, ())
         entries = tuple(
-            replace(
-                story_entry(report, info.story(s), lang),
-                count=len(_topic_numbers(info, mine, s)),
-            )
-            for s in ids[:shown]
+            _topic_entry(report, info, info.story(s), mine, lang) for s in shown_ids[name_of_bucket]
         )
-        numbers = [n for s in ids for n in _topic_numbers(info, mine, s)]
-        heading = w.text(lang, f"bucket_{name_of_bucket}", n=len(numbers))
-        rest = _rest(report, info, mine, ids[shown:], lang)
-        blocks.append(Block(heading, entries, "list", rest, name_of_bucket, len(numbers)))
+        heading = w.text(lang, f"bucket_{name_of_bucket}", n=len(counted))
+        rest = _rest(report, info, counted, ids, covered, above, lang)
+        block = Block(heading, entries, "list", rest, name_of_bucket, len(counted))
+        blocks.append(replace(block, items=frozenset(counted)))
+        above |= {n for e in entries for n in e.covers}
     if section.stale:
         folded: list[Part] = [
             Our(w.text(lang, "stale_folded", n=len(section.stale), refs="").rstrip())
@@ -360,6 +404,18 @@ def _topic(
     return replace(full, blocks=brief, detail=full.blocks)
 
 
+def _topic_entry(
+    report: Report, info: Sections, story: Story, mine: frozenset[int], lang: str
+) -> Entry:
+    """A story under a topic's heading, headed by the topic's own item: its lead when the
+    lead is the topic's, else the weightiest of its items that is."""
+    if story.lead in mine:
+        return story_entry(report, story, lang)
+    own = [n for n in story.numbers if n in mine]
+    head = max(own, key=lambda n: (info.weights.get(n, 0.0), -n))
+    return story_entry(report, story, lang, head=head)
+
+
 BRIEF_STORIES = 3  # another vendor's weightiest stories in the full report
 LANDED = {"merged": 1.0, "review": 0.5}  # as for key changes: landing adds a little
 
@@ -372,7 +428,7 @@ def _brief(
     full: Section,
     lang: str,
 ) -> tuple[Block, ...]:
-    """Another vendor in a few lines: its counts, its weightiest stories of work landed or
+    """Another vendor in a few lines: its figures, its weightiest stories of work landed or
     under way, every other item by number (nothing left out), the stale sweep folded."""
     live = [
         (s, LANDED.get(b, 0.0))
@@ -383,17 +439,15 @@ def _brief(
     ranked = [s for s, _ in live]
     ranked += [s for b in ("done", "closed") for s in section.buckets.get(b, ())]
     top = ranked[:BRIEF_STORIES]  # never a count with nothing shown
-    entries = tuple(
-        replace(story_entry(report, info.story(s), lang), count=len(_topic_numbers(info, mine, s)))
-        for s in top
-    )
+    entries = tuple(_topic_entry(report, info, info.story(s), mine, lang) for s in top)
     others = [s for b in BUCKET_ORDER for s in section.buckets.get(b, ()) if s not in top]
+    counted = [n for b in BUCKET_ORDER for n in section.figures.get(b, ())]
+    covered = {n for e in entries for n in e.covers}
     counts = topic_line(full, lang)
     blocks = [Block(None, (Entry((Our(counts),)),), "text")] if counts else []
-    total = sum(b.total for b in full.blocks if b.key)
-    blocks.append(
-        Block(None, entries, "list", _rest(report, info, mine, others, lang), "top", total)
-    )
+    rest = _rest(report, info, counted, others, covered, set(), lang)
+    block = Block(None, entries, "list", rest, "top", len(counted))
+    blocks.append(replace(block, items=frozenset(counted)))
     blocks += [b for b in full.blocks if not b.key]  # the folded stale sweep
     return tuple(blocks)
 
@@ -404,23 +458,51 @@ def _topic_members(section: TopicSection) -> frozenset[int]:
     return frozenset(section.issues) | frozenset(section.prs)
 
 
-def _topic_numbers(info: Sections, mine: frozenset[int], story_id: str) -> list[int]:
-    """The items of a story that belong to the topic (`mine`: what a topic's count counts)."""
-    return [n for n in info.story(story_id).numbers if n in mine]
-
-
 def _rest(
-    report: Report, info: Sections, mine: frozenset[int], ids: Sequence[str], lang: str
+    report: Report,
+    info: Sections,
+    counted: Sequence[int],
+    ids: Sequence[str],
+    covered: set[int],
+    above: set[int],
+    lang: str,
 ) -> Line | None:
-    """`+12 more: #a, #b (+#c), …`: every item of the stories not shown, none left out."""
-    if not ids:
+    """What a bucket counts beyond its entries: `+12 more: #a, #b (+#c), …` (its items in
+    stories not shown, a story's items together), then `· 2 shown above with their stories:
+    #d, #e` (its items that a story of an earlier bucket holds). The figure is the entries'
+    items of the bucket plus these two: every counted item is named once."""
+    wanted = set(counted)
+    order = {n: i for i, n in enumerate(counted)}
+    groups: list[list[int]] = []
+    for story_id in ids:
+        group = [n for n in info.story(story_id).numbers if n in wanted and n not in covered]
+        if group:
+            groups.append(group)
+    grouped = {n for g in groups for n in g}
+    # Counted items of stories that stand in an earlier bucket but were not shown there.
+    for number in sorted(wanted - covered - grouped, key=order.__getitem__):
+        groups.append([number])
+    told = sorted(wanted & above, key=order.__getitem__)
+    if not groups and not told:
         return None
-    numbers = [_topic_numbers(info, mine, s) for s in ids]
-    line: list[Part] = [
-        Our(w.text(lang, "more_stories", n=sum(map(len, numbers)), refs="").rstrip())
-    ]
-    line.append(Our(" ") if lang == "en" else Our(""))
-    for index, group in enumerate(numbers):
+    line: list[Part] = []
+    if groups:
+        n = sum(map(len, groups))
+        line.append(Our(w.text(lang, "more_stories", n=n, refs="").rstrip()))
+        line.append(Our(" ") if lang == "en" else Our(""))
+        line += _grouped_refs(report, groups, lang)
+    if told:
+        if line:
+            line.append(Our(w.SEP[lang]))
+        line.append(Our(w.text(lang, "told_above", n=len(told), refs="").rstrip()))
+        line += _refs(report, told, lang, lead_space=True)
+    return tuple(line)
+
+
+def _grouped_refs(report: Report, groups: Sequence[Sequence[int]], lang: str) -> list[Part]:
+    """`#a, #b (+#c, #d)`: each group's first item, its other items in brackets."""
+    line: list[Part] = []
+    for index, group in enumerate(groups):
         if index:
             line.append(Our(w.LIST_SEP[lang]))
         line.append(ref(report, group[0]))
@@ -429,7 +511,7 @@ def _rest(
             for position, number in enumerate(group[1:]):
                 line += [Our(w.LIST_SEP[lang]) if position else Our(""), ref(report, number)]
             line.append(Our("）" if lang == "zh" else ")"))
-    return tuple(line)
+    return line
 
 
 def _refs(

@@ -50,7 +50,7 @@ class Entry:
     head: Line
     lines: tuple[Line, ...] = ()
     number: int | None = None  # the item the entry is about
-    count: int = 1  # the items it stands for (a story's items in its topic)
+    covers: frozenset[int] = frozenset()  # the items it shows: its story's, members included
     # What a later mention of the same item keeps (a key change's facts, a thread's
     # figures): its own words were said where it first appeared.
     again: tuple[Line, ...] = ()
@@ -63,8 +63,9 @@ class Block:
     entries: tuple[Entry, ...] = ()
     style: str = "list"  # list, numbered, text (paragraphs), nothing (a placeholder)
     rest: Line | None = None  # "+12 more: #a, #b" or "+12 more in the full report"
-    key: str = ""  # a topic's bucket: merged, review, new, closed
-    total: int = 0  # the items the block stands for, shown or not
+    key: str = ""  # a topic's bucket: merged, review, new, done, closed
+    total: int = 0  # the items the block's figure counts, shown or not
+    items: frozenset[int] = frozenset()  # which items those are (a topic's bucket)
 
 
 @dataclass(frozen=True)

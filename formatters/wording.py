@@ -36,16 +36,13 @@ TEXT: dict[str, dict[str, str]] = {
         "nothing": "Nothing this window.",
         "none": "none",
         "more_stories": "+{n} more: {refs}",
-        "bucket_merged": "Merged ({n})",
-        "bucket_review": "In review ({n})",
-        "bucket_new": "Newly opened ({n})",
-        "bucket_done": "Issues closed ({n})",
-        "bucket_closed": "Closed without merging ({n})",
+        "bucket_merged": "Merged PRs ({n})",
+        "bucket_review": "PRs in review ({n})",
+        "bucket_new": "New issues and draft PRs ({n})",
+        "bucket_done": "Earlier issues closed ({n})",
+        "bucket_closed": "PRs closed without merging ({n})",
+        "told_above": "+{n} shown above in a story: {refs}",
         "vendor_line": "{name}: {counts}",
-        "count_merged": "{n} merged",
-        "count_review": "{n} in review",
-        "count_new": "{n} new",
-        "count_closed": "{n} closed unmerged",
         "more_in_report": "+{n} more in the full report",
         "all_in_report": "listed in the full report",
         "more_by_command": "+{n} more: {command}",
@@ -177,17 +174,18 @@ TEXT: dict[str, dict[str, str]] = {
         "nothing": "本周期暂无。",
         "none": "无",
         "more_stories": "另有 {n} 项：{refs}",
-        "bucket_merged": "已合并（{n}）",
-        "bucket_review": "审阅中（{n}）",
-        "bucket_new": "新建（{n}）",
-        "bucket_done": "已关闭 Issue（{n}）",
-        "bucket_closed": "未合并关闭（{n}）",
+        "bucket_merged": "已合并 PR（{n}）",
+        "bucket_review": "审阅中 PR（{n}）",
+        "bucket_new": "新 Issue 与草稿 PR（{n}）",
+        "bucket_done": "关闭的旧 Issue（{n}）",
+        "bucket_closed": "未合并关闭 PR（{n}）",
+        "told_above": "另有 {n} 项见上方所属条目：{refs}",
         "vendor_line": "{name}：{counts}",
-        "count_merged": "已合并 {n}",
-        "count_review": "审阅中 {n}",
-        "count_new": "新建 {n}",
-        "count_done": "关闭 Issue {n}",
-        "count_closed": "未合并关闭 {n}",
+        "count_merged": "已合并 PR {n}",
+        "count_review": "审阅中 PR {n}",
+        "count_new": "新 Issue 与草稿 PR {n}",
+        "count_done": "关闭旧 Issue {n}",
+        "count_closed": "未合并关闭 PR {n}",
         "more_in_report": "另有 {n} 项，见完整报告",
         "all_in_report": "详见完整报告",
         "more_by_command": "另有 {n} 项：{command}",
@@ -378,7 +376,7 @@ RELATIONS = {
         "follow_up": ("follow-up", "follow-up"),
         "followed": ("builds on", "builds on"),
         "duplicate": ("duplicate", "duplicate"),
-        "similar": ("related", "related"),
+        "similar": ("related by title", "related by title"),
         "series": ("same series", "same series"),
         "attempt": ("same title and author", "same title and author"),
         "related": ("related", "related"),
@@ -398,7 +396,7 @@ RELATIONS = {
         "follow_up": ("后续", "后续"),
         "followed": ("基于", "基于"),
         "duplicate": ("重复", "重复"),
-        "similar": ("相关", "相关"),
+        "similar": ("标题相关", "标题相关"),
         "series": ("同系列", "同系列"),
         "attempt": ("同作者同标题", "同作者同标题"),
         "related": ("相关", "相关"),
@@ -466,10 +464,20 @@ def duration(lang: str, hours: float) -> str:
     return text(lang, "days", n=f"{hours / 24:.1f}".removesuffix(".0"))
 
 
+# A bucket's figure in English, singular and plural: each says what it counts.
+_COUNT_WORDS_EN = {
+    "merged": ("merged PR", "merged PRs"),
+    "review": ("PR in review", "PRs in review"),
+    "new": ("new issue or draft PR", "new issues and draft PRs"),
+    "done": ("earlier issue closed", "earlier issues closed"),
+    "closed": ("PR closed unmerged", "PRs closed unmerged"),
+}
+
+
 def count_word(lang: str, bucket: str, n: int) -> str:
-    """A bucket's count in a topic's one-line summary: `3 merged`, `1 issue closed`."""
-    if bucket == "done" and lang == "en":
-        return plural(n, "issue closed", "issues closed")
+    """A bucket's figure in a topic's one-line summary: `3 merged PRs`, `1 PR in review`."""
+    if lang == "en":
+        return plural(n, *_COUNT_WORDS_EN[bucket])
     return text(lang, f"count_{bucket}", n=n)
 
 

@@ -6,8 +6,10 @@ Items are joined by explicit links (fixes/closes/resolves, backports, reverts, r
 follow-ups, `#N` mentions and issue URLs, read by `references.links`), by title likeness
 inside the window (titles that share distinctive terms, after dropping `[tags]`, common
 words and terms frequent in the window; the same title by the same author), and by timing:
-a request closed as completed within a day of a merge whose title it shares is delivered
-by it, and a request opened after a merge whose title it shares follows up on it. An item
+a request closed as completed within a day of a merge whose title it shares, or opened
+after it, is told beside it. Timing and shared words are no evidence that one fixes or
+follows the other, so such a tie is said as what it is, "related by title"; a request
+closed by the stale bot or in a bulk closing is never tied by timing at all. An item
 outside the window joins the story of the items that name it, as context, but never joins
 two stories on its own (a tracking issue that ten PRs name is not one story). The lead is
 the weightiest member (weight.py: the feature, not its fix; a PR before the issues it
@@ -52,6 +54,10 @@ MIN_OVERLAP = 0.5  # and at least this share of the shorter title's distinctive 
 RARE = 3  # a term in at most this many titles of the window is distinctive
 TIMING_RARE = 6  # a request tied to a merge by timing may share terms this frequent
 DELIVERY_DELAY = timedelta(days=1)  # a request closed this soon after a merge it shares
+# A closing among this many others within BULK_SPAN is a sweep, not a decision about it.
+BULK_CLOSINGS = 10
+BULK_SPAN = timedelta(minutes=10)
+SWEEP_LABELS = frozenset({"stale", "closed-as-slop"})
 _STATE_RANK = {"merged": 0, "open": 1, "closed": 2}
 # What a member is before its weight: a merged PR is the work; a closed attempt, an issue
 # asking for the work, are about it (an RFC is the work's design).
@@ -183,6 +189,7 @@ def _timing_edges(items: list[ActivityItem], window: Window) -> list[_Edge]:
     terms = {it.number: _terms(it.title) for it in items}
     frequency = Counter(term for found in terms.values() for term in found)
     merges = [it for it in items if it.merged_at is not None and window.contains(it.merged_at)]
+    swept = _swept(items)
     # A tie needs a shared term in at most TIMING_RARE titles, so each request is tried
     # against the few merges holding one of its rare terms, not against every merge (that
     # was requests × merges: minutes at 100k items).
@@ -193,11 +200,35 @@ def _timing_edges(items: list[ActivityItem], window: Window) -> list[_Edge]:
                 by_term.setdefault(term, []).append(index)
     edges = []
     for issue in items:
-        if issue.kind == "issue":
+        if issue.kind == "issue" and issue.number not in swept:
             best = _tied_merge(issue, merges, by_term, terms, frequency, window)
             if best is not None:
                 edges.append(best)
     return edges
+
+
+def _swept(items: Sequence[ActivityItem]) -> set[int]:
+    """Items closed without a merge by a sweep: labelled so by the stale bot or a bulk
+    closing, or closed among BULK_CLOSINGS others within BULK_SPAN (one person's or bot's
+    sweep: its timing says nothing about any one of them)."""
+    by_number = {it.number: it for it in items}
+    closings = sorted(
+        (it.closed_at, it.number)
+        for it in items
+        if it.closed_at is not None and it.merged_at is None
+    )
+    swept = {
+        number
+        for _, number in closings
+        if SWEEP_LABELS & {label.lower() for label in by_number[number].labels}
+    }
+    first = 0
+    for last in range(len(closings)):
+        while closings[last][0] - closings[first][0] > BULK_SPAN:
+            first += 1
+        if last - first + 1 >= BULK_CLOSINGS:
+            swept.update(number for _, number in closings[first : last + 1])
+    return swept
 
 
 def _tied_merge(
@@ -238,15 +269,16 @@ def _delivery_edge(
     if done and closed is not None and merged <= closed <= merged + DELIVERY_DELAY:
         reason = (
             f"#{issue.number} closed as completed {_after(closed - merged)} after #{pr.number} "
-            f"merged; their titles share {quoted}"
+            f"merged; their titles share {quoted} (related by title: neither says it fixes "
+            "the other)"
         )
-        return _Edge(pr.number, issue.number, reason, "fixes")
+        return _Edge(pr.number, issue.number, reason, "similar")
     if window.contains(issue.created_at) and issue.created_at >= merged:
         reason = (
             f"#{issue.number} opened {_after(issue.created_at - merged)} after #{pr.number} "
-            f"merged; their titles share {quoted}"
+            f"merged; their titles share {quoted} (related by title)"
         )
-        return _Edge(issue.number, pr.number, reason, "follows")
+        return _Edge(issue.number, pr.number, reason, "similar")
     return None
 
 

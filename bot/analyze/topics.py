@@ -270,6 +270,9 @@ def _section(
     gone = {it.number for it in swept}  # by number: `in` on a list of items is quadratic
     kept = [it for it in members if it.number not in gone]
     buckets = _buckets(kept, matches, stories, window, weights)
+    figures: dict[str, list[int]] = {}
+    for it in kept:
+        figures.setdefault(bucket(it, window), []).append(it.number)
     return TopicSection(
         key=key,
         issues=tuple(it.number for it in members if it.kind == "issue"),
@@ -279,6 +282,7 @@ def _section(
         stories=tuple(s for name in BUCKETS for s in buckets.get(name, ())),
         stale=tuple(it.number for it in swept),
         buckets=buckets,
+        figures={name: tuple(figures[name]) for name in BUCKETS if name in figures},
     )
 
 

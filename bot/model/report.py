@@ -176,8 +176,13 @@ class TopicSection:
     stories: tuple[str, ...] = ()  # story ids, most telling first; stale sweeps left out
     stale: tuple[int, ...] = ()  # closed by the stale bot or as slop: folded into one line
     # The same story ids by bucket: merged, review (in review), new (newly opened issues and
-    # drafts), closed (closed without merging).
+    # drafts), done (earlier issues closed), closed (closed without merging). A story stands
+    # in the bucket of its furthest-along item, so it may hold items of later buckets.
     buckets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # What each bucket's figure counts: the topic's items whose own state is that bucket's
+    # (never a story's other members: "9 merged PRs" is nine merged PRs). Every surface
+    # shows these figures; the swept items are apart (`stale`).
+    figures: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -62,5 +62,5 @@ def check_text(
             for c in claims
         ]
     quotes = {c.quote for c in claims if c.verdict != "unverifiable"}
-    read = [s for s, _, _ in sentences(text)]
+    read = [s.text for s in sentences(text, facts)]
     return CheckResult(window, tuple(claims), len(read), sum(1 for s in read if s in quotes))

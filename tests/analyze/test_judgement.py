@@ -101,18 +101,21 @@ def test_a_claimed_gain_weighs_by_its_size() -> None:
 # -- stories with the right lead -------------------------------------------------------------
 
 
-def test_the_release_leads_its_story_with_its_fix_and_the_requests_it_delivered() -> None:
+def test_the_release_leads_its_story_with_its_fix_and_the_requests_beside_it() -> None:
     """#37283 (the ROCm nightly release) leads; its one-line pipeline fix follows up on it;
-    the two nightly requests, closed as completed right after it merged, are delivered."""
+    the two nightly requests, closed as completed right after it merged and sharing its
+    title's words, are told beside it as related by title: nothing the facts hold says it
+    delivers them (no body names them), so the report does not say so either."""
     report = reference_day()
     assert report.sections is not None
     story = report.sections.story_of(37283)
     assert story is not None and story.lead == 37283
     relations = {m.number: m.relation for m in story.members}
-    assert relations == {38263: "follow_up", 36703: "fixed_by_lead", 36704: "fixed_by_lead"}
+    assert relations == {38263: "follow_up", 36703: "similar", 36704: "similar"}
     text = render_markdown(report, "en")
     amd = text[text.index("## 🎯 AMD") : text.index("## 🎯 NVIDIA")]
-    assert "delivers [#36703]" in amd and "(closed as completed)" in amd
+    assert "related by title [#36703]" in amd and "(closed as completed)" in amd
+    assert "delivers" not in amd and "fixes" not in amd
     assert "Closed without merging" not in amd
 
 
@@ -152,6 +155,70 @@ def test_a_revert_and_its_re_land_join_the_work_they_undo_and_redo() -> None:
     (story,) = build_stories(listed, [], W, item_links)
     assert story.lead == 38050
     assert {m.number: m.relation for m in story.members} == {38169: "revert", 38300: "reland"}
+
+
+def _nightly_pair(**closing: object) -> list[ActivityItem]:
+    """A merged ROCm nightly PR and a nightly request closed 20 minutes after it."""
+    merged_at = IN + timedelta(hours=1)
+    pr = item(
+        1,
+        "pr",
+        title="[ROCm] Enable nightly docker image releases",
+        created_at=BEFORE,
+        merged_at=merged_at,
+        closed_at=merged_at,
+    )
+    request = item(
+        2,
+        "issue",
+        title="[Feature]: ROCm nightly docker image releases",
+        created_at=BEFORE,
+        closed_at=merged_at + timedelta(minutes=20),
+        state_reason="completed",
+    )
+    # Three more titles with the shared words, so that only timing can tie the two (title
+    # likeness needs words rarer than that).
+    others = [
+        item(10 + n, "issue", title=f"[CI] nightly docker image releases {word}", created_at=IN)
+        for n, word in enumerate(("cache", "flake", "timeout"))
+    ]
+    return [pr, replace(request, **closing), *others]
+
+
+def _relations(listed: list[ActivityItem]) -> dict[int, str]:
+    item_links = {it.number: links(it.title, it.body, REPO, it.number) for it in listed}
+    stories = build_stories(listed, [], W, item_links)
+    return {m.number: m.relation for s in stories for m in s.members}
+
+
+def test_a_request_closed_after_a_merge_it_shares_words_with_is_only_related_by_title() -> None:
+    """Timing and two shared title words are no evidence of a fix: the request is told
+    beside the merge as "related by title", never as fixed or delivered."""
+    assert _relations(_nightly_pair()) == {2: "similar"}
+
+
+def test_a_request_swept_by_the_stale_bot_or_a_bulk_closing_is_never_tied_by_timing() -> None:
+    """The stale bot's label, or a closing among ten others within minutes, says nothing of
+    the merge beside it: no tie at all."""
+    assert _relations(_nightly_pair(labels=("stale",))) == {}
+    pair = _nightly_pair()
+    closed = pair[1].closed_at
+    assert closed is not None
+    sweep = [
+        item(
+            100 + n,
+            "issue",
+            title=f"[Usage]: {word} question",
+            created_at=BEFORE,
+            closed_at=closed + timedelta(seconds=30 * n),
+            state_reason="completed",
+        )
+        for n, word in enumerate(
+            ("lora", "gguf", "tokenizer", "ray", "docker", "mistral", "prefix", "grpc", "kv")
+        )
+    ]
+    assert 2 not in _relations(pair + sweep)
+    assert _relations(pair + sweep[:8]) == {2: "similar"}  # nine closings: no sweep
 
 
 def test_another_authors_backport_to_the_same_release_is_its_own_story() -> None:

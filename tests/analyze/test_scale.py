@@ -82,7 +82,8 @@ def _every_merge_tried(items: list[ActivityItem]) -> list[st._Edge]:
     frequency = Counter(t for found in terms.values() for t in found)
     merges = [it for it in items if it.merged_at is not None and W.contains(it.merged_at)]
     edges = []
-    for issue in (it for it in items if it.kind == "issue"):
+    swept = st._swept(items)
+    for issue in (it for it in items if it.kind == "issue" and it.number not in swept):
         done = issue.closed_at is not None and issue.state_reason == "completed"
         limit, rare = (10**9, st.TIMING_RARE) if done else (st.TIMING_RARE, st.RARE)
         best: tuple[int, st._Edge] | None = None
@@ -119,7 +120,8 @@ def test_timing_ties_are_the_ones_trying_every_merge_finds() -> None:
     found = st._timing_edges(items, W)
     assert (found[-1].a, found[-1].b) == (9001, 9003)
     assert len(found) >= 10  # the sample ties enough requests, both ways, to mean something
-    assert {edge.kind for edge in found} == {"fixes", "follows"}
+    assert {edge.kind for edge in found} == {"similar"}  # timing says "related by title"
+    assert {edge.reason.split()[1] for edge in found} == {"closed", "opened"}  # both ways
     assert found == _every_merge_tried(items)
 
 

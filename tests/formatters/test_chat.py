@@ -109,7 +109,7 @@ def test_the_first_message_carries_the_gist(
         "bulk, 1 by the stale bot)" in counts
     )
     vendors = head["blocks"][3]["text"]["text"]
-    assert vendors.startswith("🎯 AMD / ROCm: 11 merged · 14 in review")  # AMD first
+    assert vendors.startswith("🎯 AMD / ROCm: 11 merged PRs · 14 PRs in review")  # AMD first
     gist = head["blocks"][4]["text"]["text"]
     assert gist.startswith("*What happened*")
     assert 3 <= gist.count("\n• ") + 1 <= 6
@@ -320,7 +320,7 @@ def test_a_bucket_is_never_a_count_with_nothing_under_it(
         return "\n".join(b["text"]["text"] for b in vendors["blocks"] if b.get("type") == "section")
 
     text = vendors_text()
-    after = text.split("*Closed without merging (1)*\n", 1)[1].splitlines()[0]
+    after = text.split("*PRs closed without merging (1)*\n", 1)[1].splitlines()[0]
     assert "|#31328>" in after and "closed without merging" in after
     assert f"more: /vllm-report {day.label} amd_" in text
     monkeypatch.setenv("VLLM_REPORT_SITE_URL", LINK)

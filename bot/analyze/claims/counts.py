@@ -1,0 +1,171 @@
+"""Claims of figures: the window's counts ("29 new issues", "合并 PR 44", "55 of the 100 new
+PRs were merged") and a vendor's figures ("NVIDIA: 9 merged PRs", "### Merged PRs (9)").
+
+A figure said where a vendor is speaking (in its section, or on a line that starts with its
+name) is that vendor's, never the day's: "1 earlier issue closed" on NVIDIA's line is not a
+claim that the day closed one issue.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from bot.analyze.claims.facts import Facts
+from bot.model.claims import Claim
+from bot.model.report import ListName, Report
+
+# The window's figures as reports write them, by the population each counts.
+_COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "new_issues",
+        (
+            r"新\s*Issue\s*[:：]?\s*(\d+)",
+            r"新增\s*Issue\s*(\d+)",
+            r"(\d+)\s*(?:个)?新(?:的)?\s*Issue(?!\s*和)",
+            r"\b(\d+)\s+new\s+issues?\b(?!\s+and)",
+            r"\b(\d+)\s+issues?\s+(?:were\s+)?opened",
+        ),
+    ),
+    (
+        "closed_issues",
+        (
+            r"关闭\s*Issue\s*[:：]?\s*(\d+)",
+            r"(\d+)\s*个?\s*Issue\s*(?:被)?关闭",
+            r"\b(\d+)\s+issues?\s+(?:were\s+)?closed",
+        ),
+    ),
+    (
+        "new_prs",
+        (
+            r"新\s*PR\s*[:：]?\s*(\d+)",
+            r"新增\s*PR\s*(\d+)",
+            r"(\d+)\s*个\s*(?:新增的?|新的?)\s*PR",
+            r"(\d+)\s*个新增",
+            r"\b(\d+)\s+new\s+PRs?\b",
+            r"\b(\d+)\s+PRs?\s+(?:were\s+)?opened",
+        ),
+    ),
+    (
+        "merged_prs",
+        (
+            r"(?<!未)合并\s*PR\s*[:：]?\s*(\d+)",
+            r"(\d+)\s*个\s*(?:已)?合并",
+            r"合并了\s*(\d+)\s*个",
+            r"\b(\d+)\s+PRs?\s+(?:were\s+)?merged",
+            r"\bmerged\s+(\d+)\s+PRs?",
+        ),
+    ),
+    (
+        "closed_unmerged_prs",
+        (
+            r"关闭未合并\s*PR\s*[:：]?\s*(\d+)",
+            r"\b(\d+)\s+PRs?\s+(?:were\s+)?closed\s+without\s+merging",
+        ),
+    ),
+    ("new_items", (r"(\d+)\s*个新的?\s*Issue\s*和\s*PR", r"\b(\d+)\s+new\s+issues\s+and\s+PRs")),
+)
+_COUNT_PATTERNS = tuple(
+    (re.compile("|".join(f"(?:{p})" for p in patterns), re.I), population)
+    for population, patterns in _COUNT_WORDS
+)
+# "55 of the 100 new PRs were merged": a share of a population, checked against it.
+_SHARE = re.compile(
+    r"\b(\d+)\s+of\s+(?:the\s+)?(\d+)\s+new\s+PRs?\s+(?:were\s+|got\s+)?merged"
+    r"|(\d+)\s*个新(?:增)?\s*PR\s*中[^0-9]{0,8}(\d+)\s*个(?:已|被)?合并",
+    re.I,
+)
+# A vendor's figure by bucket: as a heading ("Merged PRs (9)", "已合并 PR（9）") and in its
+# one line ("9 merged PRs", "已合并 PR 9").
+_FIGURES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (bucket, re.compile(pattern, re.I))
+    for bucket, pattern in (
+        ("merged", r"merged PRs?\s*\((\d+)\)|\b(\d+) merged PRs?\b|已合并 PR\s*[（(]?(\d+)"),
+        ("review", r"PRs? in review\s*\((\d+)\)|\b(\d+) PRs? in review\b|审阅中 PR\s*[（(]?(\d+)"),
+        (
+            "new",
+            r"new issues? (?:and|or) draft PRs?\s*\((\d+)\)|\b(\d+) new issues? (?:and|or) draft"
+            r"|新 Issue 与草稿 PR\s*[（(]?(\d+)",
+        ),
+        (
+            "done",
+            r"earlier issues? closed\s*\((\d+)\)|\b(\d+) earlier issues? closed"
+            r"|关闭的?旧 Issue\s*[（(]?(\d+)",
+        ),
+        (
+            "closed",
+            r"PRs? closed without merging\s*\((\d+)\)|\b(\d+) PRs? closed unmerged"
+            r"|未合并关闭 PR\s*[（(]?(\d+)",
+        ),
+    )
+)
+
+
+def count_claims(text: str, sentence: str, report: Report) -> list[Claim]:
+    """The window's figures `text` (a sentence in the writer's own words) states, each
+    against the lists; `sentence` is the sentence as written."""
+    stats = {name.value: count for name, count in report.stats.items()}
+    stats["new_items"] = stats["new_issues"] + stats["new_prs"]
+    claims: list[Claim] = []
+    taken: list[tuple[int, int]] = []
+    for share in _SHARE.finditer(text):
+        claims.append(_share_claim(share, sentence, report))
+        taken.append(share.span())
+    for pattern, population in _COUNT_PATTERNS:
+        for match in pattern.finditer(text):
+            if any(a <= match.start() < b for a, b in taken):
+                continue
+            value = next(g for g in match.groups() if g)
+            truth = stats[population]
+            verdict = "correct" if int(value) == truth else "wrong"
+            claimed, real = f"{population} {value}", f"{population} {truth}"
+            claims.append(Claim(None, "count", sentence, claimed, verdict, real))
+            taken.append(match.span())
+    return claims
+
+
+def _share_claim(share: re.Match[str], sentence: str, report: Report) -> Claim:
+    if share.group(1):
+        merged, of = int(share.group(1)), int(share.group(2))
+    else:
+        of, merged = int(share.group(3)), int(share.group(4))
+    new_prs = [report.items[n] for n in report.lists[ListName.NEW_PRS]]
+    truth_of = len(new_prs)
+    truth_merged = sum(
+        1 for it in new_prs if it.merged_at is not None and it.merged_at < report.window.end
+    )
+    ok = (merged, of) == (truth_merged, truth_of)
+    return Claim(
+        None,
+        "count",
+        sentence,
+        f"{merged} of {of} new PRs merged",
+        "correct" if ok else "wrong",
+        f"{truth_merged} of {truth_of} new PRs merged",
+    )
+
+
+def vendor_figure_claims(text: str, sentence: str, key: str, facts: Facts) -> list[Claim]:
+    """A vendor's figures `text` states, each against the items of that bucket."""
+    figures = facts.figures(key)
+    if figures is None:
+        return []
+    claims = []
+    for bucket, pattern in _FIGURES:
+        for match in pattern.finditer(text):
+            said = int(next(g for g in match.groups() if g))
+            truth = len(figures.get(bucket, ()))
+            verdict = "correct" if said == truth else "wrong"
+            claimed, real = f"{key} {bucket} {said}", f"{key} {bucket} {truth}"
+            claims.append(Claim(None, "count", sentence, claimed, verdict, real))
+    return claims
+
+
+def line_vendor(line: str, names: Mapping[str, str]) -> str | None:
+    """The vendor a line speaks for when it starts with its name and a colon ("NVIDIA: 9
+    merged PRs · …", "🎯 AMD/ROCm 生态：…")."""
+    head = line.lstrip(" -*>•🎯\t")
+    for name, key in sorted(names.items(), key=lambda kv: -len(kv[0])):
+        if head.lower().startswith(name) and head[len(name) : len(name) + 1] in (":", "："):
+            return key
+    return None

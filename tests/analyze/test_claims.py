@@ -1,0 +1,206 @@
+"""The claims checker's rules, one by one, on a real day analysed in memory (2026-03-25):
+each test fails when its rule is broken (the mutation run of tools/mutation.py --truth
+measures how many small mistakes in bot/analyze/claims/ they catch).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+from functools import cache
+
+from bot.analyze import analyze
+from bot.analyze.claims import Facts, claims_in, state_at
+from bot.model.claims import Claim
+from bot.model.report import Report
+from bot.model.rules import load_rules
+from bot.model.windows import Window
+from bot.prose.vetting import topics_of
+from tests.anchor_data import anchor_days, anchor_items, as_activity
+
+RULES = load_rules()
+
+
+@cache
+def day() -> Report:
+    found = anchor_days()[2]
+    window = Window(found.start, found.end, "Asia/Shanghai", found.label)
+    items = [as_activity(it) for it in anchor_items()]
+    return analyze(items, window, repo="vllm-project/vllm", rules=RULES, complete=True)
+
+
+def facts(report: Report | None = None) -> Facts:
+    report = report or day()
+    return Facts(report, {}, topics_of(report), RULES.vendor_names())
+
+
+def verdicts(text: str, kind: str, *, strict: bool = False, of: Facts | None = None) -> list[str]:
+    return [
+        f"{c.number} {c.claimed} {c.verdict}"
+        for c in claims_in(text, of or facts(), strict=strict)
+        if c.type == kind
+    ]
+
+
+def only(text: str, kind: str, **options: object) -> Claim:
+    found = [c for c in claims_in(text, facts(), **options) if c.type == kind]  # type: ignore[arg-type]
+    assert len(found) == 1, found
+    return found[0]
+
+
+# -- states as the window ended -------------------------------------------------------------
+
+
+def test_an_open_issue_is_open_and_a_merged_pr_merged() -> None:
+    assert verdicts("#38077 is still open.", "state") == ["38077 open correct"]
+    assert verdicts("#38077 was closed.", "state") == ["38077 closed wrong"]
+    assert verdicts("#37607 was merged.", "state") == ["37607 merged correct"]
+    assert verdicts("#37607 is in review.", "state") == ["37607 open wrong"]
+
+
+def test_a_merged_pr_also_counts_as_closed_but_not_the_other_way() -> None:
+    assert verdicts("#37607 (closed)", "state") == ["37607 closed correct"]
+    assert verdicts("#31328 (merged)", "state") == ["31328 merged wrong"]  # closed unmerged
+
+
+def test_a_pr_merged_after_the_window_was_open_in_it() -> None:
+    report = day()
+    pr = report.items[38086]
+    late = report.window.end + timedelta(hours=1)
+    moved = replace(
+        report, items={**report.items, 38086: replace(pr, merged_at=late, closed_at=late)}
+    )
+    assert state_at(moved.items[38086], moved) == "open"
+    assert verdicts("#38086 was merged.", "state", of=facts(moved)) == ["38086 merged wrong"]
+    at_end = replace(pr, merged_at=report.window.end, closed_at=report.window.end)
+    moved = replace(report, items={**report.items, 38086: at_end})  # the end is not inside
+    assert state_at(moved.items[38086], moved) == "open"
+    just = report.window.end - timedelta(seconds=1)
+    inside = replace(pr, merged_at=just, closed_at=just)
+    moved = replace(report, items={**report.items, 38086: inside})
+    assert state_at(moved.items[38086], moved) == "merged"
+
+
+def test_done_words_mean_merged_of_a_pr_and_closed_of_an_issue() -> None:
+    assert verdicts("#38077 was mitigated.", "state") == ["38077 closed wrong"]
+    assert verdicts("#38107 已解决。", "state") == ["38107 closed correct"]
+    assert verdicts("#38086 修复了 RDNA4 的 FP8 MoE。", "state") == ["38086 merged wrong"]
+    assert verdicts("#37607 修复了默认分配器。", "state") == ["37607 merged correct"]
+
+
+# -- authors --------------------------------------------------------------------------------
+
+
+def test_an_author_is_the_whole_login_not_a_part_of_it() -> None:
+    assert verdicts("#38077 by hoshinoyouyou.", "author") == ["38077 hoshinoyouyou correct"]
+    assert verdicts("#38077 by HoshinoYouyou.", "author") == ["38077 HoshinoYouyou correct"]
+    assert verdicts("#38077 by hoshino.", "author") == ["38077 hoshino wrong"]
+    assert verdicts("#38077 by hoshinoyouyou2.", "author") == ["38077 hoshinoyouyou2 wrong"]
+
+
+def test_the_nearest_item_before_the_cue_is_the_one_authored() -> None:
+    text = "#37607 and #38077 by hoshinoyouyou."
+    assert verdicts(text, "author") == ["38077 hoshinoyouyou correct"]
+    assert verdicts("由 `fadara01` 提交的 #37607。", "author") == ["37607 fadara01 correct"]
+
+
+def test_english_after_by_is_no_author_unless_someone_has_that_login() -> None:
+    assert verdicts("#38086 improves MoE by adding configs, by default.", "author") == []
+    assert verdicts("#38086 helps by correctly reading gfx12.", "author") == []
+    assert verdicts("#38086 by vllmellm.", "author") == ["38086 vllmellm correct"]
+
+
+# -- counts ---------------------------------------------------------------------------------
+
+
+def test_every_count_is_checked_exactly() -> None:
+    assert verdicts("29 new issues.", "count") == ["None new_issues 29 correct"]
+    assert verdicts("30 new issues.", "count") == ["None new_issues 30 wrong"]
+    assert verdicts("28 new issues.", "count") == ["None new_issues 28 wrong"]
+    assert verdicts("合并 PR 44", "count") == ["None merged_prs 44 correct"]
+    assert verdicts("合并 PR 45", "count") == ["None merged_prs 45 wrong"]
+    assert verdicts("121 new issues and PRs", "count") == ["None new_items 121 correct"]
+
+
+def test_a_share_is_checked_on_both_its_figures() -> None:
+    report = day()
+    new = len(report.lists[next(n for n in report.lists if n.value == "new_prs")])
+    merged = sum(
+        1
+        for n in report.lists[next(n for n in report.lists if n.value == "new_prs")]
+        if report.items[n].merged_at is not None and report.items[n].merged_at < report.window.end
+    )
+    right = f"{merged} of the {new} new PRs were merged."
+    assert verdicts(right, "count") == [f"None {merged} of {new} new PRs merged correct"]
+    assert verdicts(f"{merged} of the {new + 1} new PRs were merged.", "count")[0].endswith("wrong")
+    assert verdicts(f"{merged + 1} of the {new} new PRs were merged.", "count")[0].endswith("wrong")
+
+
+def test_a_vendors_figures_are_the_vendors_not_the_days() -> None:
+    line = "NVIDIA: 9 merged PRs · 11 PRs in review · 4 new issues and draft PRs"
+    assert verdicts(line, "count") == [
+        "None nvidia merged 9 correct",
+        "None nvidia review 11 correct",
+        "None nvidia new 4 correct",
+    ]
+    assert verdicts("NVIDIA: 11 merged PRs", "count") == ["None nvidia merged 11 wrong"]
+    assert verdicts("## 🎯 Intel\n### Merged PRs (2)", "count") == ["None intel merged 2 correct"]
+    assert verdicts("## 🎯 Intel\n- 10 issues closed today", "count") == []
+
+
+# -- kinds, titles, links, vendors -------------------------------------------------------------
+
+
+def test_a_kind_named_before_the_number_is_checked() -> None:
+    assert verdicts("Issue #38077 crashes.", "kind") == ["38077 issue correct"]
+    assert verdicts("PR #38077 crashes.", "kind") == ["38077 pr wrong"]
+    assert verdicts("RFC #38069 asks.", "kind") == ["38069 rfc correct"]
+    assert verdicts("RFC #38077 asks.", "kind") == ["38077 rfc wrong"]
+
+
+def test_a_title_with_words_the_item_lacks_is_wrong() -> None:
+    assert only("#38077 ([Bug]: Qwen3.5-9B answer)", "title").verdict == "correct"
+    assert only("#38077 ([Bug]: Qwen3.5-27B answer)", "title").verdict == "wrong"
+
+
+def test_a_fix_link_needs_a_body_title_or_story_in_strict_mode() -> None:
+    assert verdicts("#37607 fixes #38077.", "reference", strict=True) == [
+        "37607 #37607 answers #38077 wrong"
+    ]
+    assert verdicts("#37607 fixes #38077.", "reference") == [
+        "37607 #37607 answers #38077 unverifiable"
+    ]
+    assert verdicts("#38169 reverts #38050.", "reference", strict=True) == []  # no link verb
+    assert verdicts("#38169 fixes #38050.", "reference", strict=True) == [
+        "38169 #38169 answers #38050 correct"
+    ]
+
+
+def test_an_item_under_a_vendors_heading_must_be_that_vendors() -> None:
+    text = "## 🎯 AMD / ROCm\n- #38086 is fast.\n- #37607 is fast.\n  - related #38050 (merged)"
+    assert verdicts(text, "vendor") == ["38086 amd correct", "37607 amd wrong"]
+
+
+def test_a_vendor_named_beside_a_number_in_our_prose_must_be_its() -> None:
+    assert verdicts("AMD's #37607 adds tcmalloc.", "vendor", strict=True) == ["37607 amd wrong"]
+    assert verdicts("AMD's #38086 tunes RDNA4.", "vendor", strict=True) == []
+    assert verdicts("AMD's #37607 adds tcmalloc.", "vendor") == []  # someone else's report
+
+
+# -- what is a quote ------------------------------------------------------------------------
+
+
+def test_a_title_after_its_number_is_a_quote() -> None:
+    row = "- #37607 [CPU][UX][Perf] Enable tcmalloc by default — merged · fadara01"
+    assert verdicts(row, "author") == ["37607 fadara01 correct"]
+    cut = (
+        "- #38086 [ROCm] Enable VLLM triton FP8 moe for gfx1201, tuned for… — in review · vllmellm"
+    )
+    assert verdicts(cut, "author") == ["38086 vllmellm correct"]
+    assert verdicts(cut, "state") == ["38086 open correct"]
+
+
+def test_an_items_own_words_are_a_quote() -> None:
+    said = day().sections.what[36716]  # type: ignore[union-attr]
+    assert "by up to 5%" in said
+    assert claims_in(f"- {said}", facts()) == []

@@ -18,9 +18,10 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING
 
-from bot.model.errors import InputError, ServiceError
+from bot.model.errors import InputError, ServiceError, masked
 
 if TYPE_CHECKING:
     from bot.app import Bot
@@ -274,22 +275,35 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     setup_logging(args.verbose)
+    sys.excepthook = _masked_traceback
     handler: Callable[[argparse.Namespace], int] = args.func
     return _guarded(handler, args)
 
 
 def _guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    """Run a command; every expected failure ends in one sentence and its exit status."""
+    """Run a command; every expected failure ends in one sentence and its exit status.
+
+    The sentence is masked (bot.model.errors): no secret, whatever a library put in it."""
     try:
         return handler(args)
     except (InputError, ServiceError) as exc:
-        print(f"vllm-report: {exc}", file=sys.stderr)
+        print(f"vllm-report: {masked(str(exc))}", file=sys.stderr)
         return exc.exit_status
     except KeyboardInterrupt:
         print(
             "vllm-report: interrupted; nothing half-done was recorded as complete", file=sys.stderr
         )
         return 130
+
+
+def _masked_traceback(
+    kind: type[BaseException], exc: BaseException, tb: TracebackType | None
+) -> None:
+    """A bug still shows its traceback (to be reported), with every secret masked."""
+    import traceback
+
+    text = "".join(traceback.format_exception(kind, exc, tb))
+    print(masked(text), end="", file=sys.stderr)
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -471,7 +485,7 @@ def _told_post(settings: Settings, window: Window, result: PostResult) -> int:
         file=sys.stderr,
     )
     for destination, why in delivery.failed.items():
-        print(f"vllm-report: {destination}: {why}", file=sys.stderr)
+        print(f"vllm-report: {destination}: {masked(why)}", file=sys.stderr)
     return 1 if delivery.failed else 0
 
 

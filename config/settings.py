@@ -8,6 +8,12 @@ Names in the environment follow the issues' wording: report settings carry the
 `VLLM_REPORT_` prefix, while the conventional names (`GITHUB_TOKEN`, `GITHUB_API_URL`,
 `DATABASE_URL`) are read as they are. Secrets are `SecretStr`, so they never appear in a
 repr, a log line or an error message.
+
+A secret is read without the whitespace around it (`echo token > file` and many secret stores
+end it with a line break, which an HTTP library refuses in a header — and echoes in its
+error); whitespace alone means "not set". One with a space, a control character or a
+non-ASCII character inside is refused at start, named but never shown. Once read, the
+settings hand every secret to `bot.model.errors.hide_secrets`, so no error text shows one.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import tomllib
 from datetime import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import platformdirs
@@ -30,7 +36,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from bot.model.errors import InputError
+from bot.model.errors import InputError, hide_secrets
 
 DEFAULT_TOML = "vllm-report.toml"
 _REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
@@ -48,6 +54,16 @@ DEFAULT_PLUGINS = (
     "vllm-project/vllm-spyre",
     "vllm-project/vllm-metal",
     "vllm-project/vllm-omni",
+)
+# The secret settings sent in an HTTP header (or, the signing secret, used as an HMAC key);
+# the database password is the fifth kind of secret (see `Settings.secrets`).
+SECRET_FIELDS = (
+    "github_token",
+    "llm_api_key",
+    "slack_bot_token",
+    "slack_app_token",
+    "slack_signing_secret",
+    "discord_bot_token",
 )
 # The earliest post after the cutoff that can find the window whole (the sync reads up to
 # 2 minutes before its own clock; GitHub answers a little behind events).
@@ -341,11 +357,33 @@ class Settings(BaseSettings):
             raise ValueError("is not a public key: copy the 64 hex digits from General Information")
         return value.strip() if value is not None else None
 
+    @field_validator(*SECRET_FIELDS, "database_url", mode="before")
+    @classmethod
+    def _strip_secret(cls, value: Any) -> Any:
+        """Without the whitespace around it; nothing left means "not set"."""
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if isinstance(value, str):
+            return value.strip() or None
+        return value
+
+    @field_validator(*SECRET_FIELDS)
+    @classmethod
+    def _check_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            _check_token(value.get_secret_value())
+        return value
+
     @field_validator("database_url")
     @classmethod
     def _check_database_url(cls, value: SecretStr | None) -> SecretStr | None:
         if value is None:
             return None
+        if any(char.isspace() or not char.isprintable() for char in value.get_secret_value()):
+            raise ValueError(
+                "holds a space, a line break or another control character (not shown here): "
+                "write such a character of the password percent-encoded (a space as %20)"
+            )
         if not _URL_SCHEME_RE.match(value.get_secret_value()):
             raise ValueError(
                 "not a database URL: write sqlite:////path/to/file.sqlite3 or "
@@ -404,22 +442,16 @@ class Settings(BaseSettings):
         return bool(self.slack_bot_token and (self.slack_app_token or self.slack_signing_secret))
 
     def secrets(self) -> list[str]:
-        """Every secret value set, for the log filter that keeps them out of log lines."""
+        """Every secret value set (the database password also as it reads decoded), for
+        `hide_secrets` and the log filter that keep them out of what the bot tells."""
         found = [
             getattr(self, name).get_secret_value()
-            for name in (
-                "github_token",
-                "llm_api_key",
-                "slack_bot_token",
-                "slack_app_token",
-                "slack_signing_secret",
-                "discord_bot_token",
-            )
+            for name in SECRET_FIELDS
             if getattr(self, name) is not None
         ]
         if self.database_url is not None:
             password = _url_password(self.database_url.get_secret_value())
-            found += [password] if password else []
+            found += [password, unquote(password)] if password else []
         return [value for value in found if len(value) >= 4]
 
     def store_url(self) -> str:
@@ -496,7 +528,7 @@ def load_settings(**overrides: Any) -> Settings:
     the person typed, not as an environment variable they never set."""
     _check_dotenv(Path(".env"))
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except ValidationError as exc:
         problems = []
         for err in exc.errors():
@@ -506,6 +538,8 @@ def load_settings(**overrides: Any) -> Settings:
             problems.append(f"{where}: {message}")
         what = "invalid option" if all(p.startswith("--") for p in problems) else "invalid setting"
         raise SettingsError(f"{what} — " + "; ".join(problems)) from None
+    hide_secrets(settings.secrets())
+    return settings
 
 
 def diagnose_settings() -> tuple[Settings, list[tuple[str, str]]]:
@@ -514,6 +548,12 @@ def diagnose_settings() -> tuple[Settings, list[tuple[str, str]]]:
 
     A settings file that cannot be read at all (TOML, .env) raises SettingsError."""
     _check_dotenv(Path(".env"))
+    settings, problems = _settings_or_defaults()
+    hide_secrets(settings.secrets())
+    return settings, problems
+
+
+def _settings_or_defaults() -> tuple[Settings, list[tuple[str, str]]]:
     values: dict[str, Any] = {}
     try:
         return Settings(**values), []
@@ -562,6 +602,22 @@ def _http_url(value: str) -> str:
     if parts.hostname and "." in parts.hostname and not _HOST_RE.match(parts.hostname):
         raise ValueError(f"'{value}' names no valid host")
     return value.strip()
+
+
+def _check_token(value: str) -> None:
+    """A token, key or signing secret is printable ASCII with no space: anything else came
+    with it by mistake (a pasted `token ` prefix, a line break, a curly quote) and would be
+    refused by the HTTP library — which may print it. Never shows the value."""
+    if any(char.isspace() or not char.isprintable() for char in value):
+        raise ValueError(
+            "holds a space, a line break or another control character inside it (not shown "
+            "here): set the value alone, as the service gave it"
+        )
+    if not value.isascii():
+        raise ValueError(
+            "holds a character that is not ASCII (not shown here; a curly quote or a "
+            "look-alike letter pasted with it?): copy the value again as plain text"
+        )
 
 
 def _url_password(url: str) -> str | None:

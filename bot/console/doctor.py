@@ -1,10 +1,14 @@
-"""`vllm-report doctor` on the terminal: one line per check, ✓ or ✗, then the verdict."""
+"""`vllm-report doctor` on the terminal: one line per check, ✓ or ✗, then the verdict.
+
+Each line is masked (bot.model.errors): a check's sentence may quote what a library or a
+service said, and that must never show a secret."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TextIO
 
+from bot.model.errors import masked
 from bot.service.doctor import Check
 
 
@@ -13,7 +17,7 @@ def show(checks: Sequence[Check], out: TextIO) -> int:
     width = max((len(c.name) for c in checks), default=0)
     for check in checks:
         mark = "✓" if check.ok else "✗"
-        print(f"{mark} {check.name:<{width}}  {check.said}", file=out)
+        print(masked(f"{mark} {check.name:<{width}}  {check.said}"), file=out)
     failed = [c for c in checks if not c.ok]
     if not failed:
         print(f"all well: {len(checks)} checks passed", file=out)

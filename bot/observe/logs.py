@@ -1,7 +1,9 @@
 """Log lines: one per event, as text for people or JSON for log shippers; no secret ever.
 
 `setup_logging` is called once per process. Its handler carries a filter that replaces every
-secret value the settings hold with `***` (a safety net: no code logs a secret on purpose),
+secret value the settings hold with `***` (a safety net: no code logs a secret on purpose,
+and the text of our own errors is masked already; a library's line may still echo one),
+and each record is masked as it is made, so another handler gets it clean too;
 and third-party chatter (APScheduler's "Running job", discord.py's gateway lines, the model
 client's request lines) is kept at WARNING unless `-v` asks for it.
 
@@ -11,12 +13,15 @@ event's name and its fields as keys.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TextIO
+
+from bot.model.errors import masked, secret_forms
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 # Libraries that log routine work at INFO; a person running `serve` wants the bot's events.
@@ -41,15 +46,21 @@ _EVENT = "event"
 
 
 class SecretFilter(logging.Filter):
-    """Replace each known secret in a record's message (and traceback) with `***`."""
+    """Replace each known secret in a record's message, fields and traceback with `***`:
+    the secrets handed to it and those of the settings in use (`bot.model.errors.masked`),
+    in every form a message may carry them (stripped, escaped, URL-encoded, cut short)."""
 
     def __init__(self, secrets: Sequence[str]) -> None:
         super().__init__()
-        self.secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+        self.given: set[str] = set()
+        self.secrets: list[str] = []
+        self.add(secrets)
+
+    def add(self, secrets: Sequence[str]) -> None:
+        self.given |= {s for s in secrets if s}
+        self.secrets = secret_forms(self.given)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
         message = record.getMessage()
         cleaned = self._clean(message)
         if cleaned != message:
@@ -58,18 +69,36 @@ class SecretFilter(logging.Filter):
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
             record.exc_text = self._clean(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._clean(record.stack_info)
         fields = getattr(record, _FIELDS, None)
         if isinstance(fields, dict):
             setattr(record, _FIELDS, {k: self._clean_value(v) for k, v in fields.items()})
         return True
 
     def _clean(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, "***")
-        return text
+        return masked(text, self.secrets)
 
     def _clean_value(self, value: Any) -> Any:
         return self._clean(value) if isinstance(value, str) else value
+
+
+class _MaskedRecords:
+    """The log record factory: each record is masked as it is made (the secrets of the
+    settings in use), so every handler — ours, a test runner's, an error tracker's — gets it
+    clean, whichever comes first. The handler's SecretFilter masks the event's fields (set
+    after the record is made) and its own secrets on top."""
+
+    def __init__(self, make: Callable[..., logging.LogRecord]) -> None:
+        self.make = make
+        self.mask = SecretFilter(())
+
+    def __call__(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = self.make(*args, **kwargs)
+        # A message that cannot be formatted is left for the handler to report, as before.
+        with contextlib.suppress(Exception):
+            self.mask.filter(record)
+        return record
 
 
 class _KnownNoise(logging.Filter):
@@ -125,6 +154,8 @@ def setup_logging(
     if verbosity == 0:
         handler.addFilter(_KnownNoise())
     setattr(handler, _OURS, True)
+    if not isinstance(logging.getLogRecordFactory(), _MaskedRecords):
+        logging.setLogRecordFactory(_MaskedRecords(logging.getLogRecordFactory()))
     root = logging.getLogger()
     for old in list(root.handlers):
         if getattr(old, _OURS, False):  # others' handlers (a test runner's) stay
@@ -144,9 +175,7 @@ def guard_secrets(secrets: Sequence[str]) -> None:
     for handler in logging.getLogger().handlers:
         for found in handler.filters:
             if isinstance(found, SecretFilter):
-                found.secrets = sorted(
-                    {*found.secrets, *(s for s in secrets if s)}, key=len, reverse=True
-                )
+                found.add(secrets)
 
 
 def event(log: logging.Logger, name: str, message: str, *args: Any, **fields: Any) -> None:

@@ -8,7 +8,7 @@ up to 2 hours — until every due window of the horizon is posted (a window coun
 destination's ledger says so, or, with no chat configured, when its file exists). Each of
 them, and `vllm-report post`, is one `DailyRun` (bot.service.daily_run: report → files →
 site → channels → digests). `run` and `catch_up` never raise: a failure is one sentence
-saying what to do, recorded for `/healthz` and the metrics.
+saying what to do (secrets masked: bot.model.errors), recorded for `/healthz` and the metrics.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.delivery import COMPLETE_PART, Destination
-from bot.model.errors import InputError, ServiceError
+from bot.model.errors import InputError, ServiceError, masked
 from bot.model.report import Report
 from bot.model.windows import Window, current_day, day_window
 from bot.observe.logs import event, problem
@@ -165,6 +165,7 @@ class DailyJob:
         self._note(window, None)
 
     def _failed(self, window: Window, reason: str) -> PostResult:
+        reason = masked(reason)  # a library's text (an unexpected error) may echo a secret
         problem(log, "run-failed", "the %s run failed: %s", window.label, reason)
         self._note(window, reason)
         if self.retry_at is None:
@@ -179,7 +180,8 @@ class DailyJob:
             if reason is None:
                 metrics.last_post.set(time.time())
         if health is not None:
-            health.record(window.label, reason is None, reason, self.clock())
+            told = masked(reason) if reason else None  # a destination's refusal, as it said it
+            health.record(window.label, reason is None, told, self.clock())
 
 
 def _succeeded(result: PostResult) -> bool:

@@ -4,7 +4,8 @@ Healthy (200) when the last daily run â€” scheduled, or a catch-up at start-up â
 when no run has been due yet since this process started; also on a replica that does not
 lead (the leader runs the job). Failing (503) with the reason when the last run failed (GitHub
 unreachable, the store down, a destination refusing the post, an incomplete report), or when
-a run was due more than `grace` ago and none has finished.
+a run was due more than `grace` ago and none has finished. The reason is public (`/healthz`
+needs no login): it is masked (bot.model.errors) so that no secret is ever in it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+
+from bot.model.errors import masked
 
 GRACE = timedelta(hours=1)  # a daily run (collect, report, post) finishes well within this
 
@@ -40,7 +43,7 @@ class RunHealth:
         self.last: RunOutcome | None = None
 
     def record(self, window: str, ok: bool, reason: str | None, at: datetime) -> None:
-        self.last = RunOutcome(window, ok, reason, at)
+        self.last = RunOutcome(window, ok, masked(reason) if reason else reason, at)
 
     def check(self, now: datetime) -> tuple[bool, dict[str, Any]]:
         """(healthy, facts to show): the facts name the run and, when failing, why."""

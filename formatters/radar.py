@@ -92,7 +92,8 @@ def render_radar_markdown(radar: Radar) -> str:
     if upgrades:
         lines += ["", "## Upgrades", ""]
         for link in upgrades:
-            lines.append(f"- {_md_link(link)} — adapted to {_md_refs(link.upstream)}")
+            adapted = _md_refs(link.confirmed) or "nothing GitHub confirmed"
+            lines.append(f"- {_md_link(link)} — adapted to {adapted}")
     lines += ["", "## Every plugin item that names upstream", ""]
     for link in radar.links:
         lines.append(f"- {_md_link(link)} — {link.relation} — {_md_refs(link.upstream)}")
@@ -124,8 +125,29 @@ def _md_link(link: PluginLink) -> str:
     return f"[{short(link.plugin_repo)}#{link.number}]({link.url}) {_md_text(link.title)}"
 
 
+# Said after a named upstream change that is not a confirmed cause, so a list of what a
+# plugin PR names never reads as a list of culprits.
+NOT_A_CAUSE = {
+    "issue": "an issue",
+    "missing": "not on GitHub",
+    "unmerged": "not merged",
+    "after-fix": "merged after the fix",
+    "no-pr": "no PR merged it",
+    "unverified": "not checked",
+    "upstream-fix": "fixed upstream",
+    "pending": "pending upstream",
+    "ported": "ported",
+    "related": "related",
+}
+
+
 def _md_refs(refs: tuple[UpstreamRef, ...]) -> str:
-    return ", ".join(f"[{ref_text(r)}]({ref_url(r)})" for r in refs)
+    return ", ".join(f"[{ref_text(r)}]({ref_url(r)}){_md_why(r)}" for r in refs)
+
+
+def _md_why(ref: UpstreamRef) -> str:
+    said = NOT_A_CAUSE.get(ref.verdict or "") if ref.cause else NOT_A_CAUSE.get(ref.role)
+    return f" ({said})" if said else ""
 
 
 def _md_text(text: str) -> str:
@@ -190,11 +212,16 @@ def radar_to_dict(radar: Radar) -> dict[str, Any]:
 
 
 def _ref_json(ref: UpstreamRef) -> dict[str, Any]:
+    """An upstream change: `role` (what the plugin PR makes it) and, for a cause GitHub was
+    asked about, `verdict` (`verified` only for a merged PR merged before the fix)."""
     found: dict[str, Any] = {"repo": ref.repo}
     if ref.number is not None:
         found["number"] = ref.number
     if ref.sha is not None:
         found["sha"] = ref.sha
+    found["role"] = ref.role
+    if ref.verdict is not None:
+        found["verdict"] = ref.verdict
     return found
 
 

@@ -3,8 +3,13 @@ tests/data/radar/ (copied from ../shared/fixtures/radar/).
 
 - plugin PRs: one FakeItem per record (number, title, author, labels, body, and its times:
   opened on `plugin_created_at` or, where unknown, at its merge; merged at `plugin_merged_at`);
-- upstream PRs: the records' upstream refs whose title is known, merged when the record
-  says so;
+- upstream PRs and issues: every upstream number the records name, as GitHub would answer
+  the radar's check of it: a PR where any record gives it as one (else an issue), with its
+  title and author where a record knows them (else an empty title: the records carry a
+  number only). When each merged is not in the records: a PR is served as merged a stand-in
+  three days before the first plugin PR that names it, except one a record says is still
+  pending upstream (served open). Which PR merged a commit is not in the records either: a
+  commit is a commit GitHub does not know, so the radar shows no commit as a culprit here;
 - pins: each plugin's pin file as the records show its latest value, and vLLM main's history
   around the pins: the pinned commits at their real times, with as many commits after each
   as the records count up to `index_end` (the commits between are stand-ins: only their
@@ -25,6 +30,7 @@ from tests.fakes.github_api import FakeGitHub, FakeItem
 DATA = Path(__file__).parent / "data" / "radar"
 UPSTREAM = "vllm-project/vllm"
 BUSIEST = "2025-09"  # 41 records, the most of any month
+STAND_IN_MERGE = timedelta(days=3)  # an upstream PR merged this long before it is first named
 # Where each plugin's pin is read (bot.service.radar.PIN_FILES), and the file's text.
 # Release-pinned plugins: the lines of their files the records quote.
 RELEASE_FILES = {
@@ -82,25 +88,39 @@ def plugin_items() -> dict[str, list[FakeItem]]:
 
 
 def upstream_items() -> list[FakeItem]:
-    found: dict[int, FakeItem] = {}
+    named: dict[int, list[tuple[dict[str, Any], datetime]]] = {}
     for record in records():
+        at = _time(record["plugin_merged_at"]) if record["plugin_merged_at"] else None
+        opened = record["plugin_created_at"]
+        first = _time(opened + "T00:00:00+00:00") if opened else at
         for ref in record["upstream_refs"]:
-            if ref.get("repo") != UPSTREAM or not ref.get("number") or not ref.get("title"):
-                continue
-            created = _time((ref.get("created_at") or "2025-01-01") + "T00:00:00+00:00")
-            merged = _time(ref["merged_at"]) if ref.get("merged_at") else None
-            found[ref["number"]] = FakeItem(
-                number=ref["number"],
-                kind="pr",
-                title=ref["title"],
-                author=ref.get("upstream_author"),
-                labels=[],
-                created_at=created,
-                updated_at=merged or created,
-                closed_at=merged,
-                merged_at=merged,
-            )
-    return list(found.values())
+            if ref.get("repo") == UPSTREAM and ref.get("number") and first is not None:
+                named.setdefault(ref["number"], []).append((ref, min(first, at or first)))
+    return [_upstream_item(number, refs) for number, refs in sorted(named.items())]
+
+
+def _upstream_item(number: int, named: list[tuple[dict[str, Any], datetime]]) -> FakeItem:
+    """One upstream number as GitHub would serve it (see the module docstring)."""
+    refs = [ref for ref, _ in named]
+    known = next((ref for ref in refs if ref.get("title")), {})
+    merged_at = min(at for _, at in named) - STAND_IN_MERGE
+    kind = "pr" if any(ref["kind"] == "pr" for ref in refs) else "issue"
+    pending = any(ref["role"] == "upstream-pending" for ref in refs)
+    merged = None if kind == "issue" or pending else merged_at
+    said_created = known.get("created_at")
+    created = _time(said_created + "T00:00:00+00:00") if said_created else merged_at
+    created = min(created, merged_at)
+    return FakeItem(
+        number=number,
+        kind=kind,
+        title=known.get("title") or "",
+        author=known.get("upstream_author"),
+        labels=[],
+        created_at=created,
+        updated_at=merged or created,
+        closed_at=merged,
+        merged_at=merged,
+    )
 
 
 def pin_state() -> tuple[dict[tuple[str, str, str], str], list[tuple[str, datetime]], datetime]:

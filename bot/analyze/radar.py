@@ -1,44 +1,85 @@
 """The breakage radar's reading: which upstream vLLM changes a plugin PR or issue names,
-and why it names them.
+what each one is to it, and why the PR names upstream at all.
 
 A hardware plugin (vllm-ascend, vllm-gaudi, tpu-inference, vllm-spyre …) titles and
 describes its fixes in its own words; this reads them for
 
 - the upstream changes named: `https://github.com/vllm-project/vllm/pull/N` (or
   `/issues/N`, `/commit/<sha>`), `vllm-project/vllm#N`, `vllm#N`, "upstream PR #N",
-  "PR22570", "upstream change 25510", and a bare `#N` only where the words around it say
-  upstream (a gaudi `[FIX_FOR_VLLM_LATEST]` title, "caused by", "after vllm #N" …): a bare
-  `#N` is otherwise the plugin's own number, and `numba#N` another project's;
-- not a cause: the commit a PR was tested against (vllm-ascend's "vLLM main: …/commit/…"
-  footer, gaudi's `[FIX_FOR_VLLM_CUSTOM=<sha>]` tag);
+  "PR22570", "upstream change 25510", "commit <sha>", and a bare `#N` only where it cannot
+  be the plugin's own: above the highest number the plugin has given (`own_max`), or, when
+  that is not known, in a gaudi `[FIX_FOR_VLLM_*]` PR. Never upstream: a fork's
+  `github.com/someone/vllm/pull/N`, another repository's URL or `org/repo#N` (and the same
+  number written bare), a number with a leading zero, a number that reads as a date
+  ("main2main 0324", "vllm 1230");
+- the role of each, from the words around it (the nearest phrase before it in its
+  sentence, or the words right after it): `culprit` ("caused by", "broken by", "after",
+  "fix for", "reverted in vllm" …, and by default), `upstream-fix` ("fixed in/by/via",
+  "has been merged", "already fixed"), `pending` ("once … is merged", "depends on",
+  "blocked on", "waiting for"), `ported` ("port", "backport", "cherry-pick", "integrate …
+  from"), `related` ("related", "similar to", "see also"), `pin` (the commit an upgrade
+  moves to: "bump … to", "aligned with", "as of"), `baseline` (the commit it was tested on:
+  vllm-ascend's "vLLM main: …/commit/…" footer, "tested with"), `issue` (an upstream
+  `/issues/N` URL: it reports a break, it is not the change that made it);
 - the relation: `upgrade` (moves the plugin to a newer upstream: "main2main", "Upgrade
-  vLLM to …", "update vllm pin"), `breakage-fix` (adapts to or works around an upstream
-  change), or `mention-only` (a port, a backport, a patch removed because upstream fixed
-  it, docs, a maintainer nomination …).
+  vLLM to …", "update vllm pin", "add support for vX.Y"; its causes are what it `adapted`
+  to), `breakage-fix` (adapts to or works around an upstream change; a revert of the
+  plugin's own pin or patch only when it says upstream breaks it: "breaks", "broke the
+  hourly CI", "introduced … causing"), or `mention-only` (a port, a backport, a patch
+  removed because upstream fixed it, a pending upstream PR, docs, a nomination …, and any
+  fix that names upstream only for such reasons).
 
-Pure: title and body in, refs and a relation out. `benchmarks/radar_accuracy.py` measures
-it against the plugin authors' own attributions in ../shared/fixtures/radar/.
+Only causes count as links, and only causes GitHub confirmed are shown as culprits:
+`verify` applies what GitHub says of each (`bot.service.radar` asks): a vLLM pull request
+(not an issue, not a number GitHub does not know), merged, and merged before the fix; a
+commit counts as the pull request that merged it.
+
+Pure: title and body in, refs with roles and a relation out; GitHub's facts in, verdicts
+out. `benchmarks/radar_accuracy.py` measures it against the plugin authors' own
+attributions in ../shared/fixtures/radar/.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TypeGuard
 
-from bot.model.radar import UPSTREAM, Culprit, PluginLink, Reading, UpstreamRef
+from bot.model.radar import NOT_NAMED, UPSTREAM, Culprit, PluginLink, Reading, UpstreamRef
 from bot.model.report import ActivityItem
 
-# github.com/vllm-project/vllm/pull/N, and the "vllm/pull/N" some titles shorten it to.
-_URL = re.compile(r"(?<![\w-])vllm/(?P<what>pull|issues|commit)/(?P<id>[0-9a-f]{7,40}|\d+)", re.I)
-_QUALIFIED = re.compile(r"(?<![\w/-])(?P<repo>[\w.-]+/[\w.-]+|vllm)#(?P<n>\d{2,6})\b", re.I)
-_CONTEXT_NUMBER = re.compile(
-    r"(?:upstream|vllm|vLLM)(?:'s)?\s+(?:main\s+)?(?:pr|change|commit|update)?\s*[#:]?\s*#?(?P<n>\d{4,6})\b"
-    r"|\bPR\s*#?(?P<p>\d{4,6})\b"
-    r"|(?:caused by|broken by|culprit(?: commit| pr)?:?|due to|after|from|because of|following)"
-    r"\s+(?:upstream\s+)?(?:vllm\s+)?(?:pr\s*)?#(?P<c>\d{4,6})\b",
+# -- where upstream is named ---------------------------------------------------------------
+
+# github.com/vllm-project/vllm/pull/N, and the "vllm/pull/N" some titles shorten it to; a
+# fork's "someone/vllm/pull/N" is not upstream.
+_URL = re.compile(
+    r"(?:(?:https?://)?(?:www\.)?github\.com/vllm-project/|(?<![\w/.@-])vllm-project/"
+    r"|(?<![\w/.@-]))vllm/(?:(?P<what>pull|issues)/(?P<n>\d+)|commit/(?P<sha>[0-9a-f]{7,40}))"
+    r"(?![\w-])",
     re.I,
 )
-_BARE = re.compile(r"(?<![\w/#-])#(?P<n>\d{4,6})\b")
+# Another repository's URL: its number is that repository's, however else it is written.
+_OTHER_URL = re.compile(r"github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?:pull|issues)/(?P<n>\d+)", re.I)
+_QUALIFIED = re.compile(r"(?<![\w/.-])(?P<repo>[\w.-]+/[\w.-]+|vllm)#(?P<n>\d{2,6})\b", re.I)
+# "upstream #N", "vllm PR 22570", "upstream change 25510": upstream said in words.
+_SAID_UPSTREAM = re.compile(
+    r"(?<![\w/-])(?:upstream|vllm)(?:'s)?\s+(?:main\s+)?(?:(?P<word>pr|change|commit|update)\s*)?"
+    r"(?P<mark>[#:]?)\s*(?P<hash>#?)(?P<n>\d{4,6})\b",
+    re.I,
+)
+# "PR 22570", "PR#25896", "caused by #20059": a PR, but maybe the plugin's own.
+_PLAIN = re.compile(
+    r"\bPR[\s#:-]*(?P<p>\d{4,6})\b"
+    r"|(?:caused by|broken by|brought by|introduced by|culprit(?: commit| pr)?:?|due to|after"
+    r"|from|because of|following|fix(?:es)? for)\s+(?:upstream\s+)?(?:vllm\s+)?(?:pr\s*)?"
+    r"#(?P<c>\d{4,6})\b",
+    re.I,
+)
+_BARE = re.compile(r"(?<![\w/#&-])#(?P<n>\d{4,6})\b")
+# A commit named without a URL: "commit 3e04107", "vllm@3e04107d9".
+_COMMIT = re.compile(r"(?:\bcommit\s*:?\s*|\bvllm@)(?P<sha>[0-9a-f]{7,40})\b", re.I)
 # "- vLLM version: v0.9.2 - vLLM main: https://github.com/vllm-project/vllm/commit/<sha>":
 # what the PR was tested on (vllm-ascend's template), on its own line or run together.
 _BASELINE = re.compile(
@@ -47,111 +88,341 @@ _BASELINE = re.compile(
     re.I,
 )
 _GAUDI_FIX_TAG = re.compile(r"\[FIX_FOR_VLLM_(?:LATEST|CUSTOM[^\]]*)\]", re.I)
+_SHA = re.compile(r"\b[0-9a-f]{7,40}\b")
+
+# -- what a named change is to the plugin: the words around it -----------------------------
+
+# Where a sentence (and so the words that belong to a ref) starts: a blank line, a list
+# item, the end of a sentence.
+_BOUNDARY = re.compile(r"\n\s*\n|\n\s*(?:[-*•>]|\d+[.)、])\s|[.;!?](?=\s)")
+BEFORE_CHARS = 160  # at most this much of its sentence before a ref is read
+AFTER_CHARS = 60
+# The phrase nearest before a ref decides, unless the words right after it say more.
+_BEFORE = re.compile(
+    r"(?P<upstream_fix>fixed (?:in|by|via|with)|(?:has|have|had) been (?:fixed|resolved)"
+    r"|resolved (?:in|by)|already (?:fixed|merged|landed)|upstream merged|merged upstream)"
+    r"|(?P<pending>\bonce\b|\bdepends? on|\bdependent on|\bdependency on|requirement on"
+    r"|blocked (?:on|by)|\bwait(?:s|ing)? (?:for|on)|\bpending\b|\buntil\b)"
+    r"|(?P<ported>\bport(?:s|ed|ing)?\b|\bback-?port\w*|cherry[- ]?pick\w*|copied from"
+    r"|\bintegrat\w+\b[^\n]{0,60}?\bfrom\b|applying of)"
+    r"|(?P<related>\brelated\b|similar to|see also|same as|inspired by|\bcompare\b|\[?\bref\b)"
+    r"|(?P<baseline>\btest(?:ed|ing)? (?:[\w.`-]+ ){0,6}?(?:with|on|against)\b)"
+    r"|(?P<culprit>caused by|introduced (?:by|in)|brought by|broken by|\bbroke\b|\bbreaks?\b"
+    r"|due to|because of|\bafter\b|culprit|reverted (?:in|by)|changed (?:by|in)|\bfix(?:es)?\b"
+    r"|\badapt\w*|\bfollow\w*|workaround (?:of|for))",
+    re.I,
+)
+_AFTER = re.compile(
+    r"\S{0,12}?\W{0,3}(?:"
+    r"(?P<upstream_fix>(?:has|have|had|got|was|were|is|are)\s+(?:been\s+|already\s+)?"
+    r"(?:merged|fixed|resolved|landed)\b)"
+    r"|(?P<pending>(?:is|gets?|will be|are)\s+(?:implemented|merged|landed|released)\b"
+    r"|(?:is\s+)?(?:still\s+)?(?:pending|not (?:yet )?merged)\b)"
+    r"|(?P<culprit>(?:breaks|broke|has broken|introduced|introduces|caused|causes|is causing)\b)"
+    r")",
+    re.I,
+)
+# A commit the words put the plugin on: where an upgrade moves to, what a refactor aligns with.
+_PIN_WORDS = re.compile(
+    r"(?:\bto|\bas of|\baligned? with|\bbump(?:ed|s)?|\bupgrade[sd]?|\bpin(?:ned|s)?)"
+    r"(?:\W+(?:new|newest|latest|the|vllm|main|upstream|commit|hash|id|sha|version))*\W*$",
+    re.I,
+)
+
+# -- why upstream is named: the relation -----------------------------------------------------
 
 _UPGRADE = re.compile(
     r"main2main|\bupgrade\b.*\bvllm\b|\bvllm\b.*\b(?:upgrade|bump)\b|\bbump\b.*\bvllm\b"
     r"|\bupdate\b.*\bvllm\b.*\b(?:pin|version|commit|hash|to)\b|\bvllm pin\b"
     r"|\brebase\b.*\bvllm\b|\bpin vllm\b|\bvllm updates\b|\bupgrade to\b.*\bvllm"
-    r"|compatib\w* with upstream",
+    r"|compatib\w* with upstream|\badd(?:s|ed|ing)? support for (?:vllm )?v?\d+\.\d+",
     re.I,
 )
 # Words of a title that say the plugin had to change because upstream did.
 _BREAK_TITLE = re.compile(
-    r"\bfix|\bbroke|\bbreak|\bfail(?:s|ed|ing)? after\b|\bintroduced\b|\balign\b|\badapt"
-    r"|\baccommodate|\bafter (?:upstream|change|pr|vllm)|\bcaused\b|\bdue to\b|\bbring back\b"
-    r"|\brecover|\bcatch ?up\b|\bfollow\b|\bFIX_FOR_VLLM|\bcompatib|\bchanged\b|\bsync\b.*\bchange"
-    r"|\bworkaround\b|\bTEMP-WA\b",
+    r"(?:\b|bug|hot|quick)fix|\bbroke|\bbreak|\bfail(?:s|ed|ing)? after\b|\bintroduced\b"
+    r"|\balign\b|\badapt|\baccommodate|\bafter (?:upstream|change|pr|vllm)|\bcaused\b"
+    r"|\bdue to\b|\bbring back\b|\brecover|\bcatch ?up\b|\bfollow\b|\bFIX_FOR_VLLM|\bcompatib"
+    r"|\bchanged\b|\bsync\b.*\bchange|\bworkaround\b|\bTEMP-WA\b",
     re.I,
 )
-# Words that say upstream is named for another reason.
+# A revert of the plugin's own change (its pin, a patch): breakage only with these words.
+_REVERT = re.compile(r"^\W*revert\b", re.I)
+_ACTIVE_BREAK = re.compile(
+    r"\bbreaks\b|\bbroke\b|\bbroken by\b|\bintroduced\b[^.]{0,80}\bcausing\b"
+    r"|\bcaus(?:es|ing)\b[^.]{0,40}\b(?:fail\w*|error|crash\w*|break\w*|regression)",
+    re.I,
+)
+# Words of a title that say upstream is named for another reason.
 _MENTION = re.compile(
     r"\brevert\b|\bremove\b.*\bpatch\b|\bcleanup\b.*\bpatch\b|\bpatch\b.*\b(?:remove|cleanup)"
-    r"|has been fixed in vllm|fixed (?:in|by) upstream|\buseless patch\b|\bport(?:ed|ing)?\b"
+    r"|has been fixed in vllm|fixed (?:in|by) upstream|\buseless patch\b|\bport(?:s|ed|ing)?\b"
     r"|\bbackport\b|\bapplying of\b|\bnominat|\bmaintainers?\b|\bdocs?\b|\bmkdocs\b"
     r"|\bintegrate upstream\b|\bintree\b|\bin-tree\b|\brestore support\b|\btests?\b",
     re.I,
 )
 # In the description: the plugin adapted to, or worked around, an upstream change.
 _BREAK_BODY = re.compile(
-    r"\bbreak|\bbroke|\bculprit|\bcrash|\bdue to\b|\badapt|\baccommodate|\bcompat"
+    r"\bbreak|\bbroke|\bculprit|\bcrash|\bdue to\b|\badapt|\baccommodate|\bcompat|incompatib"
     r"|\bafter\b.*\bupstream|\bupstream change|\bchanges? in vllm\b|\bbecause of\b"
-    r"|\bintroduced by\b|\bcaused by\b|\bfollow(?:s|ing)? (?:the )?(?:vllm|upstream)",
+    r"|\bintroduced by\b|\bcaus(?:e|es|ed|ing)\b|\bfollow(?:s|ing)? (?:the )?(?:vllm|upstream)"
+    r"|\bfollow[- ]?up\b",
     re.I,
 )
-# Named because upstream fixed something (a patch goes away) or was copied: never a break.
+# A title that says upstream is named because it fixed or gave something: never a break.
 _NOT_A_BREAK = re.compile(
-    r"^revert\b|has been fixed in vllm|fixed (?:in|by) upstream|\b(?:remove|cleanup)\b.*\bpatch\b"
-    r"|\bbackport\b|\bported\b",
+    r"has been fixed in vllm|fixed (?:in|by) upstream|already fixed|\b(?:remove|cleanup)\b.*"
+    r"\bpatch\b|\bbackport\b|\bported\b|\bports?\b|\bblocked on\b",
     re.I,
 )
 _UPSTREAM_WORD = re.compile(r"\bupstream\b|\bvllm\b", re.I)
-_SHA_IN_TITLE = re.compile(r"\b[0-9a-f]{7,12}\b")
+
+
+@dataclass(frozen=True)
+class _Named:
+    """One place a text names an upstream change."""
+
+    start: int
+    end: int
+    ref: UpstreamRef
 
 
 def upstream_refs(title: str, body: str | None, own_max: int | None = None) -> list[UpstreamRef]:
-    """The upstream changes `title` and `body` name, each once, in the order written.
+    """The upstream changes `title` and `body` name, each once, in the order written, each
+    with its role from the words around it (the first place it is named decides, but an
+    `/issues/N` URL always makes N an issue).
 
-    `own_max`: the highest number the plugin's own repository has given; a bare `#N` above
-    it cannot be the plugin's and is read as upstream's."""
-    text = f"{title}\n{_BASELINE.sub(' ', body or '')}"
+    `own_max`: the highest number the plugin's own repository has given; a number that
+    could be the plugin's (at or below it) is read as upstream's only where the text says
+    upstream (a URL, `vllm#N`, "upstream PR N")."""
+    body = body or ""
+    baselines = [m.group(0) for m in _BASELINE.finditer(body)]
+    # A blank line between: the title is a sentence of its own.
+    text = f"{title}\n\n{_BASELINE.sub(' ', body)}"
+    tagged = _GAUDI_FIX_TAG.search(title) is not None
     found: dict[str, UpstreamRef] = {}
+    previous = 0
+    for named in _places(text, own_max, tagged):
+        role = _role(text, named, previous)
+        previous = named.end
+        held = found.setdefault(named.ref.key, replace(named.ref, role=role))
+        if named.ref.kind == "issue":  # GitHub's own URL says issue, whatever else said #N
+            found[named.ref.key] = replace(held, kind="issue", role="issue")
+    tested_on = {sha.lower() for said in baselines for sha in _SHA.findall(said)}
+    refs = [_as_baseline(ref, tested_on) for ref in found.values()]
+    known = {ref.sha for ref in refs if ref.sha}
+    refs += [
+        UpstreamRef(UPSTREAM, "commit", sha=sha, role="baseline")
+        for sha in sorted(tested_on)
+        if not any(k.startswith(sha) or sha.startswith(k) for k in known)
+    ]
+    return refs
+
+
+def _places(text: str, own_max: int | None, tagged: bool) -> list[_Named]:
+    """Every place `text` names an upstream change, in order, overlaps dropped."""
+    elsewhere = _elsewhere(text)
+    found = sorted(
+        [
+            *_urls(text),
+            *_qualified(text),
+            *_said_upstream(text),
+            *_commits(text),
+            *_maybe_own(text, own_max, tagged, elsewhere),
+        ],
+        key=lambda named: named.start,
+    )
+    kept: list[_Named] = []
+    for named in found:
+        if not kept or named.start >= kept[-1].end:
+            kept.append(named)
+    return kept
+
+
+def _number(digits: str) -> int | None:
+    """A PR number as written, or None: GitHub's numbers have no leading zero."""
+    return None if digits.startswith("0") else int(digits)
+
+
+def _date_like(digits: str) -> bool:
+    """`0324`, `1230`, `250919`: a month and day (after a year), or a year (`2025`), not a
+    PR number."""
+    if len(digits) not in (4, 6):
+        return False
+    month, day = int(digits[-4:-2]), int(digits[-2:])
+    year = len(digits) == 4 and digits[:2] in ("19", "20")
+    return year or (1 <= month <= 12 and 1 <= day <= 31)
+
+
+def _upstream_repo(repo: str) -> bool:
+    """`vllm` or `vllm-project/vllm`, as `org/repo#N` writes it (GitHub ignores case)."""
+    return repo.lower() in ("vllm", UPSTREAM)
+
+
+def _urls(text: str) -> Iterator[_Named]:
     for match in _URL.finditer(text):
-        what, ident = match.group("what").lower(), match.group("id")
-        if what == "commit":
-            ref = UpstreamRef(UPSTREAM, "commit", sha=ident.lower())
-        else:
-            ref = UpstreamRef(UPSTREAM, "pr" if what == "pull" else "issue", int(ident))
-        found.setdefault(ref.key, ref)
+        if match.group("sha"):
+            ref = UpstreamRef(UPSTREAM, "commit", sha=match.group("sha").lower())
+            yield _Named(match.start(), match.end(), ref)
+            continue
+        number = _number(match.group("n"))
+        if number is not None:
+            kind = "pr" if match.group("what").lower() == "pull" else "issue"
+            yield _Named(match.start(), match.end(), UpstreamRef(UPSTREAM, kind, number))
+
+
+def _qualified(text: str) -> Iterator[_Named]:
     for match in _QUALIFIED.finditer(text):
-        repo = match.group("repo").lower()
-        if repo in ("vllm", UPSTREAM):
-            ref = UpstreamRef(UPSTREAM, "pr-or-issue", int(match.group("n")))
-            found.setdefault(ref.key, ref)
-    for match in _CONTEXT_NUMBER.finditer(text):
-        number = int(next(g for g in match.groups() if g))
-        ref = UpstreamRef(UPSTREAM, "pr-or-issue", number)
-        found.setdefault(ref.key, ref)
-    tagged = _GAUDI_FIX_TAG.search(title) is not None  # its bare numbers are upstream's
-    for match in _BARE.finditer(text):
-        number = int(match.group("n"))
-        in_title = match.start() < len(title)
-        if (tagged and in_title) or (own_max is not None and number > own_max):
+        number = _number(match.group("n"))
+        if _upstream_repo(match.group("repo")) and number is not None:
+            yield _Named(match.start(), match.end(), UpstreamRef(UPSTREAM, "pr-or-issue", number))
+
+
+def _said_upstream(text: str) -> Iterator[_Named]:
+    for match in _SAID_UPSTREAM.finditer(text):
+        digits = match.group("n")
+        number = _number(digits)
+        marked = "#" in match.group("mark") + match.group("hash")
+        explicit = marked or (match.group("word") or "").lower() in ("pr", "change")
+        if number is None or (not explicit and _date_like(digits)):
+            continue  # "vllm main 0324", "vllm 1230": a day, not a PR
+        yield _Named(match.start("n"), match.end(), UpstreamRef(UPSTREAM, "pr-or-issue", number))
+
+
+def _commits(text: str) -> Iterator[_Named]:
+    for match in _COMMIT.finditer(text):
+        sha = match.group("sha").lower()
+        if any(c.isdigit() for c in sha) and any(c.isalpha() for c in sha):
+            yield _Named(match.start("sha"), match.end(), UpstreamRef(UPSTREAM, "commit", sha=sha))
+
+
+def _elsewhere(text: str) -> set[int]:
+    """Numbers the text gives to another repository (its URL or `org/repo#N`)."""
+    return {
+        int(m.group("n"))
+        for m in [*_OTHER_URL.finditer(text), *_QUALIFIED.finditer(text)]
+        if not _upstream_repo(m.group("repo"))
+    }
+
+
+def _maybe_own(
+    text: str, own_max: int | None, tagged: bool, elsewhere: set[int]
+) -> Iterator[_Named]:
+    """`PR N`, "caused by #N", a bare `#N`: upstream only where it cannot be the plugin's
+    own number: above `own_max` when known, else only in a gaudi fix-tagged PR (whose
+    numbers are upstream's) or with cause words."""
+    for match in _PLAIN.finditer(text):
+        group = "p" if match.group("p") else "c"  # the words before the number stay context
+        number = _number(match.group(group))
+        if _could_be_upstream(number, own_max, elsewhere, said=True):
             ref = UpstreamRef(UPSTREAM, "pr-or-issue", number)
-            found.setdefault(ref.key, ref)
-    return list(found.values())
+            yield _Named(match.start(group), match.end(), ref)
+    for match in _BARE.finditer(text):
+        number = _number(match.group("n"))
+        if _could_be_upstream(number, own_max, elsewhere, said=tagged):
+            yield _Named(match.start(), match.end(), UpstreamRef(UPSTREAM, "pr-or-issue", number))
+
+
+def _could_be_upstream(
+    number: int | None, own_max: int | None, elsewhere: set[int], *, said: bool
+) -> TypeGuard[int]:
+    """Whether a number that may be the plugin's own is read as upstream's: above the
+    plugin's highest when that is known, else where the words (`said`) make it upstream."""
+    if number is None or number in elsewhere:
+        return False
+    return number > own_max if own_max is not None else said
+
+
+def _role(text: str, named: _Named, previous: int) -> str:
+    """What the words around a named change make it (see the module docstring)."""
+    start = max(previous, named.start - BEFORE_CHARS)
+    for boundary in _BOUNDARY.finditer(text, start, named.start):
+        start = boundary.end()
+    before = text[start : named.start]
+    if named.ref.sha is not None and _PIN_WORDS.search(before):
+        return "pin"
+    near = _last(_BEFORE.finditer(before))
+    if near is not None and near.lastgroup == "culprit":
+        return "culprit"
+    after = _AFTER.match(text[named.end : named.end + AFTER_CHARS])
+    chosen = after if after is not None else near
+    if chosen is None or chosen.lastgroup is None:
+        return "culprit"
+    return chosen.lastgroup.replace("_", "-")
+
+
+def _last(matches: Iterator[re.Match[str]]) -> re.Match[str] | None:
+    """The last of `matches`: the phrase nearest before a ref."""
+    found = None
+    for found in matches:  # noqa: B007 - the loop is the walk to the last one
+        continue
+    return found
+
+
+def _as_baseline(ref: UpstreamRef, tested_on: set[str]) -> UpstreamRef:
+    """A commit that is also the PR's "tested on" footer is where it stands, not a cause."""
+    if ref.sha is not None and any(sha.startswith(ref.sha) for sha in tested_on):
+        return replace(ref, role="baseline")
+    return ref
+
+
+# -- the relation --------------------------------------------------------------------------
 
 
 def read(title: str, body: str | None, own_max: int | None = None) -> Reading:
-    """What a plugin PR or issue says of upstream: the changes it names and why."""
-    refs = tuple(upstream_refs(title, body, own_max))
+    """What a plugin PR or issue says of upstream: the changes it names, each with its
+    role, and why it names them."""
+    refs = upstream_refs(title, body, own_max)
+    named = any(ref.role not in NOT_NAMED for ref in refs)
+    relation = _relation(title, body or "", named)
+    if relation == "breakage-fix" and named and not any(ref.cause for ref in refs):
+        relation = "mention-only"  # a fix that names upstream, never as its cause
+    return Reading(relation, tuple(_in_relation(relation, refs, title)))
+
+
+def _relation(title: str, body: str, named: bool) -> str:
+    if _REVERT.search(title):  # the plugin takes back its own pin or patch
+        if _ACTIVE_BREAK.search(f"{title}\n{body}"):
+            return "breakage-fix"
+        return "mention-only" if named else "none"
     upgrade, broke = _UPGRADE.search(title), _BREAK_TITLE.search(title)
     # "Upgrade vLLM to … and fix …" is an upgrade; "Fix … , also update vLLM pin" a fix.
     if upgrade is not None and (broke is None or upgrade.start() <= broke.start()):
-        # The commit an upgrade's title names is where it moved to (the pin), not a cause.
-        pinned = {sha.lower() for sha in _SHA_IN_TITLE.findall(title)}
-        kept = tuple(
-            r for r in refs if r.sha is None or not any(r.sha.startswith(p) for p in pinned)
-        )
-        return Reading("upgrade", kept)
+        return "upgrade"
     if _NOT_A_BREAK.search(title):
-        return Reading("mention-only", refs) if refs else Reading("none", ())
+        return "mention-only" if named else "none"
     if broke is not None:
-        if refs or _UPSTREAM_WORD.search(title):
-            return Reading("breakage-fix", refs)
-        return Reading("none", ())
-    if not refs:
-        return Reading("none", ())
-    if _MENTION.search(title) or not _BREAK_BODY.search(body or ""):
-        return Reading("mention-only", refs)
-    return Reading("breakage-fix", refs)
+        return "breakage-fix" if named or _UPSTREAM_WORD.search(title) else "none"
+    if not named:
+        return "none"
+    if _MENTION.search(title) or not _BREAK_BODY.search(body):
+        return "mention-only"
+    return "breakage-fix"
+
+
+def _in_relation(relation: str, refs: list[UpstreamRef], title: str) -> Iterator[UpstreamRef]:
+    """The refs as the relation makes them: an upgrade's causes are what it adapted to (and
+    a commit its title names is where it moved to); a mention names no cause."""
+    pinned = {sha.lower() for sha in _SHA.findall(title)} if relation == "upgrade" else set()
+    for ref in refs:
+        if ref.sha is not None and any(ref.sha.startswith(p) for p in pinned):
+            yield replace(ref, role="pin")
+        elif ref.cause and relation == "upgrade":
+            yield replace(ref, role="adapted")
+        elif ref.cause and relation == "mention-only":
+            yield replace(ref, role="mentioned")
+        else:
+            yield ref
 
 
 def plugin_links(plugin: str, items: Iterable[ActivityItem], own_max: int) -> list[PluginLink]:
-    """Every item of `plugin` that names upstream, read: newest first."""
+    """Every item of `plugin` that names upstream (a pin or a baseline alone is not
+    naming it), read: newest first. Nothing is checked with GitHub yet (`verify`)."""
     links = []
     for item in items:
         reading = read(item.title, item.body, own_max)
-        if reading.relation == "none" or not reading.upstream:
+        named = tuple(ref for ref in reading.upstream if ref.role not in NOT_NAMED)
+        if not named:  # (a relation of "none" names nothing)
             continue
         state = "merged" if item.merged_at else item.state
         links.append(
@@ -165,29 +436,69 @@ def plugin_links(plugin: str, items: Iterable[ActivityItem], own_max: int) -> li
                 state=state,
                 at=item.merged_at or item.created_at,
                 relation=reading.relation,
-                upstream=reading.upstream,
+                upstream=named,
             )
         )
     return sorted(links, key=lambda link: (link.at, link.number), reverse=True)
 
 
-def culprits(links: Iterable[PluginLink], titles: dict[int, str]) -> list[Culprit]:
-    """The upstream changes named as causes by breakage fixes, the most plugins first,
-    then the most fixes, then the newest. An upgrade's list is what it adapted to, not
-    what broke it, so it counts for nobody's culprits."""
+# -- what GitHub says: verification ------------------------------------------------------------
+
+
+def fact_key(ref: UpstreamRef) -> str:
+    """What GitHub is asked about: `#N`, or a commit's sha as named."""
+    return f"#{ref.number}" if ref.number is not None else str(ref.sha)
+
+
+def check(
+    ref: UpstreamRef, fixed_at: datetime, facts: Mapping[str, ActivityItem | None]
+) -> UpstreamRef:
+    """A cause as GitHub has it. `facts`: what GitHub said of each number or commit asked
+    about (`#N` → the item, None when GitHub has no such number; a sha → the pull request
+    that merged it, None when none did); a key absent was not asked. A commit becomes the
+    pull request that merged it."""
+    key = fact_key(ref)
+    if key not in facts:
+        return replace(ref, verdict="unverified")
+    item = facts[key]
+    if item is None:
+        return replace(ref, verdict="missing" if ref.number is not None else "no-pr")
+    if item.kind != "pr":
+        verdict = "issue"
+    elif item.merged_at is None:
+        verdict = "unmerged"
+    else:
+        verdict = "verified" if item.merged_at <= fixed_at else "after-fix"
+    return replace(ref, kind=item.kind, number=item.number, verdict=verdict)
+
+
+def verify(link: PluginLink, facts: Mapping[str, ActivityItem | None]) -> PluginLink:
+    """The link with each cause checked (`check`) against the fix's time: its merge, or its
+    opening when it is not merged. A commit and the pull request it resolves to are one."""
+    found: dict[str, UpstreamRef] = {}
+    for ref in link.upstream:
+        checked = check(ref, link.at, facts) if ref.cause else ref
+        held = found.get(checked.key)
+        if held is None or (checked.confirmed and not held.confirmed):
+            found[checked.key] = checked
+    return replace(link, upstream=tuple(found.values()))
+
+
+def culprits(links: Iterable[PluginLink], titles: Mapping[str, str]) -> list[Culprit]:
+    """The upstream changes named as causes by breakage fixes and confirmed by GitHub, the
+    most plugins first, then the most fixes, then the newest. An upgrade's list is what it
+    adapted to, not what broke it, so it counts for nobody's culprits. `titles`: the
+    upstream PRs' titles by `#N`."""
     fixes: dict[str, list[PluginLink]] = {}
     refs: dict[str, UpstreamRef] = {}
     for link in links:
         if link.relation != "breakage-fix":
             continue
-        for ref in link.upstream:
-            if ref.kind == "issue":
-                continue  # an issue reports a break; it is not the change that made it
+        for ref in link.confirmed:
             refs.setdefault(ref.key, ref)
             fixes.setdefault(ref.key, []).append(link)
     found = [
-        Culprit(refs[key], titles.get(refs[key].number or 0), tuple(found))
-        for key, found in fixes.items()
+        Culprit(refs[key], titles.get(key) or None, tuple(found)) for key, found in fixes.items()
     ]
     return sorted(
         found,

@@ -26,6 +26,7 @@ from typing import Any
 import requests
 from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
 from github.Issue import Issue
+from github.PullRequest import PullRequest
 
 from bot.collect.source import Collected, CollectError, GitHubSource, Listed
 from bot.model.report import COMMENT_CHARS, ActivityItem, CommentRecord, PullDetails
@@ -189,6 +190,30 @@ class Collector:
             issue.complete()  # the one request; every attribute below is then set
             return self._to_item(issue)
 
+    def find_item(self, number: int) -> ActivityItem | None:
+        """One issue or PR by number (one request); None when GitHub has none by that number
+        (404, or 410: deleted)."""
+        try:
+            return self.fetch_item(number)
+        except CollectError as exc:
+            if isinstance(exc.__cause__, GithubException) and exc.__cause__.status in (404, 410):
+                return None
+            raise
+
+    def pulls_of_commit(self, sha: str) -> list[ActivityItem] | None:
+        """The pull requests GitHub associates with commit `sha` (one request: the merged PR
+        that brought it to the default branch, else the open PRs that carry it); None when
+        GitHub knows no such commit (422 "No commit found for SHA", or 404)."""
+        try:
+            with self._translate_errors():
+                repo = self._github.get_repo(self.source.repo)
+                # Both lazy: the listing below is the one request.
+                return [self._pull_to_item(pull) for pull in repo.get_commit(sha).get_pulls()]
+        except CollectError as exc:
+            if isinstance(exc.__cause__, GithubException) and exc.__cause__.status in (404, 422):
+                return None
+            raise
+
     def pull_details(self, number: int, author: str | None) -> PullDetails:
         """Lines, files and reviewers of one PR (two requests: the pull, its reviews)."""
         with self._translate_errors():
@@ -330,6 +355,28 @@ class Collector:
             # `draft` is sent for PRs only; reading it on an issue would cost a request.
             draft=bool(obj.draft) if pull is not None else False,
             reactions=int(reactions.get("total_count", 0)),
+        )
+
+    def _pull_to_item(self, pull: PullRequest) -> ActivityItem:
+        """A pull request of a listing (GitHub's "pull request simple"): it carries no
+        comment or reaction counts, and reading one would cost a request each."""
+        user = pull.user
+        return ActivityItem(
+            repo=self.source.repo,
+            number=pull.number,
+            kind="pr",
+            title=pull.title,
+            author=user.login if user is not None else None,
+            labels=tuple(label.name for label in pull.labels),
+            state=pull.state,
+            created_at=_aware(pull.created_at),
+            updated_at=_aware(pull.updated_at or pull.created_at),
+            closed_at=_aware(pull.closed_at) if pull.closed_at else None,
+            merged_at=_aware(pull.merged_at) if pull.merged_at else None,
+            url=pull.html_url,
+            body=pull.body,
+            author_association=pull.author_association,
+            draft=bool(pull.draft),
         )
 
     @contextmanager

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from bot.collect.source import Collected, GitHubSource
 from bot.model.report import ActivityItem, CommentRecord, PullDetails
 from bot.model.windows import Window, format_local
-from bot.store import Span, Store
+from bot.store import Lookup, Span, Store
 
 if TYPE_CHECKING:
     from bot.collect.client import Collector
@@ -157,6 +157,41 @@ class Archiver:
             return None
         with self._github(repo) as github:
             return github().behind(base)
+
+    def looked_up(self, repo: str, keys: Iterable[str]) -> dict[str, Lookup]:
+        """What GitHub answered before about these numbers (`#N`) and commits (their sha)
+        of `repo` (`look_up`): from the archive alone."""
+        return self.store.lookups.of(repo, keys)
+
+    def look_up(self, repo: str, key: str, now: datetime) -> ActivityItem | None:
+        """Ask GitHub about one number (`#N`: its issue or PR) or commit (its sha: the merged
+        pull request that brought it) of `repo`, one request, and archive the answer: the
+        item (in the items, with the lookup), or None when GitHub has none."""
+        with self._github(repo) as github:
+            if key.startswith("#"):
+                found = github().find_item(int(key[1:]))
+            else:
+                pulls = github().pulls_of_commit(key) or []
+                merged = [pull for pull in pulls if pull.merged_at is not None]
+                found = min(merged, key=lambda pull: pull.merged_at or now) if merged else None
+        held = (
+            None
+            if found is None or key.startswith("#")
+            else self.store.items.get(repo, found.number)
+        )
+        if found is not None and held is not None:
+            # A PR from a commit's listing carries no comment or reaction counts: the
+            # archive's are kept, the rest (its merge) is newer.
+            found = replace(
+                found,
+                comments=held.comments,
+                reactions=held.reactions,
+                state_reason=held.state_reason,
+            )
+        if found is not None:
+            self.store.items.save([found], now)
+        self.store.lookups.save(repo, key, found.number if found is not None else None, now)
+        return found
 
     def item(self, repo: str, number: int, now: datetime) -> ActivityItem:
         """One item from the archive, fetched (one request) when it is not there."""

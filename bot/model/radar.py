@@ -1,5 +1,12 @@
 """The breakage radar's facts: which plugin PRs name which upstream vLLM changes, the
-upstream changes that broke plugins, and how far each plugin's pin of upstream lags."""
+upstream changes that broke plugins, and how far each plugin's pin of upstream lags.
+
+Each upstream change a plugin PR names has a `role` (what the words around it make it, read
+by `bot.analyze.radar`) and, once GitHub was asked about it (`bot.service.radar`), a
+`verdict`. Only a cause (`culprit` of a break, or what an upgrade `adapted` to) counts as a
+link, and only a cause GitHub confirmed (`verified`: a merged vLLM pull request, merged
+before the fix) is ever shown as a culprit.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,31 @@ from bot.model.windows import Window
 
 UPSTREAM = "vllm-project/vllm"
 RELATIONS = ("breakage-fix", "upgrade", "mention-only")
+# What a named upstream change is to the plugin PR that names it.
+ROLES = (
+    "culprit",  # named as what broke the plugin
+    "adapted",  # what an upgrade adapted to
+    "upstream-fix",  # upstream fixed something, so a plugin patch or pin goes away
+    "pending",  # an upstream PR the plugin waits for or depends on
+    "ported",  # copied or ported from upstream
+    "related",  # named for comparison ("similar to", "related PR")
+    "pin",  # the upstream commit the plugin moves its pin to
+    "baseline",  # the upstream commit the PR was tested on
+    "issue",  # an upstream issue: it reports a break, it is not the change that made it
+    "mentioned",  # named by a PR that only mentions upstream
+)
+CAUSES = ("culprit", "adapted")  # the roles that count as links
+NOT_NAMED = ("pin", "baseline")  # where the plugin stands, not why it changed
+# What GitHub said of a cause: only `verified` is shown as a culprit.
+VERDICTS = (
+    "verified",  # a merged vLLM pull request, merged before the fix
+    "issue",  # GitHub says the number is an issue
+    "missing",  # GitHub has no such number (404)
+    "unmerged",  # a pull request not merged (when the fix was made)
+    "after-fix",  # merged after the fix: it cannot have broken it
+    "no-pr",  # a commit no merged pull request brought to vLLM
+    "unverified",  # GitHub could not be asked (budget spent, GitHub down)
+)
 # The digest of the daily report's Plugins section, subscribed to like a topic.
 PLUGINS_TOPIC = "plugins"
 PLUGINS_DIGEST = "Plugins (breakage radar)"
@@ -19,19 +51,36 @@ PLUGINS_DIGEST = "Plugins (breakage radar)"
 class UpstreamRef:
     repo: str
     kind: str  # pr, issue, commit, pr-or-issue
-    number: int | None = None
+    number: int | None = None  # a commit's, once GitHub said which PR brought it
     sha: str | None = None
+    role: str = "culprit"  # one of ROLES
+    verdict: str | None = None  # one of VERDICTS; None: GitHub was not asked
 
     @property
     def key(self) -> str:
         """`#N` or the first 7 characters of a commit: what a link is compared by."""
         return f"#{self.number}" if self.number is not None else (self.sha or "")[:7]
 
+    @property
+    def cause(self) -> bool:
+        """Named as a cause: what broke the plugin, or what an upgrade adapted to."""
+        return self.role in CAUSES
+
+    @property
+    def confirmed(self) -> bool:
+        """A cause GitHub confirmed: the only kind ever shown as a culprit."""
+        return self.cause and self.verdict == "verified"
+
 
 @dataclass(frozen=True)
 class Reading:
     relation: str  # breakage-fix, upgrade, mention-only, or none (no upstream named)
-    upstream: tuple[UpstreamRef, ...]
+    upstream: tuple[UpstreamRef, ...]  # every upstream change named, each with its role
+
+    @property
+    def links(self) -> tuple[UpstreamRef, ...]:
+        """The causes: what the plugin PR says broke it, or what an upgrade adapted to."""
+        return tuple(ref for ref in self.upstream if ref.cause)
 
 
 @dataclass(frozen=True)
@@ -47,14 +96,19 @@ class PluginLink:
     state: str  # merged, open, closed
     at: datetime  # merged, else opened
     relation: str  # one of RELATIONS
-    upstream: tuple[UpstreamRef, ...]
+    upstream: tuple[UpstreamRef, ...]  # named, each with its role (pins and baselines left out)
+
+    @property
+    def confirmed(self) -> tuple[UpstreamRef, ...]:
+        """The causes GitHub confirmed: what this fix is shown as having fixed for."""
+        return tuple(ref for ref in self.upstream if ref.confirmed)
 
 
 @dataclass(frozen=True)
 class Culprit:
     """An upstream change plugins had to fix for, with the fixes."""
 
-    ref: UpstreamRef
+    ref: UpstreamRef  # a vLLM pull request GitHub confirmed (a commit: the PR that merged it)
     title: str | None  # from the archive, when it holds the upstream PR
     fixes: tuple[PluginLink, ...]
 

@@ -5,6 +5,16 @@ Each plugin's window is collected like the main repository's (the same archive: 
 archived once costs no request again); the reading is `bot.analyze.radar`'s. Pins are read
 now, through the contents API, and only for a window that ends in the last two days: the
 contents API shows the file as it is today, which says nothing of an older window.
+
+Before an upstream change is shown as what broke a plugin (or what an upgrade adapted to),
+GitHub is asked about it, once (`Archiver.look_up`, archived: the item in the items, the
+answer in the lookups): a number (`GET …/issues/N`: a PR or an issue, or 404) and a commit
+(`GET …/commits/{sha}/pulls`: the merged PR that brought it). What the archive already
+holds is not asked again: a merged PR or an issue is settled; an open PR, a number GitHub
+did not have and a commit no PR merged are asked again only when the answer is older than
+the fix it is checked for. `look_up` caps the requests; what was not asked (the cap
+reached, GitHub failing) is said in the radar's notes, the radar is marked incomplete, and
+it is never shown as a culprit.
 """
 
 from __future__ import annotations
@@ -15,12 +25,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-from bot.analyze.radar import culprits, plugin_links
+from bot.analyze.radar import culprits, fact_key, plugin_links, verify
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.model.asking import AskError, did_you_mean
 from bot.model.radar import UPSTREAM, Pin, PluginLink, Radar
-from bot.model.report import Report
+from bot.model.report import ActivityItem, Report
 from bot.model.windows import Window
 from bot.store import Span
 
@@ -28,7 +38,10 @@ log = logging.getLogger(__name__)
 
 EVER = Span(datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC))
 PIN_FRESH = timedelta(days=2)  # a window ending longer ago than this is shown without pins
-LOOK_UP = 12  # culprit titles a daily report may fetch (a day has a handful)
+# How many upstream numbers and commits one radar may ask GitHub about (each is asked once
+# and archived): a daily report's day names a handful; a month asked for, a hundred or so.
+LOOK_UP = 30
+LOOK_UP_ASKED = 200
 
 
 @dataclass(frozen=True)
@@ -92,11 +105,12 @@ class RadarService:
             "(VLLM_REPORT_PLUGINS)."
         )
 
-    def radar(self, window: Window, plugin: str | None = None, *, look_up: int = 0) -> Radar:
+    def radar(
+        self, window: Window, plugin: str | None = None, *, look_up: int = LOOK_UP_ASKED
+    ) -> Radar:
         """The radar of `window` (one plugin, or every watched one). `look_up`: how many
-        culprits the archive has no title for may be fetched (a request each, archived, so
-        free on every later look): the daily report's, where a bare number tells a reader
-        little."""
+        upstream numbers and commits the archive has no answer for may be asked of GitHub
+        (a request each, archived, so free on every later look) to check the culprits."""
         now = self.clock()
         watched = (plugin,) if plugin else self.plugins
         links: list[PluginLink] = []
@@ -115,7 +129,9 @@ class RadarService:
             # A bare #N above the plugin's own numbers cannot be one of them.
             own_max = max((it.number for it in items), default=0)
             links += plugin_links(repo, items, own_max)
-        titles = self._titles(links, look_up, now)
+        checked = self._checked(links, look_up, now)
+        links, notes = checked.links, [*notes, *checked.notes]
+        complete = complete and not checked.notes
         fresh = now - window.end <= PIN_FRESH
         pins = tuple(self._pin(repo) if fresh else _old(repo) for repo in watched)
         links.sort(key=lambda link: (link.at, link.plugin_repo, link.number), reverse=True)
@@ -123,7 +139,7 @@ class RadarService:
             window=window,
             plugins=watched,
             links=tuple(links),
-            culprits=tuple(culprits(links, titles)),
+            culprits=tuple(culprits(links, checked.titles)),
             pins=pins,
             complete=complete,
             notes=tuple(notes),
@@ -132,38 +148,86 @@ class RadarService:
 
     def broken_by(self, number: int) -> list[PluginLink]:
         """The archived plugin fixes that name upstream #number as what broke them (what
-        `explain` says of an upstream PR). From the archive alone: no request."""
+        `explain` says of an upstream PR), checked as the radar checks them. From the archive
+        alone: no request."""
         found = []
         for repo in self.plugins:
             items = self.archiver.items(repo, EVER)
             own_max = max((it.number for it in items), default=0)
-            found += [
+            named = [
                 link
                 for link in plugin_links(repo, items, own_max)
                 if link.relation == "breakage-fix"
-                and any(ref.number == number and ref.kind != "issue" for ref in link.upstream)
+                and any(r.cause and (r.number in (None, number)) for r in link.upstream)
+            ]
+            found += [
+                link
+                for link in self._checked(named, 0, self.clock()).links
+                if any(ref.number == number for ref in link.confirmed)
             ]
         return found
 
-    def _titles(self, links: list[PluginLink], look_up: int, now: datetime) -> dict[int, str]:
-        """Upstream titles as the archive holds them. The daily reports archive every
-        upstream PR of their windows, so a recent culprit is there; an older one shows by
-        number unless `look_up` allows fetching it."""
-        numbers = {ref.number for link in links for ref in link.upstream if ref.number}
-        titles = {it.number: it.title for it in self.archiver.named(UPSTREAM, numbers)}
-        culprits = [
-            ref.number
-            for link in links
-            if link.relation == "breakage-fix"
-            for ref in link.upstream
-            if ref.number is not None and ref.number not in titles
-        ]
-        for number in list(dict.fromkeys(culprits))[:look_up] if self.archiver.fetch else ():
+    def _checked(self, links: list[PluginLink], look_up: int, now: datetime) -> Checked:
+        """The links with their causes checked against what GitHub says of them (asking it
+        about at most `look_up` the archive cannot answer), and the culprits' titles."""
+        wanted: dict[str, datetime] = {}
+        # A fix's causes before an upgrade's, so a capped look-up checks culprits first.
+        for link in sorted(links, key=lambda link: link.relation != "breakage-fix"):
+            for ref in link.upstream:
+                if ref.cause:
+                    key = fact_key(ref)
+                    wanted[key] = max(wanted.get(key, link.at), link.at)
+        facts, asked, failure = self._facts(wanted, look_up, now)
+        checked = [verify(link, facts) for link in links]
+        unverified = sorted({k for k in wanted if k not in facts})
+        notes = []
+        if unverified:
+            why = failure or (
+                f"one radar asks GitHub about at most {look_up}"
+                if self.archiver.fetch
+                else "only the archive was read"
+            )
+            shown = ", ".join(key[:9] for key in unverified[:8])  # a commit by its short sha
+            rest = unverified[8:]
+            more = f" and {len(rest)} more" if rest else ""
+            notes.append(
+                f"{len(unverified)} upstream changes named as causes could not be checked "
+                f"with GitHub ({why}): {shown}{more}; they are not shown as culprits"
+            )
+        if asked:
+            log.info("radar: asked GitHub about %d upstream numbers and commits", asked)
+        titles = {f"#{item.number}": item.title for item in facts.values() if item is not None}
+        return Checked(checked, titles, tuple(notes))
+
+    def _facts(
+        self, wanted: dict[str, datetime], look_up: int, now: datetime
+    ) -> tuple[dict[str, ActivityItem | None], int, str | None]:
+        """What GitHub says of each wanted number or commit: from the archive when it can
+        tell, else asked (up to `look_up`, stopping at the first failure). Also how many
+        were asked, and the failure."""
+        answers = self.archiver.looked_up(UPSTREAM, wanted)
+        numbers = {int(key[1:]) for key in wanted if key.startswith("#")}
+        numbers |= {a.number for a in answers.values() if a.number is not None}
+        items = {it.number: it for it in self.archiver.named(UPSTREAM, numbers)}
+        facts: dict[str, ActivityItem | None] = {}
+        unknown = []
+        for key, fixed_at in wanted.items():
+            answer = answers.get(key)
+            fresh = answer is not None and answer.fetched_at >= fixed_at
+            known, fact = _archived(key, answer.number if answer else None, fresh, items)
+            if known:
+                facts[key] = fact
+            else:
+                unknown.append(key)
+        asked, failure = 0, None
+        for key in unknown[:look_up] if self.archiver.fetch else ():
             try:
-                titles[number] = self.archiver.item(UPSTREAM, number, now).title
-            except CollectError as exc:  # the number alone still says which change
-                log.info("upstream #%d has no title in the radar: %s", number, exc)
-        return titles
+                facts[key] = self.archiver.look_up(UPSTREAM, key, now)
+            except CollectError as exc:  # GitHub down or the limit spent: the rest unasked
+                failure = f"GitHub could not be read: {exc}"
+                break
+            asked += 1
+        return facts, asked, failure
 
     def _pin(self, repo: str) -> Pin:
         try:
@@ -192,6 +256,32 @@ class RadarService:
         commits, pinned_at, head_at = lag
         days = round((head_at - pinned_at).total_seconds() / 86400, 1)
         return Pin(repo, spec.where, pinned, commits, max(0.0, days))
+
+
+@dataclass(frozen=True)
+class Checked:
+    links: list[PluginLink]  # each cause with GitHub's verdict
+    titles: dict[str, str]  # upstream PRs' titles by `#N`, as archived
+    notes: tuple[str, ...]  # what could not be checked
+
+
+def _archived(
+    key: str, found: int | None, fresh: bool, items: dict[int, ActivityItem]
+) -> tuple[bool, ActivityItem | None]:
+    """Whether the archive can say what GitHub says of `key`, and what. `found`: the
+    number an earlier lookup found (a commit's PR); `fresh`: that lookup is newer than the
+    fix. Settled: an issue, a closed (or merged) PR, a commit's merged PR. Not settled (asked
+    again unless `fresh`): an open PR, a number GitHub did not have, a commit no PR merged."""
+    if not key.startswith("#"):  # a commit: only a lookup tells which PR merged it
+        merged = items.get(found) if found is not None else None
+        if merged is not None:
+            return True, merged
+        return (True, None) if fresh and found is None else (False, None)
+    item = items.get(int(key[1:]))
+    if item is None:
+        return (True, None) if fresh and found is None else (False, None)
+    settled = item.kind == "issue" or item.closed_at is not None
+    return (True, item) if settled or fresh else (False, None)
 
 
 def with_radar(report: Report, radar: RadarService) -> Report:

@@ -13,7 +13,8 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 - `subscriptions`: who gets which digest (`subscriptions.py`);
 - `pulls`: size and reviewers of key-change candidates (`pull_details.py`);
 - `reviews`: the review queue's response facts and the spans read (`reviews.py`);
-- `changes`: what the archive learned since a moment, for incremental rebuilds (`changes.py`).
+- `changes`: what the archive learned since a moment, for incremental rebuilds (`changes.py`);
+- `lookups`: what GitHub answered about single upstream numbers and commits (`lookups.py`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bot.store.engine import (
 from bot.store.items import Items
 from bot.store.leases import Held, Leases
 from bot.store.ledger import Ledger
+from bot.store.lookups import Lookup, Lookups
 from bot.store.prose_cache import ProseCache
 from bot.store.pull_details import PullDetailsStore
 from bot.store.reviews import ResponseFacts
@@ -44,6 +46,7 @@ from bot.store.threads import Threads
 
 __all__ = [
     "Held",
+    "Lookup",
     "Span",
     "Store",
     "StoreError",
@@ -84,6 +87,7 @@ class Store:
         self.pulls = PullDetailsStore(transactions)
         self.reviews = ResponseFacts(transactions)
         self.changes = Changes(transactions)
+        self.lookups = Lookups(transactions)
 
     def close(self) -> None:
         self.engine.dispose()

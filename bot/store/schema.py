@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0008"
+HEAD_REVISION = "0009"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -236,4 +236,18 @@ class ResponseSpanRow(Base):
     kind: Mapped[str] = mapped_column(String(10))
     start: Mapped[datetime] = mapped_column(UTCDateTime)
     end: Mapped[datetime] = mapped_column(UTCDateTime)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class LookupRow(Base):
+    """What GitHub answered when asked about one upstream number or commit (the breakage
+    radar's check of a culprit): `key` is `#N` or the commit's sha as named; `number` the
+    item found (a commit's: the pull request that merged it), None when GitHub had none. The
+    item itself is archived in `items`."""
+
+    __tablename__ = "lookups"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    number: Mapped[int | None] = mapped_column(Integer)
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -4,7 +4,12 @@ Serves what the collector and the naive benchmark use: `/search/issues` (with `r
 `is:issue|pr`, `created:`/`closed:`/`merged:`/`updated:` ranges, inclusive at both ends like
 GitHub's, the 1,000-result cap and `Link` pagination built from its own host and port),
 `/repos/{o}/{r}/issues` (`state`, `since`, `sort`, `direction`), `/repos/{o}/{r}/pulls`,
-`/repos/{o}/{r}/pulls/{n}`, `/repos/{o}/{r}` and `/rate_limit`.
+`/repos/{o}/{r}/pulls/{n}`, `/repos/{o}/{r}` and `/rate_limit`; for the breakage radar also
+`/repos/{o}/{r}/contents/{path}`, `/repos/{o}/{r}/commits/{ref}`, `/repos/{o}/{r}/compare/…`
+and `/repos/{o}/{r}/commits/{sha}/pulls` (the pull requests associated with a commit, as
+"pull request simple" objects: the merged PR that brought it to the default branch, else
+the open PRs that carry it; 422 "No commit found for SHA" for a commit the fake does not
+know, like GitHub).
 
 Search also takes the review queue's qualifiers: `review:none|approved|changes_requested|
 required` (from each PR's reviews: a reviewer's latest approval or change request decides),
@@ -80,6 +85,9 @@ class FakeItem:
     reviews: list[dict[str, Any]] = field(default_factory=list)
     # When the PR was marked ready for review (a draft turned ready), oldest first.
     ready_events: list[datetime] = field(default_factory=list)
+    # The commits a PR carries (merged: the first is the one it put on the default branch),
+    # which `GET …/commits/{sha}/pulls` finds it by.
+    commits: list[str] = field(default_factory=list)
 
     def decision(self) -> str | None:
         """GitHub's review decision: each reviewer's latest approval or change request."""
@@ -184,6 +192,50 @@ class FakeItem:
             for name in ("additions", "deletions", "changed_files"):
                 if getattr(self, name) is not None:
                     data[name] = getattr(self, name)
+        return data
+
+    def simple_wire(self, repo: str, api: str) -> dict[str, Any]:
+        """GitHub's "pull request simple" (the commit-pulls listing): the pull fields and
+        links, without the issue's comment and reaction counts."""
+        data = self.pull_wire(repo, api, full=False)
+        for key in (
+            "comments",
+            "reactions",
+            "state_reason",
+            "closed_by",
+            "timeline_url",
+            "performed_via_github_app",
+            "repository_url",
+        ):
+            data.pop(key, None)
+        pulls, issues = data["url"], f"{api}/repos/{repo}/issues/{self.number}"
+        head = self.commits[-1] if self.commits else data["head"]["sha"]
+        data["head"] = {"label": f"someone:branch-{self.number}", "ref": f"branch-{self.number}"}
+        data["head"]["sha"] = head
+        data["base"] = {"label": f"{repo.split('/')[0]}:main", "ref": "main", "sha": "0" * 40}
+        data.update(
+            diff_url=data["html_url"] + ".diff",
+            patch_url=data["html_url"] + ".patch",
+            issue_url=issues,
+            commits_url=f"{pulls}/commits",
+            review_comments_url=f"{pulls}/comments",
+            review_comment_url=f"{api}/repos/{repo}/pulls/comments{{/number}}",
+            comments_url=f"{issues}/comments",
+            statuses_url=f"{api}/repos/{repo}/statuses/{head}",
+            merge_commit_sha=self.commits[0] if self.merged_at and self.commits else None,
+            requested_reviewers=[],
+            requested_teams=[],
+            auto_merge=None,
+            _links={
+                "self": {"href": pulls},
+                "html": {"href": data["html_url"]},
+                "issue": {"href": issues},
+                "comments": {"href": f"{issues}/comments"},
+                "review_comments": {"href": f"{pulls}/comments"},
+                "commits": {"href": f"{pulls}/commits"},
+                "statuses": {"href": f"{api}/repos/{repo}/statuses/{head}"},
+            },
+        )
         return data
 
 
@@ -475,6 +527,9 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/commits/([^/]+)", path)
         if match:
             return self._commit(match.group(1))
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/commits/([^/]+)/pulls", path)
+        if match:
+            return self._commit_pulls(path, query, match.group(1))
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/compare/([^.]+)\.\.\.([^.]+)", path)
         if match:
             return self._compare(match.group(1), match.group(2))
@@ -521,6 +576,26 @@ class _Handler(BaseHTTPRequestHandler):
             return 422, {"message": f"No commit found for SHA: {ref}"}, {}
         sha, at = self.fake.history[self.fake.repo][index]
         return 200, self._commit_wire(sha, at), {}
+
+    def _commit_pulls(
+        self, path: str, query: dict[str, list[str]], ref: str
+    ) -> tuple[int, Any, dict[str, str]]:
+        """The pull requests associated with a commit: the merged one that brought it to the
+        default branch, else the open ones that carry it (GitHub's rule)."""
+        sha = ref.lower()
+        carrying = [
+            it
+            for it in self.fake.snapshot()
+            if it.kind == "pr" and len(sha) >= 7 and any(c.startswith(sha) for c in it.commits)
+        ]
+        if not carrying and self._find_commit(ref) is None:
+            return 422, {"message": f"No commit found for SHA: {ref}"}, {}
+        merged = sorted(
+            (it for it in carrying if it.merged_at), key=lambda it: it.merged_at or it.created_at
+        )
+        rows = merged[:1] or [it for it in carrying if it.closed_at is None]
+        chunk, headers = self._page(path, query, rows)
+        return 200, [it.simple_wire(self.fake.repo, self.fake.url) for it in chunk], headers
 
     def _compare(self, base: str, head: str) -> tuple[int, Any, dict[str, str]]:
         """Main's history is a line: `head` is ahead of `base` by the commits between."""

@@ -89,7 +89,7 @@ def main() -> None:
         (link.plugin_repo, link.number, ref.key)
         for link in found.links
         if link.relation in ("breakage-fix", "upgrade")
-        for ref in link.upstream
+        for ref in link.confirmed  # what the radar shows: causes GitHub confirmed
     }
     wanted = truth(found)
     right = len(said & wanted)

@@ -4,8 +4,8 @@
     python benchmarks/prose_cost.py --delay 0.5 --day 1
 
 The real bot (`vllm-report show`) against the fake GitHub serving the day, and the fake
-OpenAI server answering every request after `--delay` seconds with a short scripted note
-for every story and thread asked about. Per language it prints, for a first run (nothing
+OpenAI server answering every request (one item, thread or the day each) after `--delay`
+seconds with a short scripted text. Per language it prints, for a first run (nothing
 cached) and a second (same day again): model requests, parts answered from the cache,
 tokens sent (counted by the fake, like a real server's `usage`: the prompt's characters / 3,
 a CJK character a token), and the wall time of the report against the same report made
@@ -38,11 +38,13 @@ from tests.prose.script import asked, section_of
 def responder(delay: float) -> Any:
     def answer(request: dict[str, Any]) -> Scripted:
         section = section_of(request)
-        numbers = asked(request)
+        number = asked(request)
         if section == "day":
-            body = {"summary": "A scripted summary.", "themes": []}
+            body = {"summary": "A scripted summary."}
+        elif section == "thread":
+            body = {"text": f"#{number} is scripted."}
         else:
-            body = {section: {str(n): f"#{n} is scripted." for n in numbers}}
+            body = {"what": f"#{number} is scripted.", "why": f"#{number} is scripted."}
         return Scripted(content=json.dumps(body), delay=delay)
 
     return answer

@@ -44,6 +44,8 @@ def _header(full: ol.Outline) -> str:
         f"> {window}{colon}{full.window}",
         f"> {counts_label}{colon}{counts}",
     ]
+    # The busiest vendors' figures, as the chat post's first message gives them.
+    lines += [f"> 🎯 {_ours(vendor)}" for vendor in full.vendors]
     if full.warning:
         lines += [">", f"> **{_ours(full.warning)}**"]
     return "\n".join(lines)
@@ -87,7 +89,7 @@ def _footer(full: ol.Outline) -> str:
         lines += [f"**{w.text(full.lang, 'notes')}**", ""]
         lines += [f"- {_theirs(note, 500)}" for note in full.notes]
         lines.append("")
-    lines.append(f"_{_ours(full.footer)}_")
+    lines += [f"_{_ours(line)}_" for line in full.footer.split("\n")]
     return "\n".join(lines)
 
 

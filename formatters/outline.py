@@ -28,6 +28,7 @@ from bot.model.report import (
 )
 from formatters import wording as w
 from formatters._text import item_url
+from formatters.explanations import explanation_pieces, kind_label, overview
 from formatters.outline_parts import (
     LOGIN_LIMIT,
     TITLE_LIMIT,
@@ -143,6 +144,7 @@ def once(
         if number is None:
             return entry
         if number in seen:
+            entry = replace(entry, head=entry.again_head or entry.head)
             lines = entry.again
             if entry.members is not None and number not in grouped:
                 lines += (entry.members,)
@@ -224,30 +226,108 @@ def _state(item: ActivityItem, lang: str, end: datetime | None = None) -> str:
     return w.STATES[lang][state_key(as_of(item, end) if end is not None else item)]
 
 
+# The Chinese edition says a title's tags in Chinese (the line under it: "修复：AMD/ROCm …")
+# and quotes the rest of the title shorter: its full English is one click away.
+_TAGS = re.compile(r"^(?:\s*[\[{][^\]}]{1,40}[\]}]\s*:?)+\s*")
+ZH_TITLE_LIMIT = 50
+
+
 def _head(
     report: Report, number: int, lang: str, *, author: bool = True, state: str | None = None
 ) -> Line:
     item = report.item(number)
-    line: list[Part] = [ref(report, number), Our(" "), Theirs(item.title), Our(" — ")]
+    if lang == "en":
+        line: list[Part] = [ref(report, number), Our(" "), Theirs(item.title), Our(" — ")]
+    else:  # its tags said in Chinese (【修复】), the rest of its title quoted, shorter
+        info = report.sections
+        label = kind_label(info.explained.get(number) if info is not None else None, lang)
+        title = Theirs(_TAGS.sub("", item.title), ZH_TITLE_LIMIT)
+        line = [ref(report, number), Our(f" 【{label}】" if label else " "), title, Our(" — ")]
     line.append(Our(state or _state(item, lang, report.window.end)))
     if author and item.author:
         line += [Our(w.SEP[lang]), Theirs(item.author, LOGIN_LIMIT)]
     return tuple(line)
 
 
-def _own_words(report: Report, number: int, *, thread: bool = False) -> Line | None:
-    """The model's checked note when there is one (marked: of the thread for a discussion),
-    else the item's own line (not when it only repeats the title)."""
-    prose = report.prose
-    note = None
-    if prose is not None:
-        note = (prose.discussions.get(number) if thread else None) or prose.notes.get(number)
-    if note:
-        return (Our("✍️ "), Theirs(note, 400))
+def _again_head(report: Report, number: int, lang: str, *, state: str | None = None) -> Line | None:
+    """A later mention's head line in Chinese: its number, state and author, the English
+    title quoted once, where it was first told ("#38139 — 审阅中 · yewentao256（见上）")."""
+    if lang == "en":
+        return None
+    item = report.item(number)
+    line: list[Part] = [ref(report, number), Our(" — ")]
+    line.append(Our(state or _state(item, lang, report.window.end)))
+    if item.author:
+        line += [Our(w.SEP[lang]), Theirs(item.author, LOGIN_LIMIT)]
+    return (*line, Our("（见上）"))
+
+
+def _own_words(report: Report, number: int) -> Line | None:
+    """The item's own line (not when it only repeats the title)."""
     said = report.sections.what.get(number, "") if report.sections is not None else ""
     if not said or _same_words(said, report.item(number).title):
         return None
     return (Theirs(said, WHAT_LIMIT),)
+
+
+def _model_note(report: Report, number: int, *, thread: bool = False) -> Line | None:
+    """What a model added about the item (marked ✍️: of the thread for a discussion), after
+    every sentence of it passed the checks; shown beside the facts, never instead."""
+    prose = report.prose
+    if prose is None:
+        return None
+    note = (prose.discussions.get(number) if thread else None) or prose.notes.get(number)
+    return (Our("✍️ "), Theirs(note, 400)) if note else None
+
+
+def _description(
+    report: Report,
+    number: int,
+    lang: str,
+    *,
+    thread: bool = False,
+    beside: str | None = None,
+    links: bool = True,
+) -> list[Line]:
+    """What an entry says under its head line: in English the item's own words, in Chinese
+    what the facts say it is and why it matters (its English words are the English
+    edition's); then what a model added, beside them."""
+    if lang == "en":
+        said = _own_words(report, number)
+    else:
+        said = explained(report, number, lang, links=links, beside=beside)
+    added = _model_note(report, number, thread=thread)
+    return [line for line in (said, added) if line is not None]
+
+
+def explained(
+    report: Report,
+    number: int,
+    lang: str,
+    *,
+    what: bool = True,
+    links: bool = True,
+    beside: str | None = None,
+    bare: bool = False,
+) -> Line | None:
+    """What the item is and why it matters, from the facts (bot.analyze.explain), in the
+    reader's language; None when the facts say nothing (`bare`: the kind of work alone
+    is said too)."""
+    info = report.sections
+    found = info.explained.get(number) if info is not None else None
+    if info is None or found is None:
+        return None
+    kind = report.item(number).kind
+
+    def state(n: int) -> str:
+        return _state(report.item(n), lang, report.window.end)
+
+    pieces = explanation_pieces(
+        found, kind, lang, info.catalog, state, what=what, links=links, beside=beside, bare=bare
+    )
+    if not pieces:
+        return None
+    return tuple(ref(report, p) if isinstance(p, int) else Our(p) for p in pieces)
 
 
 def _same_words(said: str, title: str) -> bool:
@@ -255,16 +335,14 @@ def _same_words(said: str, title: str) -> bool:
     return words <= set(re.findall(r"\w+", title.lower())) | {"this", "pr", "the", "a"}
 
 
-def _members(report: Report, story: Story, lang: str, head: int | None = None) -> Line | None:
-    """`follow-up #38263 (merged) · fixes #36703 (open), #36704 (open)`: one group per word.
-    `head`: the member the entry is headed by when it is not the story's lead (a vendor's
-    own item in a story another vendor's PR leads): the lead is then said from its side."""
+def _members(report: Report, story: Story, lang: str) -> Line | None:
+    """`follow-up #38263 (merged) · fixes #36703 (open), #36704 (open)`: one group per word."""
     groups: dict[str, list[int]] = {}
-    for number, relation in _relations(story, head):
-        item = as_of(report.item(number), report.window.end)
+    for member in story.members:
+        item = as_of(report.item(member.number), report.window.end)
         done = item.kind == "issue" and state_key(item) == "issue_completed"
-        word = w.relation_word(lang, relation, item.merged_at is not None, done)
-        groups.setdefault(word, []).append(number)
+        word = w.relation_word(lang, member.relation, item.merged_at is not None, done)
+        groups.setdefault(word, []).append(member.number)
     if not groups:
         return None
     line: list[Part] = []
@@ -280,34 +358,6 @@ def _members(report: Report, story: Story, lang: str, head: int | None = None) -
     return tuple(line)
 
 
-# How the lead relates to a member, from the member's side (the inverse of the member's
-# relation to the lead).
-_INVERSE = {
-    "fixes_lead": "fixed_by_lead",
-    "fixed_by_lead": "fixes_lead",
-    "backport": "backported",
-    "backported": "backport",
-    "revert": "reverted",
-    "reverted": "revert",
-    "reland": "relanded",
-    "relanded": "reland",
-    "replacement": "replaced",
-    "replaced": "replacement",
-    "follow_up": "followed",
-    "followed": "follow_up",
-}
-
-
-def _relations(story: Story, head: int | None) -> list[tuple[int, str]]:
-    """Each other item of the story and how it relates to the entry's head."""
-    if head is None or head == story.lead:
-        return [(m.number, m.relation) for m in story.members]
-    mine = next(m.relation for m in story.members if m.number == head)
-    out = [(story.lead, _INVERSE.get(mine, mine))]
-    out += [(m.number, "related") for m in story.members if m.number != head]
-    return out
-
-
 def story_entry(
     report: Report,
     story: Story,
@@ -315,13 +365,19 @@ def story_entry(
     *,
     extra: Line | None = None,
     state: str | None = None,
-    head: int | None = None,
+    beside: str | None = None,
 ) -> Entry:
-    """A story told by its lead, or by `head` (one of its members) where the section is
-    about that member: under a vendor's heading, every head line is the vendor's own item."""
-    number = story.lead if head is None else head
-    lines = [line for line in (_own_words(report, number), extra) if line]
-    members = _members(report, story, lang, head)
+    """A story told by its lead (a story told from another member: `Story.led_by`): what it
+    says it does in English; in Chinese what the facts say it is and why it matters (its
+    English words are the English edition's), unless `extra` says that already. `beside`:
+    the topic whose section it stands in."""
+    number = story.lead
+    if lang == "en" or extra is None:
+        lines = _description(report, number, lang, beside=beside, links=not story.members)
+    else:  # what `extra` says is the Chinese description
+        lines = [line for line in [_model_note(report, number)] if line is not None]
+    lines += [extra] if extra is not None else []
+    members = _members(report, story, lang)
     if members:
         lines.append(members)
     again = (extra,) if extra else ()
@@ -332,6 +388,7 @@ def story_entry(
         again=again,
         members=members,
         covers=frozenset(story.numbers),
+        again_head=_again_head(report, number, lang, state=state),
     )
 
 
@@ -344,15 +401,17 @@ def _story(report: Report, info: Sections, number: int) -> Story:
 
 
 def _summary(report: Report, info: Sections, lang: str) -> Section:
+    """The day's themes and counts from the facts; a model's summary beside it, never
+    instead (it passed its checks whole)."""
+    line: Line = tuple(
+        ref(report, piece) if isinstance(piece, int) else Our(piece)
+        for piece in w.summary_pieces(report, lang)
+    )
+    entries = [Entry(line)]
     written = report.prose.summary.get(lang) if report.prose is not None else None
     if written:
-        line: Line = (Our("✍️ "), Theirs(written, 3000))
-    else:
-        line = tuple(
-            ref(report, piece) if isinstance(piece, int) else Our(piece)
-            for piece in w.summary_pieces(report, lang)
-        )
-    return Section("summary", w.text(lang, "summary"), (Block(None, (Entry(line),), "text"),))
+        entries.append(Entry((Our("✍️ "), Theirs(written, 3000))))
+    return Section("summary", w.text(lang, "summary"), (Block(None, tuple(entries), "text"),))
 
 
 # Stories shown per bucket of a topic in the full report (the rest are listed by number):
@@ -371,6 +430,9 @@ def _topic(
     entry, in the "+N more" line, or named as told above with its story."""
     name = info.catalog.topic_name(section.key, lang)
     blocks = []
+    at_a_glance = _overview(info, section, lang)
+    if at_a_glance:  # first: the brief of another vendor leaves it out of its sweep
+        blocks.append(Block(None, (Entry((Our(at_a_glance),)),), "text"))
     caps = BUCKET_SHOWN if lead else OTHER_VENDOR_SHOWN
     mine = _topic_members(section)
     shown_ids = {b: section.buckets.get(b, ())[: caps[b]] for b in BUCKET_ORDER}
@@ -382,7 +444,8 @@ def _topic(
             continue
         ids = section.buckets.get(name_of_bucket, ())
         entries = tuple(
-            _topic_entry(report, info, info.story(s), mine, lang) for s in shown_ids[name_of_bucket]
+            _topic_entry(report, info, info.story(s), section, lang)
+            for s in shown_ids[name_of_bucket]
         )
         heading = w.text(lang, f"bucket_{name_of_bucket}", n=len(counted))
         rest = _rest(report, info, counted, ids, covered, above, lang)
@@ -404,16 +467,30 @@ def _topic(
     return replace(full, blocks=brief, detail=full.blocks)
 
 
+def _overview(info: Sections, section: TopicSection, lang: str) -> str:
+    """A vendor's PRs of the window by kind and what they were about, in a line ("" for a
+    subject topic, or when its PRs say nothing)."""
+    topic = info.catalog.topic(section.key)
+    if topic is None or topic.kind != "vendor":
+        return ""
+    merged, review = (
+        [info.explained[n] for n in section.figures.get(b, ()) if n in info.explained]
+        for b in ("merged", "review")
+    )
+    return overview(merged, review, lang, info.catalog, section.key)
+
+
 def _topic_entry(
-    report: Report, info: Sections, story: Story, mine: frozenset[int], lang: str
+    report: Report, info: Sections, story: Story, section: TopicSection, lang: str
 ) -> Entry:
     """A story under a topic's heading, headed by the topic's own item: its lead when the
     lead is the topic's, else the weightiest of its items that is."""
+    mine, beside = _topic_members(section), section.key
     if story.lead in mine:
-        return story_entry(report, story, lang)
+        return story_entry(report, story, lang, beside=beside)
     own = [n for n in story.numbers if n in mine]
     head = max(own, key=lambda n: (info.weights.get(n, 0.0), -n))
-    return story_entry(report, story, lang, head=head)
+    return story_entry(report, story.led_by(head), lang, beside=beside)
 
 
 BRIEF_STORIES = 3  # another vendor's weightiest stories in the full report
@@ -439,16 +516,19 @@ def _brief(
     ranked = [s for s, _ in live]
     ranked += [s for b in ("done", "closed") for s in section.buckets.get(b, ())]
     top = ranked[:BRIEF_STORIES]  # never a count with nothing shown
-    entries = tuple(_topic_entry(report, info, info.story(s), mine, lang) for s in top)
+    entries = tuple(_topic_entry(report, info, info.story(s), section, lang) for s in top)
     others = [s for b in BUCKET_ORDER for s in section.buckets.get(b, ()) if s not in top]
     counted = [n for b in BUCKET_ORDER for n in section.figures.get(b, ())]
     covered = {n for e in entries for n in e.covers}
     counts = topic_line(full, lang)
     blocks = [Block(None, (Entry((Our(counts),)),), "text")] if counts else []
+    at_a_glance = _overview(info, section, lang)
+    if at_a_glance:
+        blocks.append(Block(None, (Entry((Our(at_a_glance),)),), "text"))
     rest = _rest(report, info, counted, others, covered, set(), lang)
     block = Block(None, entries, "list", rest, "top", len(counted))
     blocks.append(replace(block, items=frozenset(counted)))
-    blocks += [b for b in full.blocks if not b.key]  # the folded stale sweep
+    blocks += [b for b in full.blocks if not b.key][1 if at_a_glance else 0 :]  # the sweep
     return tuple(blocks)
 
 
@@ -500,17 +580,28 @@ def _rest(
 
 
 def _grouped_refs(report: Report, groups: Sequence[Sequence[int]], lang: str) -> list[Part]:
-    """`#a, #b (+#c, #d)`: each group's first item, its other items in brackets."""
+    """`#a (fix), #b (bug; +#c, #d)`: each group's first item with its kind of work, its
+    other items in the same brackets."""
+    info = report.sections
     line: list[Part] = []
     for index, group in enumerate(groups):
         if index:
             line.append(Our(w.LIST_SEP[lang]))
         line.append(ref(report, group[0]))
+        found = info.explained.get(group[0]) if info is not None else None
+        label = kind_label(found, lang)
+        inside: list[Part] = [Our(label)] if label else []
         if len(group) > 1:
-            line.append(Our("（+" if lang == "zh" else " (+"))
+            inside.append(Our(("；" if lang == "zh" else "; ") if label else ""))
+            inside.append(Our("+"))
             for position, number in enumerate(group[1:]):
-                line += [Our(w.LIST_SEP[lang]) if position else Our(""), ref(report, number)]
-            line.append(Our("）" if lang == "zh" else ")"))
+                inside += [Our(w.LIST_SEP[lang]) if position else Our(""), ref(report, number)]
+        if inside:
+            line += [
+                Our("（" if lang == "zh" else " ("),
+                *inside,
+                Our("）" if lang == "zh" else ")"),
+            ]
     return line
 
 
@@ -538,13 +629,11 @@ def _hot(report: Report, info: Sections, lang: str) -> Section:
         if hot.reactions:
             figures += w.SEP[lang] + w.text(lang, "reactions", n=hot.reactions)
         figures_line: Line = (Our(figures),)
-        lines: list[Line] = [figures_line]
-        said = _own_words(report, hot.number, thread=True)
+        said = _description(report, hot.number, lang, thread=True)
+        lines: list[Line] = [*said, figures_line]
         again: tuple[Line, ...] = (figures_line,)
-        if said:
-            lines.insert(0, said)
-            if report.prose is not None and hot.number in report.prose.discussions:
-                again = (said, figures_line)  # what the thread argued is news wherever shown
+        if report.prose is not None and hot.number in report.prose.discussions:
+            again = (*said, figures_line)  # what the thread argued is news wherever shown
         if hot.maintainers:
             lines.append(
                 (
@@ -556,7 +645,13 @@ def _hot(report: Report, info: Sections, lang: str) -> Section:
         if known:
             lines.append((Our(w.text(lang, "linked")), *_refs(report, known, lang)))
         entries.append(
-            Entry(_head(report, hot.number, lang), tuple(lines), hot.number, again=again)
+            Entry(
+                _head(report, hot.number, lang),
+                tuple(lines),
+                hot.number,
+                again=again,
+                again_head=_again_head(report, hot.number, lang),
+            )
         )
     return Section("hot", w.text(lang, "hot"), (_block_or_nothing(entries, lang, "numbered"),))
 
@@ -569,11 +664,14 @@ def _key(report: Report, info: Sections, lang: str) -> Section:
     entries = []
     for change in info.key_changes:
         story = _story(report, info, change.number).led_by(change.number)
-        why = w.why_words(change.why, lang)
-        extra: Line | None = (Our(w.SEP[lang].join(why)),) if why else None
-        entries.append(
-            story_entry(report, story, lang, extra=extra, state=_change_state(report, change, lang))
+        extra = explained(report, change.number, lang, links=not story.members, bare=True)
+        if extra is None:
+            why = w.why_words(change.why, lang)
+            extra = (Our(w.SEP[lang].join(why)),) if why else None
+        entry = story_entry(
+            report, story, lang, extra=extra, state=_change_state(report, change, lang)
         )
+        entries.append(replace(entry, again=()))  # told above: the gist said why it matters
     return Section("key", w.text(lang, "key"), (_block_or_nothing(entries, lang, "numbered"),))
 
 
@@ -592,23 +690,23 @@ def _notable(report: Report, info: Sections, lang: str) -> Section:
     for issue in info.notable_issues:
         item = report.item(issue.number)
         facts = w.LIST_SEP[lang].join(w.SIGNALS[lang].get(s, s) for s in issue.signals)
-        lines: list[Line] = []
-        said = _own_words(report, issue.number)
-        if said:
-            lines.append(said)
-        detail: list[Part] = [Our(facts)]
-        named = " / ".join((*issue.hardware, *issue.models))
-        if named:
-            detail += [Our(w.SEP[lang]), Theirs(named, 120)]
-        if item.comments:
-            detail.append(Our(w.SEP[lang] + w.comments_figure(lang, None, item.comments)))
+        lines: list[Line] = _description(report, issue.number, lang) if lang == "en" else []
+        lines += [n for n in [_model_note(report, issue.number)] if lang != "en" and n]
+        detail: list[Part] = list(explained(report, issue.number, lang, bare=True) or ())
+        if not detail:
+            detail = [Our(facts)]
+            named = " / ".join((*issue.hardware, *issue.models))
+            if named:
+                detail += [Our(w.SEP[lang]), Theirs(named, 120)]
+            if item.comments:
+                detail.append(Our(w.SEP[lang] + w.comments_figure(lang, None, item.comments)))
         lines.append(tuple(detail))
         entries.append(
             Entry(
                 _head(report, issue.number, lang),
                 tuple(lines),
                 issue.number,
-                again=(tuple(detail),),
+                again_head=_again_head(report, issue.number, lang),
             )
         )
     return Section(
@@ -773,11 +871,20 @@ def _gist(report: Report, info: Sections, lang: str) -> tuple[Entry, ...]:
         if story.id in seen:
             continue
         seen.add(story.id)
-        lines = [line for line in (_own_words(report, number),) if line]
+        own = _own_words(report, number) if lang == "en" else None
+        lines = [own] if own is not None else []
         news = _members(report, story, lang) if _newsworthy(story, number) else None
+        # Why it matters, from the facts, beside its own words (what kind of work it is,
+        # where no own words or no reason is said).
+        links = news is None
+        why = explained(report, number, lang, what=own is None, links=links)
+        if why is None:
+            why = explained(report, number, lang, links=links, bare=True)
+        lines += [line for line in (why, _model_note(report, number)) if line is not None]
         if news is not None:  # "revert proposed in #38169" is the headline's business
             lines.append(news)
         entry = Entry(_head(report, number, lang, author=False), tuple(lines), number)
+        entry = replace(entry, again_head=_again_head(report, number, lang))
         entries.append(replace(entry, members=news))
         if len(entries) == GIST_LINES:
             break
@@ -858,8 +965,8 @@ def _notes(report: Report, lang: str) -> tuple[str, ...]:
 
 def _footer(report: Report, lang: str) -> str:
     footer = w.text(lang, "footer")
-    if report.prose is not None:
-        footer += " " + w.text(
+    if report.prose is not None:  # its own line: the facts' footer reads as it does without
+        footer += "\n" + w.text(
             lang,
             "prose_footer",
             model=report.prose.model,

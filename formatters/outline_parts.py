@@ -55,6 +55,9 @@ class Entry:
     # figures): its own words were said where it first appeared.
     again: tuple[Line, ...] = ()
     members: Line | None = None  # its story's members, said once (the gist shows none)
+    # Its head line for a later mention, when shorter than `head` (the Chinese edition
+    # quotes an English title once: "#38139 — 审阅中（见上）").
+    again_head: Line | None = None
 
 
 @dataclass(frozen=True)

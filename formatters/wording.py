@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.model.report import ListName, Report, Sections, Why
 from bot.model.windows import format_local
+from formatters.explanations import kind_label
 
 LANGS = ("en", "zh")
 
@@ -631,6 +632,8 @@ def _themes(sections: Sections, lang: str) -> list[Piece]:
             if position:
                 pieces.append(LIST_SEP[lang])
             pieces.append(number)
+            label = kind_label(sections.explained.get(number), lang)
+            pieces += [" " + label] if label else []
         pieces.append("）" if lang == "zh" else ")")
     pieces.append("。" if lang == "zh" else ". ")
     return pieces

@@ -17,6 +17,7 @@ from datetime import datetime
 from bot.analyze.changes import key_change_candidates, key_changes, notable_issues
 from bot.analyze.counts import build_report, is_stale_closure, list_members
 from bot.analyze.discussions import candidates, hot_discussions, in_window_comments
+from bot.analyze.explain import cited_by, explain
 from bot.analyze.references import links
 from bot.analyze.stories import build_stories, story_index
 from bot.analyze.themes import themes
@@ -123,8 +124,52 @@ def analyze(
         weights={n: weights[n] for n in report.items},
         themes=themes(topics, {s.id: s for s in stories}, weights, _titled(matches)),
     )
+    cited = cited_by(item_links)
+    sections = replace(
+        sections,
+        explained={
+            n: explain(
+                known[n],
+                areas=_areas(matches.get(n, {}), rules),
+                rules=rules,
+                links=item_links,
+                cited=cited,
+                known=known,
+                details=sections.details.get(n),
+                discussed=discussed.get(n, 0),
+            )
+            for n in _told_first(sections)
+            if n in known
+        },
+    )
     report = replace(report, sections=sections, topic=topic)
     return report if not context else replace(report, context=_named(context, stories))
+
+
+TOLD_PER_BUCKET = 5  # stories per bucket of a topic whose items are explained
+
+
+def _told_first(sections: Sections) -> list[int]:
+    """The items a report tells first, which get a line of what they do and why it matters:
+    key changes, notable issues, hot threads, each topic's first stories per bucket (what
+    its section and a chat reply show) with their members, and every vendor's items."""
+    numbers = [k.number for k in sections.key_changes]
+    numbers += [n.number for n in sections.notable_issues]
+    numbers += [h.number for h in sections.hot_discussions]
+    vendors = {v.key for v in sections.catalog.vendors}
+    for key, section in sections.topics.items():
+        for ids in section.buckets.values():
+            for story_id in ids[:TOLD_PER_BUCKET]:
+                numbers += sections.story(story_id).numbers
+        if key in vendors:  # a vendor's overview counts the kinds of all its work
+            numbers += [n for found in section.figures.values() for n in found]
+    return list(dict.fromkeys(numbers))
+
+
+def _areas(found: Mapping[str, TopicMatch], rules: TopicRules) -> tuple[str, ...]:
+    """An item's topics, vendors first, each in the rules' order."""
+    vendors = [t.key for t in rules.vendors if t.key in found]
+    return tuple(vendors + [t.key for t in rules.topics if t.key in found and t.key not in vendors])
 
 
 def _add_revert_news(weights: dict[int, float], stories: Sequence[Story]) -> None:

@@ -113,6 +113,38 @@ def what_line(item: ActivityItem, limit: int = LIMIT) -> str:
     return ""
 
 
+# A sentence that says why: the cause it answers or the gain it claims.
+_REASON = re.compile(
+    r"\b(?:because|so that|in order to|to avoid|to prevent|otherwise|without this|which "
+    r"(?:causes?|caused|leads? to|results? in)|causing|leads? to|results? in|currently|"
+    r"fails?\b|failing|crash(?:es|ed)?|broken|breaks|regress\w*|to (?:improve|reduce|speed up|"
+    r"support|enable|fix|allow)|improves?|reduces?|speeds? up|faster|slower)\b",
+    re.I,
+)
+_REASON_HEADINGS = ("motivation", "why", "problem", "background", "root cause", "cause")
+REASON_LIMIT = 300
+
+
+def reason_line(item: ActivityItem, limit: int = REASON_LIMIT) -> str:
+    """The reason an item's description gives for it — its Motivation section, else its
+    first sentence that says why (a cause, a failure, a gain) — or "" when it gives none:
+    what a model may say "why it matters" from, and nothing else."""
+    if not item.body:
+        return ""
+    sections = _sections(_clean_blocks(item.body[:SCAN]))
+    for heading, body in sections:  # a Motivation section is the reason, whatever its words
+        line = _plain(body, item.repo) if heading in _REASON_HEADINGS else ""
+        if len(line) >= 12:
+            return _cut(line, limit)
+    for heading, body in sections:
+        if heading in _SKIPPED:
+            continue
+        for sentence in _SENTENCE.split(_plain(body, item.repo)):
+            if len(sentence) >= 12 and _REASON.search(sentence):
+                return _cut(sentence.strip(), limit)
+    return ""
+
+
 def stated_length(body: str | None) -> int:
     """How many characters of its own a description says, once comments, collapsed blocks,
     code blocks and the template's lines are taken out."""
@@ -220,7 +252,12 @@ _REQUEST = re.compile(
     r"(?:could|can|would) (?:you|someone|anyone)(?: please)? (?:take a look|have a look|review|"
     r"check|help)|\bptal\b|\bplease (?:review|take a look|have a look)|"
     r"\bthanks? (?:you )?in advance|"
-    r"\bany (?:feedback|comments|suggestions) (?:is|are) (?:welcome|appreciated)",
+    r"\bany (?:feedback|comments|suggestions) (?:is|are) (?:welcome|appreciated)|"
+    # How to review it, not what it does: "please only review the top commit".
+    r"\b(?:please )?(?:only )?review (?:only )?the (?:top|last|latest|final) commit|"
+    r"\bignore the (?:first|earlier) commits?|\breview (?:it )?commit by commit|"
+    # Why it is open, not what it does: "opening this for comment."
+    r"\bopen(?:ing|ed)? (?:this|it)? ?(?:up )?for (?:comments?|discussion|early feedback)",
     re.I,
 )
 # "I am running vLLM 0.17 on 8×H100 with …": where the report stands, not what breaks.
@@ -277,7 +314,26 @@ _GREETING = re.compile(r"^(?:hi|hello|hey|dear)\b[^.!?]{0,40}[,!.]?$", re.I)
 _REVERT_SHA = re.compile(r"^this reverts commit [0-9a-f]{7,40}\.?$", re.I)
 
 
-_SAYS_NOTHING = (_ONLY_REFERENCES, _GREETING, _REVERT_SHA, _STATUS_NOTE)
+# A line that is a command and nothing more (`pytest tests/x.py -v`): how to run a test,
+# not what the change does.
+_BARE_COMMAND = re.compile(
+    r"^`?(?:\$ )?(?:pytest|python3?|pip3?|vllm (?:serve|bench)|bash|sh|git|docker|make|"
+    r"cmake|uv|lm_eval|torchrun|export|cd)\b(?:[^.!?]|[.!?](?=\S))*`?$"
+)
+# A template's heading left as a line: "Purpose", "Test Plan", "Test Result".
+_TEMPLATE_HEADING = re.compile(
+    r"^(?:purpose|summary|motivation|test plan|test results?|description|changes|"
+    r"what does this pr do\??|essential elements[^.]*)\s*:?$",
+    re.I,
+)
+_SAYS_NOTHING = (
+    _ONLY_REFERENCES,
+    _GREETING,
+    _REVERT_SHA,
+    _STATUS_NOTE,
+    _BARE_COMMAND,
+    _TEMPLATE_HEADING,
+)
 
 
 def _join(lines: list[str]) -> str:

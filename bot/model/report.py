@@ -237,6 +237,34 @@ class NotableIssue:
 
 
 @dataclass(frozen=True)
+class Explanation:
+    """What the facts say an item does and why it matters (bot.analyze.explain), for the
+    items a report tells first; formatters/wording.py says it in English and Chinese."""
+
+    number: int
+    kind: str  # pr or issue
+    # pr: fix, performance, feature, model, quantization, kernel, refactor, docs, ci, test,
+    # benchmark, revert, backport, release, deprecation; issue: bug, feature_request, rfc,
+    # usage, ci_failure, installation, performance, docs, model_request. None: unsaid.
+    work: str | None
+    areas: tuple[str, ...] = ()  # topic keys, vendors first
+    hardware: tuple[str, ...] = ()
+    models: tuple[str, ...] = ()
+    figures: tuple[str, ...] = ()  # benchmark claims quoted ("48.9% E2E throughput")
+    evidence: tuple[str, ...] = ()  # "results", "arXiv 2504.19874"
+    signals: tuple[str, ...] = ()  # an issue's severity: crash, hang, wrong output …
+    fixes: tuple[int, ...] = ()  # issues it says it fixes
+    fixed_by: tuple[int, ...] = ()  # PRs that say they fix it
+    reverts: tuple[int, ...] = ()
+    reverted_by: tuple[int, ...] = ()  # its revert, proposed or merged
+    size: tuple[int, int, int] | None = None  # additions, deletions, files (pulls API)
+    reviewers: int | None = None  # people who reviewed it (pulls API)
+    comments: int = 0  # comments in all (an issue's talk)
+    discussed: int = 0  # comments written in the window (people, not bots)
+    first_time: bool = False  # GitHub marks its author a first-time contributor
+
+
+@dataclass(frozen=True)
 class TrendRow:
     topic: str
     count: int
@@ -292,6 +320,7 @@ class Sections:
     weights: dict[int, float] = field(default_factory=dict)  # each item's substance
     themes: tuple[Theme, ...] = ()  # the day's two or three weightiest topics
     baseline_per_day: float = 0.0  # items listed per archived baseline day
+    explained: dict[int, Explanation] = field(default_factory=dict)  # what each item does
 
     def story(self, story_id: str) -> Story:
         return self._stories_by_id[story_id]

@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.prose.prompts import system_prompt
+from bot.prose.prompts import answer_schema, system_prompt
 
 if TYPE_CHECKING:
     import openai
@@ -33,11 +33,14 @@ class Answer:
 
 
 class ProseError(Exception):
-    """The model gave no usable answer; `down` when asking again now is pointless."""
+    """The model gave no usable answer; `down` when asking again now is pointless, `final`
+    when this request would get the same answer again (a wrong model name, a bad request,
+    an answer that is not JSON): never retried."""
 
-    def __init__(self, message: str, *, down: bool = False) -> None:
+    def __init__(self, message: str, *, down: bool = False, final: bool = False) -> None:
         super().__init__(message)
         self.down = down
+        self.final = final
 
 
 class ModelClient:
@@ -51,17 +54,55 @@ class ModelClient:
             timeout=config.timeout,
             max_retries=0,  # retried here, within the report's time
         )
+        self._schema = True  # ask for a JSON schema until the server refuses one
 
     def close(self) -> None:
         self._client.close()
 
-    def ask(self, section: str, lang: str, facts: dict[str, Any], timeout: float) -> Answer:
-        """One section's answer, parsed; ProseError when there is none within `timeout`."""
+    def ask(
+        self, section: str, lang: str, facts: dict[str, Any], timeout: float, reason: bool = True
+    ) -> Answer:
+        """One answer, parsed; ProseError when there is none within `timeout`. The answer is
+        asked for as a JSON schema where the server takes one (vLLM, llama.cpp), else as a
+        JSON object."""
         import openai
 
-        system, user = system_prompt(section, lang), json.dumps(facts, ensure_ascii=False)
+        system, user = system_prompt(section, lang, reason), json.dumps(facts, ensure_ascii=False)
+        schema = answer_schema(section, lang, reason)
         try:
-            response = self._client.with_options(timeout=timeout).chat.completions.create(
+            response = self._create(schema, system, user, timeout)
+        except openai.APIStatusError as exc:
+            # A server that takes no `json_schema` (llama.cpp's Python server answers 500)
+            # is asked for a JSON object with the schema beside it, which it honours.
+            if not (self._schema and _about_format(exc)):
+                raise _failed(exc) from None
+            self._schema = False
+            try:
+                response = self._create(schema, system, user, timeout)
+            except openai.APIStatusError as again:
+                raise _failed(again) from None
+        try:
+            content = response.choices[0].message.content or ""
+            parsed = json.loads(_strip_fence(content))
+        except (IndexError, AttributeError, json.JSONDecodeError):
+            raise ProseError("the answer was not the JSON asked for", final=True) from None
+        if not isinstance(parsed, dict):
+            raise ProseError("the answer was not the JSON asked for", final=True)
+        usage = response.usage
+        sent = usage.prompt_tokens if usage is not None else estimate_tokens([system, user])
+        answered = usage.completion_tokens if usage is not None else 0
+        return Answer(parsed, sent, answered)
+
+    def _create(self, schema: dict[str, Any], system: str, user: str, timeout: float) -> Any:
+        import openai
+
+        answer_format: Any = (
+            {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
+            if self._schema
+            else {"type": "json_object", "schema": schema}
+        )
+        try:
+            return self._client.with_options(timeout=timeout).chat.completions.create(
                 model=self.config.model,
                 messages=[
                     {"role": "system", "content": system},
@@ -69,27 +110,35 @@ class ModelClient:
                 ],
                 temperature=0.2,
                 max_tokens=self.config.max_tokens,
-                response_format={"type": "json_object"},
+                response_format=answer_format,
             )
+        except openai.APIStatusError:
+            raise  # the caller tells a format the server refuses from a refused request
         except openai.APITimeoutError:
             raise ProseError(f"no answer within {timeout:.0f} s", down=True) from None
         except openai.APIConnectionError:
             raise ProseError(f"cannot reach {self.config.base_url}", down=True) from None
-        except openai.APIStatusError as exc:
-            raise ProseError(f"the server answered {exc.status_code}") from None
         except openai.OpenAIError as exc:
             raise ProseError(type(exc).__name__) from None
-        try:
-            content = response.choices[0].message.content or ""
-            parsed = json.loads(_strip_fence(content))
-        except (IndexError, AttributeError, json.JSONDecodeError):
-            raise ProseError("the answer was not the JSON asked for") from None
-        if not isinstance(parsed, dict):
-            raise ProseError("the answer was not the JSON asked for")
-        usage = response.usage
-        sent = usage.prompt_tokens if usage is not None else estimate_tokens([system, user])
-        answered = usage.completion_tokens if usage is not None else 0
-        return Answer(parsed, sent, answered)
+
+
+def _failed(error: Any) -> ProseError:
+    """A refused request as a ProseError: a 4xx answer (a wrong model name, a bad request)
+    would be the same again, so it is final; a 5xx or 429 may pass on a retry."""
+    status = int(getattr(error, "status_code", 0))
+    if status == 404:
+        return ProseError("the server has no such model (404)", final=True)
+    final = 400 <= status < 500 and status != 429
+    return ProseError(f"the server answered {status}", final=final)
+
+
+def _about_format(error: Exception) -> bool:
+    """A refusal about the answer format (a server without JSON schemas), not the request:
+    its message or body names the format."""
+    response = getattr(error, "response", None)
+    body = getattr(response, "text", "") if response is not None else ""
+    said = f"{error} {getattr(error, 'body', '')} {body}".lower()
+    return "response_format" in said or "json_schema" in said or "schema" in said
 
 
 def estimate_tokens(payload: Any) -> int:

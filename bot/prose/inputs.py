@@ -1,8 +1,8 @@
-"""What the model is told, unit by unit: a story, a discussion thread, the day.
+"""What the model is told, unit by unit: an item, a discussion thread, the day.
 
-Each unit is the model's whole input for one answer, and its cache key: an unchanged story
-(same title, state, body, members) is not asked about again the next day. `scope` is what
-its sentences may cite; the figures they may write are those of `facts` (what it was shown).
+Each unit is the model's whole input for one answer, and its cache key: an unchanged item
+(same title, state, description) is not asked about again the next day. `scope` is what its
+sentences may cite; the figures they may write are those of `facts` (what it was shown).
 """
 
 from __future__ import annotations
@@ -15,20 +15,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.analyze.claims import state_at
-from bot.model.report import ActivityItem, CommentRecord, Report, Story
+from bot.analyze.what import reason_line
+from bot.model.report import ActivityItem, CommentRecord, Report
 from bot.prose.prompts import PROMPT_VERSION
 
 BODY_CHARS = 1200  # of an item's description
 COMMENT_CHARS = 500  # of each comment shown for a discussion
 COMMENTS_SHOWN = 12  # per discussion
 _REMARK = re.compile(r"<!--.*?-->", re.S)
+_CITED = re.compile(r"(?<![\w/])#(\d{2,7})\b")  # what its own words name may be named too
 _SPACE = re.compile(r"[ \t]+")
 
 
 @dataclass(frozen=True)
 class Unit:
-    section: str  # stories, discussions or day
-    number: int  # the story's lead or the thread (0 for the day)
+    section: str  # item, thread or day
+    number: int  # the item or the thread (0 for the day)
     facts: dict[str, Any]
     scope: frozenset[int]
 
@@ -41,43 +43,37 @@ class Unit:
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def top_stories(report: Report) -> list[Story]:
-    """The stories prose is written for: key changes, notable issues, and the first story of
-    each vendor with activity (each story once)."""
+def told_first(report: Report) -> list[int]:
+    """The items a model may add a line to, weightiest first: what happened, the key
+    changes, the notable issues, each once."""
     sections = report.sections
     if sections is None:
         return []
-    leads = [k.number for k in sections.key_changes]
-    leads += [n.number for n in sections.notable_issues]
+    numbers = [k.number for k in sections.key_changes]
+    numbers += [n.number for n in sections.notable_issues]
     for vendor in sections.catalog.vendors:
         found = sections.topics.get(vendor.key)
         if found is not None and found.stories:
-            leads.append(sections.story(found.stories[0]).lead)
-    chosen: dict[str, Story] = {}
-    for number in leads:
-        story = sections.story_of(number) or Story(f"s{number}", number, (number,), (), ())
-        story = story.led_by(number) if number in story.numbers else story
-        chosen.setdefault(story.id, story)
-    return list(chosen.values())
+            numbers.append(sections.story(found.stories[0]).lead)
+    return list(dict.fromkeys(numbers))
 
 
-def story_units(report: Report) -> list[Unit]:
-    units = []
+def item_units(report: Report, lang: str) -> list[Unit]:
+    """One unit an item: its title, kind, state, its own description and the reason it
+    gives. In English only items whose description gives a reason are asked about (there is
+    nothing to add); in Chinese every item with a description (to translate)."""
     sections = report.sections
-    for story in top_stories(report):
-        facts = _item_facts(report, story.lead, BODY_CHARS)
-        details = sections.details.get(story.lead) if sections is not None else None
-        if details is not None:
-            facts["size"] = {
-                "additions": details.additions,
-                "deletions": details.deletions,
-                "files": details.changed_files,
-                "reviewers": len(details.reviewers),
-            }
-        facts["members"] = [
-            {**_brief(report, m.number), "relation": m.relation} for m in story.members
-        ]
-        units.append(Unit("stories", story.lead, facts, frozenset(story.numbers)))
+    units = []
+    for number in told_first(report):
+        item = report.item(number)
+        description = sections.what.get(number, "") if sections is not None else ""
+        reason = reason_line(item)
+        if not reason and (lang == "en" or not description):
+            continue
+        facts = _brief(report, number)
+        facts.update(kind=item.kind, description=description, reason=reason)
+        named = {int(n) for n in _CITED.findall(description + " " + reason)}
+        units.append(Unit("item", number, facts, frozenset({number, *named})))
     return units
 
 
@@ -105,7 +101,7 @@ def discussion_units(report: Report, threads: Mapping[int, Sequence[CommentRecor
         facts["comments"] = [_comment(c, item, hot.maintainers) for c in said[:COMMENTS_SHOWN]]
         linked = [n for n in hot.linked if n in report.items or n in report.context][:6]
         facts["linked"] = [_brief(report, n) for n in linked]
-        units.append(Unit("discussions", hot.number, facts, frozenset({hot.number, *linked})))
+        units.append(Unit("thread", hot.number, facts, frozenset({hot.number, *linked})))
     return units
 
 
@@ -117,9 +113,12 @@ def day_unit(report: Report, lang: str) -> Unit:
         "window": {"start": report.window.start.isoformat(), "end": report.window.end.isoformat()},
         "counts": {name.value: count for name, count in report.stats.items()},
     }
-    low = sum(split.stale for split in report.closures.values())
-    if low:
-        facts["closed_by_stale_bot_or_bulk"] = low
+    stale = sum(split.stale for split in report.closures.values())
+    bulk = sum(split.low_effort for split in report.closures.values())
+    if stale:
+        facts["closed_by_stale_bot"] = stale
+    if bulk:
+        facts["closed_as_low_effort_in_bulk"] = bulk
     numbers: list[int] = []
     if sections is not None:
         facts["themes"] = []

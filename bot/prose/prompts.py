@@ -1,78 +1,127 @@
 """Every prompt the prose writer sends, in one place, for any OpenAI-compatible model.
 
-Three sections, one call each: the stories (key changes, notable issues, vendor leads), the
-hot discussions, and the day (summary and themes). The model gets the computed facts as
-JSON and answers JSON; each statement cites its item as `#N` so the checker can settle it.
-The Chinese prompts are written in Chinese, so the Chinese edition is written, not
-translated. A change to any prompt bumps PROMPT_VERSION, which retires every cached answer.
+Small models do some tasks well and others badly: a 1.5B model on a CPU translates a
+sentence faithfully but invents reasons when asked to explain. So each request is one small
+task about one item, with that item's own facts:
+
+- `item` (English): the reason the item's description gives, said in one sentence — asked
+  only when the description gives one;
+- `item` (Chinese): the item's own description translated, every number, identifier, code
+  span and `#N` kept as written, and its stated reason, if any, in one sentence;
+- `thread`: a hot discussion's question and positions, from its comments;
+- `day`: the day in three or four sentences, from its counts and themes.
+
+The model answers JSON (a schema where the server takes one). Everything it writes is
+checked before a reader sees it, and shown beside the facts, never instead of them. A change
+to any prompt bumps PROMPT_VERSION, which retires every cached answer.
 """
 
 from __future__ import annotations
 
-PROMPT_VERSION = "prose-3"
-SECTIONS = ("stories", "discussions", "day")
+from typing import Any
+
+PROMPT_VERSION = "prose-4"
+SECTIONS = ("item", "thread", "day")
 
 _RULES_EN = """Rules:
-- Use only the facts in the user's JSON. Never compute, estimate or round a number; write
-  a number only when the facts write it.
-- Put the #number of the item in every sentence.
-- The state is given for each item. Only a "merged" PR has landed: never say an open PR
-  "introduced", "fixed", "added" or "now supports" anything; say it proposes or would.
-  An RFC or an open issue is a proposal or a report, never "merged".
-- Name a person only as the facts name them (the author, a commenter), never their employer.
-- Plain, concrete English for engineers; no praise, no filler."""
+- Use only the facts in the user's JSON. Never compute, estimate or round a number; write a
+  number only when the facts write it. Never write a link or a URL.
+- The state is given. Only a "merged" PR has landed: of an open PR say what it proposes or
+  would do, never that it "fixes", "adds" or "introduces" anything. An open issue or RFC is
+  a report or a proposal.
+- Do not repeat the title. No praise, no filler ("a critical feature", "for developers
+  who …"): if the facts give no reason, answer an empty string."""
 
 _RULES_ZH = """规则：
-- 只使用用户 JSON 中的事实。不要计算、估计或取整任何数字；只写事实中出现的数字。
-- 每一句都写出所涉条目的 #编号。
-- 每个条目都给出了状态。只有状态为 "merged" 的 PR 才算已合并：不要说未合并的 PR
-  "引入了"、"修复了"、"实现了"或"现已支持"什么，要说它"提议"或"将会"。
-  RFC 和未关闭的 issue 是提案或报告，绝不是"已合并"。
-- 只按事实所给的身份提到人（作者、评论者），不要说他们在哪家公司工作。
-- 用地道、简洁的中文写给工程师看；标题可保留英文原文，不要逐字翻译，不要空话和夸奖。"""
+- 只使用用户 JSON 中的事实。不要计算、估计或取整任何数字；只写事实中出现的数字。不要写链接或网址。
+- 每个条目都给出了状态。只有状态为 "merged" 的 PR 才算已合并：未合并的 PR 要写"拟……"或"提议……"，
+  不要写"修复了""新增了""引入了"。未关闭的 issue 或 RFC 是报告或提案。
+- 数字、标识符、代码（`…`）和 #编号 一律照原文保留，不要改写、不要增删。
+- 用地道、简洁的中文；不要空话和夸奖。没有对应内容时回答空字符串。"""
+
+# The Chinese item task, in two forms: the translation alone, or with the reason beside it
+# (asked only when the description gives one: a model told "leave it empty" writes one).
+_ITEM_ZH = """你帮忙撰写一个 GitHub 仓库的中文日报。
+用户 JSON 是一个条目：标题、类型、状态、`description`（条目自己的英文描述）{reason}。
+- `what`：把 `description` 忠实地翻译成一句中文，以 "#<编号>" 开头。
+{why}"""
+_WHY_ZH = """- `why`：用一句中文说明 `reason` 给出的原因（不超过 40 个字），以 "#<编号>" 开头，
+  只写 `reason` 里有的内容。
+"""
 
 SYSTEM = {
-    ("stories", "en"): """You explain the day's most important changes in a GitHub repository.
-For each story in the user's JSON write one or two sentences: what it does (from its body,
-size and members) and why it matters.
+    ("item", "en"): """You help write a daily report on a GitHub repository's changes.
+The user's JSON is one item: its title, kind, state and the reason its description gives
+(`reason`). Write `why`: one sentence of at most 30 words saying why the item matters, from
+`reason` alone, starting with "#<number>".
 """
     + _RULES_EN
     + """
-Answer with one JSON object and nothing else: {"stories": {"<number>": "..."}}""",
-    ("stories", "zh"): """你为工程师解释一个 GitHub 仓库当天最重要的改动。
-对用户 JSON 中的每个 story 写一到两句：它做了什么（依据正文、改动规模和相关条目），以及为什么重要。
-"""
-    + _RULES_ZH
-    + """
-只回答一个 JSON 对象，不要其他内容：{"stories": {"<编号>": "……"}}""",
-    ("discussions", "en"): """You summarise the day's busiest discussion threads in a GitHub
-repository. For each thread in the user's JSON write two or three sentences: the question,
-the positions taken (who, briefly, from the comments given), and where it stands.
+Answer with one JSON object and nothing else: {"why": "..."}""",
+    ("thread", "en"): """You summarise a busy discussion thread of a GitHub repository.
+From the comments in the user's JSON write two sentences: the question, and the positions
+taken (who, briefly), starting with "#<number>".
 """
     + _RULES_EN
     + """
-Answer with one JSON object and nothing else: {"discussions": {"<number>": "..."}}""",
-    ("discussions", "zh"): """你总结一个 GitHub 仓库当天讨论最热的帖子。
-对用户 JSON 中的每个帖子写两到三句：讨论的问题、各方观点（谁，简要，依据给出的评论）、目前进展。
+Answer with one JSON object and nothing else: {"text": "..."}""",
+    ("thread", "zh"): """你总结一个 GitHub 仓库讨论最热的帖子。
+依据用户 JSON 中的评论写两句中文：讨论的问题、各方观点（谁，简要），以 "#<编号>" 开头。
 """
     + _RULES_ZH
     + """
-只回答一个 JSON 对象，不要其他内容：{"discussions": {"<编号>": "……"}}""",
+只回答一个 JSON 对象，不要其他内容：{"text": "……"}""",
     ("day", "en"): """You write the opening of a daily report on a GitHub repository.
-Write a summary of three or four sentences on what the day was about, citing its weightiest
-items, and three or four themes, one sentence each, each naming its items.
+Write a summary of three sentences on what the day was about, citing its weightiest items
+by #number, from the counts and themes in the user's JSON.
 """
     + _RULES_EN
     + """
-Answer with one JSON object and nothing else: {"summary": "...", "themes": ["...", "..."]}""",
+Answer with one JSON object and nothing else: {"summary": "..."}""",
     ("day", "zh"): """你撰写一份 GitHub 仓库日报的开头。
-用三到四句话概括当天的重点，引用最重要的条目；再写三到四个主题，每个一句话，并写出其条目编号。
+依据用户 JSON 中的计数与主题，用三句话概括当天的重点，并写出最重要条目的 #编号。
 """
     + _RULES_ZH
     + """
-只回答一个 JSON 对象，不要其他内容：{"summary": "……", "themes": ["……", "……"]}""",
+只回答一个 JSON 对象，不要其他内容：{"summary": "……"}""",
+}
+
+# The answer's shape, for a server that constrains its output to a JSON schema (vLLM's
+# `response_format: json_schema`; llama.cpp's server takes it too).
+ANSWER_FIELDS = {
+    ("item", "en"): ("why",),
+    ("item", "zh"): ("what", "why"),
+    ("thread", "en"): ("text",),
+    ("thread", "zh"): ("text",),
+    ("day", "en"): ("summary",),
+    ("day", "zh"): ("summary",),
 }
 
 
-def system_prompt(section: str, lang: str) -> str:
+def fields(section: str, lang: str, reason: bool = True) -> tuple[str, ...]:
+    """The parts an answer has; a Chinese item without a stated reason only its `what`."""
+    found = ANSWER_FIELDS.get((section, lang)) or ANSWER_FIELDS[(section, "en")]
+    return tuple(f for f in found if reason or f != "why")
+
+
+def system_prompt(section: str, lang: str, reason: bool = True) -> str:
+    if (section, lang) == ("item", "zh"):
+        named = ("`what`", "`why`") if reason else ("`what`",)
+        answer = "{" + ", ".join(f'"{n.strip("`")}": "……"' for n in named) + "}"
+        prompt = _ITEM_ZH.format(
+            reason="和 `reason`（描述中给出的原因）" if reason else "",
+            why=_WHY_ZH if reason else "",
+        )
+        return prompt + _RULES_ZH + f"\n只用中文回答一个 JSON 对象，不要其他内容：{answer}"
     return SYSTEM.get((section, lang)) or SYSTEM[(section, "en")]
+
+
+def answer_schema(section: str, lang: str, reason: bool = True) -> dict[str, Any]:
+    """The JSON schema of one answer: every field a string."""
+    fields_ = fields(section, lang, reason)
+    return {
+        "type": "object",
+        "properties": {name: {"type": "string"} for name in fields_},
+        "required": list(fields_),
+        "additionalProperties": False,
+    }

@@ -1,72 +1,266 @@
-"""Every sentence a model wrote, checked before a reader sees it.
+"""Everything a model wrote, checked before a reader sees it; a unit shown whole or not at
+all.
 
-Two checks, both against the computed facts. The citation check (bot.analyze.citations):
-a sentence cites only items it was given and writes only figures it was given. The claims
-check (bot.analyze.claims, strict): what it says of an item — its kind, author, title,
-state at the window's end, vendor, what it fixes — and of the window's counts must be what
-the facts say. A sentence failing either is dropped, with the reason kept for the JSON.
+A sentence is dropped, with the true reason, when it
+- is no text, or writes a link (a URL never comes from a model);
+- is filler ("a critical feature for developers who …") or copies its item's title or
+  description (it adds nothing);
+- cites an item it was not given, or writes a figure it was not given (citations.py);
+- in a translation, loses or adds an identifier, a code span or a number of what it
+  translates, or is not Chinese;
+- claims what the facts contradict (bot.analyze.claims, strict: a state, a kind, an author,
+  a landed verb in any tense about open work, a count of the wrong population …);
+- claims nothing the checker can settle about its item: no state, kind, figure or name of
+  its own facts.
+
+A unit (one item's lines, a thread, the day) that lost any sentence is dropped whole: a
+fragment that survived a wrong neighbour is no better than the neighbour.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.analyze.citations import fault, join, numbers_in, split_sentences
 from bot.analyze.claims import Facts, claims_in
+from bot.analyze.claims.facts import normal
+from bot.model.claims import Claim
 from bot.model.report import ActivityItem, Report
 from bot.prose.inputs import Unit
+
+_LINK = re.compile(r"https?://|\bwww\.|\]\(|<[a-z]+://|\b[\w-]+\.(?:com|org|io|ai|dev|net)\b", re.I)
+# What a model writes when it has nothing to say.
+_FILLER = re.compile(
+    r"\bcritical (?:feature|fix|improvement|step|component)|\bfor (?:developers|users) who\b"
+    r"|\bplays? an? (?:crucial|key|vital|important) role|\bgame[- ]changer|\bseamless"
+    r"|\benhanc\w* the overall|\bit is (?:worth noting|important to note)|\bin today's"
+    r"|\bthis (?:is|was) (?:a|an) (?:important|significant|major|great)\b"
+    r"|\bsignificantly (?:improv|enhanc)\w*(?! \d)|\brobust(?:ness)? and (?:efficien|scalab)"
+    r"|至关重要|具有重要意义|极大地提升|显著提升(?![^。]*\d)|无缝|里程碑|一等公民",
+    re.I,
+)
+# Names a sentence can be checked on: code spans, and words with a digit, a capital after
+# the first letter, an underscore or a dot (gfx1201, FP8, MoE, ROCm, AITER,
+# cp_mha_gather_cache, Qwen3.5-9B); never "PR" or "ID".
+_IDENTIFIER = re.compile(
+    r"`[^`]+`|(?<![A-Za-z0-9_#.+-])[A-Za-z][A-Za-z0-9_.+-]*(?:[0-9_]|[A-Za-z][A-Z])"
+    r"[A-Za-z0-9_.+-]*"
+)
+_NOT_NAMES = frozenset({"pr", "prs", "id", "ids"})
+_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
+# Benefits a sentence may claim only when its item's facts name them ("improves accuracy"
+# of a change whose description says nothing of accuracy is an invented reason); each with
+# the English stems that name it in the facts.
+_BENEFITS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(words, re.I), stems)
+    for words, stems in (
+        (r"\baccura\w*|精度|准确", ("accura", "precision", "correct", "wrong", "garbage")),
+        (r"\blatenc\w*|延迟|时延", ("latenc", "ttft", "tpot", "itl", "slow", "fast")),
+        (r"\bthroughput|吞吐", ("throughput", "tok/s", "tokens/s", "qps")),
+        (r"\bmemory\b|显存|内存", ("memory", "oom", "vram", "hbm", "cache")),
+        (
+            r"\bfaster\b|\bspeed\w*|速度|加速|更快",
+            ("fast", "speed", "latenc", "throughput", "perf"),
+        ),
+        (r"\bperformance\b|性能", ("perf", "fast", "speed", "latenc", "throughput", "optimi")),
+        (r"\befficien\w*|效率|高效", ("efficien", "perf", "fast", "overhead")),
+        (r"\bstab(?:le|ility)\b|稳定", ("stab", "stead", "flaky", "crash", "hang")),
+        (r"\breliab\w*|可靠", ("reliab", "crash", "hang", "flaky")),
+        (r"\bscal(?:able|ability)\b|扩展性|可扩展", ("scal",)),
+        (r"\buser experience|\busability|用户体验|易用", ("ux", "usab", "user")),
+    )
+)
+COPY_SHARE = 0.8  # of a sentence's words found in its item's title or description
+MIN_CHINESE = 0.2  # of a Chinese line's letters that must be Chinese
 
 
 @dataclass(frozen=True)
 class Vetted:
-    text: str  # the sentences kept, joined
-    kept: int
-    rejected: tuple[tuple[str, str], ...]  # (sentence, why)
+    parts: dict[str, str]  # each part of the answer kept (empty when the unit failed)
+    kept: int  # sentences shown
+    rejected: tuple[tuple[str, str], ...]  # (sentence, why) of every sentence not shown
+
+    @property
+    def text(self) -> str:
+        return " ".join(p for p in self.parts.values() if p)
 
 
 class Vetter:
     def __init__(self, report: Report, vendor_names: Mapping[str, Sequence[str]]) -> None:
         self.report = report
         self.facts = Facts(report, {}, topics_of(report), vendor_names)
+        self.vendor_names = vendor_names
         counts = [str(v) for v in report.stats.values()]
         counts.append(str(sum(split.stale for split in report.closures.values())))
         self.figures = set(counts)
 
-    def vet(self, text: object, unit: Unit) -> Vetted:
-        if not isinstance(text, str):
-            return Vetted("", 0, ((repr(text)[:80], "not text"),))
+    def vet(self, answer: Mapping[str, object], unit: Unit, lang: str) -> Vetted:
+        """The parts of one unit's answer (`what`, `why`, `text`, `summary`), each sentence
+        checked; all of them or none."""
+        kept: dict[str, str] = {}
+        rejected: list[tuple[str, str]] = []
+        shown = 0
+        for name, value in answer.items():
+            if not isinstance(value, str):
+                rejected.append((repr(value)[:80], "not text"))
+                continue
+            good: list[str] = []
+            for sentence in split_sentences(value):
+                why = self._fault(sentence, unit, lang, translation=name == "what")
+                if why:
+                    rejected.append((sentence, why))
+                else:
+                    good.append(sentence)
+            kept[name] = join(good)
+            shown += len(good)
+        if rejected:  # the unit lost a sentence: none of it is shown
+            rejected += [
+                (s, "its unit lost a sentence") for p in kept.values() for s in split_sentences(p)
+            ]
+            return Vetted({}, 0, tuple(rejected))
+        return Vetted(kept, shown, ())
+
+    def _fault(self, sentence: str, unit: Unit, lang: str, *, translation: bool) -> str | None:
+        """Why one sentence may not be shown, or None: the gravest reason first (a link, a
+        contradicted claim, an item or figure it was not given), then what adds nothing."""
+        if _LINK.search(sentence):
+            return "writes a link"
+        about = unit.number or None
+        claims = self._claims(sentence, about)
+        wrong = sorted((c for c in claims if c.verdict == "wrong"), key=_gravity)
+        if wrong:
+            return _said(wrong[0])
         scope = set(unit.scope) | (set(self.report.items) if unit.section == "day" else set())
         allowed = numbers_in([json.dumps(unit.facts, ensure_ascii=False)]) | self.figures
-        about = unit.number or None
-        kept: list[str] = []
-        rejected: list[tuple[str, str]] = []
-        for sentence in split_sentences(text):
-            why = fault(
-                sentence, items=scope, figures=self.figures, allowed=allowed, about=about
-            ) or self._contradiction(sentence, about)
-            if why:
-                rejected.append((sentence, why))
-            else:
-                kept.append(sentence)
-        return Vetted(join(kept), len(kept), tuple(rejected))
+        cited = fault(sentence, items=scope, figures=self.figures, allowed=allowed, about=about)
+        if cited:
+            return cited
+        if _FILLER.search(sentence):
+            return "filler"
+        if about is None:
+            return None
+        return self._adds_nothing(sentence, claims, unit, lang, translation=translation)
 
-    def _contradiction(self, sentence: str, about: int | None) -> str | None:
-        """What the sentence says that the facts contradict (a note's sentence without
-        `#N` speaks of the item it is printed beside)."""
-        probe = sentence if "#" in sentence or about is None else f"#{about} {sentence}"
-        for claim in claims_in(probe, self.facts, strict=True):
-            if claim.verdict == "wrong":
-                said = claim.claimed
-                if claim.type in ("state", "kind", "vendor", "author", "title"):
-                    said = (
-                        f"#{claim.number} is {said}"
-                        if claim.type != "author"
-                        else (f"#{claim.number} is by {said}")
-                    )
-                return f"{claim.type}: says {said}; the facts: {claim.truth}"
+    def _adds_nothing(
+        self, sentence: str, claims: Sequence[Claim], unit: Unit, lang: str, *, translation: bool
+    ) -> str | None:
+        """Why a sentence about one item adds nothing true: not in the reader's language, its
+        item's words again, a translation that loses or adds, a reason its description does
+        not give, a name its facts do not hold, nothing the checker can settle."""
+        facts = unit.facts
+        if lang == "zh" and _chinese_share(sentence) < MIN_CHINESE:
+            return "not Chinese"
+        if lang == "en" and copies(sentence, self._own_words(unit)):
+            return "copies its item's title or description"
+        if translation:
+            lost = translation_fault(sentence, facts.get("description", ""), facts.get("title", ""))
+            if lost:
+                return lost
+        elif unit.section == "item" and not facts.get("reason"):
+            return "gives a reason its description does not"
+        given = self._names(unit)
+        invented = sorted(identifiers(sentence) - identifiers(given))
+        if invented:
+            return "names " + ", ".join(f"`{x}`" for x in invented[:3]) + ", not in its facts"
+        claimed = unstated_benefit(sentence, given)
+        if claimed:
+            return f"claims a benefit its facts do not state: {claimed}"
+        if not self._settled(sentence, claims, unit):
+            return "no claim the checker can settle about its item"
         return None
+
+    def _claims(self, sentence: str, about: int | None) -> list[Claim]:
+        """The sentence's claims; a sentence without `#N` speaks of the item beside it."""
+        probe = sentence if "#" in sentence or about is None else f"#{about} {sentence}"
+        return claims_in(probe, self.facts, strict=True)
+
+    def _own_words(self, unit: Unit) -> list[str]:
+        facts = unit.facts
+        return [str(facts.get(k, "")) for k in ("title", "description", "reason") if facts.get(k)]
+
+    def _names(self, unit: Unit) -> str:
+        """What a sentence about the unit's item may name: what it was given (its own
+        words; a thread's comments and their authors), and the vendors it is filed under."""
+        item = self.report.item(unit.number) if unit.number else None
+        topics = self.facts.topics(item) if item is not None else set()
+        vendors = [" ".join(self.vendor_names.get(key, ())) for key in sorted(topics)]
+        given = json.dumps(unit.facts, ensure_ascii=False)
+        return " ".join([given, *vendors])
+
+    def _settled(self, sentence: str, claims: Sequence[Claim], unit: Unit) -> bool:
+        """The sentence says something of its item that the facts confirm: a claim checked
+        correct, or a name or figure of the item's own facts (and none that is not)."""
+        if any(c.verdict == "correct" and c.number in (unit.number, None) for c in claims):
+            return True
+        return bool(identifiers(sentence))  # each of them its item's (checked before)
+
+
+def identifiers(text: str) -> set[str]:
+    """The identifiers, code spans and figures of a text, lower case."""
+    found = {m.group(0).strip("`").lower().rstrip(".-") for m in _IDENTIFIER.finditer(text)}
+    return (found - _NOT_NAMES) | {n for n in numbers_in([text])}
+
+
+def translation_fault(translated: str, source: str, beside: str = "") -> str | None:
+    """What a translation lost of its source's identifiers, code and numbers, or added that
+    neither its source nor `beside` (its item's title) has."""
+    if not source:
+        return None
+    want, got = identifiers(source), identifiers(translated)
+    lost = sorted(want - got)
+    if lost:
+        return "loses " + ", ".join(f"`{x}`" for x in lost[:3]) + " of what it translates"
+    added = sorted(got - want - identifiers(beside))
+    if added:
+        return "adds " + ", ".join(f"`{x}`" for x in added[:3]) + ", not in what it translates"
+    return None
+
+
+def unstated_benefit(sentence: str, facts: str) -> str | None:
+    """A benefit the sentence claims ("accuracy", "性能") that nothing in its facts names."""
+    low = facts.lower()
+    for words, stems in _BENEFITS:
+        found = words.search(sentence)
+        if found is not None and not any(stem in low for stem in stems):
+            return found.group(0)
+    return None
+
+
+def copies(sentence: str, own: Iterable[str]) -> bool:
+    """The sentence is its item's own words again: most of its words are in one of them."""
+    words = set(_WORD.findall(normal(re.sub(r"#\d+", " ", sentence))))
+    if not words:
+        return False
+    return any(
+        len(words & set(_WORD.findall(normal(text)))) >= COPY_SHARE * len(words) for text in own
+    )
+
+
+# Which contradicted claim a drop is told by: what the item is before what it did.
+_GRAVITY = ("kind", "state", "author", "vendor", "title", "count", "reference")
+
+
+def _gravity(claim: Claim) -> int:
+    return _GRAVITY.index(claim.type) if claim.type in _GRAVITY else len(_GRAVITY)
+
+
+def _said(claim: Claim) -> str:
+    said = claim.claimed
+    if claim.type in ("state", "kind", "vendor", "title"):
+        said = f"#{claim.number} is {said}"
+    elif claim.type == "author":
+        said = f"#{claim.number} is by {said}"
+    return f"{claim.type}: says {said}; the facts: {claim.truth}"
+
+
+def _chinese_share(text: str) -> float:
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return 0.0
+    return sum(1 for c in letters if "\u4e00" <= c <= "\u9fff") / len(letters)
 
 
 def topics_of(report: Report) -> Callable[[ActivityItem], set[str]]:

@@ -1,12 +1,13 @@
-"""Model prose for a report: three sections, one request each, every sentence checked.
+"""Model prose for a report: one small task per request, every sentence checked, each unit
+shown whole beside the facts or not at all.
 
-The stories (key changes, notable issues, vendor leads), the hot discussions and the day
-(summary and themes) are asked for in one request per section, for the units the cache
-does not hold: each story and thread is cached by the content of its input, so an unchanged
-story costs nothing the next day. The report's prose is bounded in time (`timeout`, for all
-requests together: the daily post waits no longer) and in tokens (`token_budget`): units
-that would pass the budget are not sent, a model that is down or silent stops the asking,
-and what is missing is the deterministic text, with a note; the next run can add it.
+Units (inputs.py) are the told-first items (a reason in one sentence; in Chinese also their
+description translated), the read hot threads and the day, weightiest first. Each is cached
+by the content of its input, so an unchanged item costs nothing the next day. The report's
+prose is bounded in time (`timeout`, for all requests together: the daily post waits no
+longer) and in tokens (`token_budget`): what does not fit is asked for by a later run; a
+model that is down or silent stops the asking. Whatever is missing leaves the deterministic
+report exactly as it is without a model: a model may only add.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from typing import Any, Protocol
 
 from bot.model.report import CommentRecord, Prose, Report
 from bot.prose.client import Answer, LLMConfig, ModelClient, ProseError, estimate_tokens
-from bot.prose.inputs import Unit, day_unit, discussion_units, story_units
-from bot.prose.prompts import system_prompt
+from bot.prose.inputs import Unit, day_unit, discussion_units, item_units
+from bot.prose.prompts import fields, system_prompt
 from bot.prose.vetting import Vetter
 
 log = logging.getLogger(__name__)
@@ -78,76 +79,50 @@ class ProseWriter:
         if report.sections is None:
             return None, None
         run = _Run(self.clock() + self.config.timeout, self.config.token_budget)
-        units = {
-            "stories": story_units(report),
-            "discussions": discussion_units(report, threads or {}),
-            "day": [day_unit(report, lang)],
-        }
+        units = [
+            *item_units(report, lang),
+            *discussion_units(report, threads or {}),
+            day_unit(report, lang),
+        ]
         answers: dict[tuple[str, int], dict[str, Any]] = {}
-        for section, wanted in units.items():
-            answers.update(self._answers(section, wanted, lang, run, ask))
+        for unit in units:
+            found = self._answer(unit, lang, run, ask)
+            if found is not None:
+                answers[(unit.section, unit.number)] = found
         if not answers:
             return None, _note(run)
         return self._checked(report, lang, units, answers, run), _note(run)
 
     # -- asking ---------------------------------------------------------------------------
 
-    def _answers(
-        self, section: str, units: list[Unit], lang: str, run: _Run, ask: bool
-    ) -> dict[tuple[str, int], dict[str, Any]]:
-        found: dict[tuple[str, int], dict[str, Any]] = {}
-        missing = []
-        for unit in units:
-            cached = self.cache.get(unit.key(lang, self.config.model)) if self.cache else None
-            if cached is not None:
-                found[(section, unit.number)] = cached
-                run.cached += 1
-            else:
-                missing.append(unit)
-        if not missing or not ask or run.down:
-            return found
-        sending = self._within_budget(section, lang, missing, run)
-        if not sending:
-            return found
+    def _answer(self, unit: Unit, lang: str, run: _Run, ask: bool) -> dict[str, Any] | None:
+        """One unit's answer: from the cache, else asked for (within time and tokens)."""
+        key = unit.key(lang, self.config.model)
+        cached = self.cache.get(key) if self.cache else None
+        if cached is not None:
+            run.cached += 1
+            return cached
+        if not ask or run.down:
+            return None
+        cost = estimate_tokens([system_prompt(unit.section, lang, _has_reason(unit)), unit.facts])
+        if cost + self.config.max_tokens > run.tokens_left:
+            run.problems.append(f"{unit.section} #{unit.number}: left out by the token budget")
+            return None
         try:
-            answer = self._ask(section, lang, sending, run)
-            if not _shaped(section, answer.value):
-                raise ProseError("the answer was not the JSON asked for")
+            answer = self._ask(unit, lang, run)
         except ProseError as exc:
-            log.warning("model prose for the %s skipped: %s", section, exc)
-            run.problems.append(f"{section}: {exc}")
+            log.warning("model prose for %s #%d skipped: %s", unit.section, unit.number, exc)
+            run.problems.append(f"{unit.section} #{unit.number}: {exc}")
             run.down = run.down or exc.down
-            return found
-        for unit in sending:
-            # A unit the model left out is cached as empty: asked again with the same input
-            # it would say the same, and the next report would pay for it each time.
-            value = _answer_for(section, unit, answer.value) or {"text": ""}
-            found[(section, unit.number)] = value
-            if self.cache is not None:
-                self.cache.put(unit.key(lang, self.config.model), self.config.model, value)
-        return found
+            return None
+        value = _shaped(fields(unit.section, lang, _has_reason(unit)), answer.value)
+        if self.cache is not None:
+            # An answer is cached whatever it says: asked again with the same input it would
+            # say the same, and the next report would pay for it each time.
+            self.cache.put(key, self.config.model, value)
+        return value
 
-    def _within_budget(self, section: str, lang: str, units: list[Unit], run: _Run) -> list[Unit]:
-        """The first units whose request fits in the tokens left (weightiest first)."""
-        base = estimate_tokens(system_prompt(section, lang)) + self.config.max_tokens
-        sending: list[Unit] = []
-        need = base
-        for unit in units:
-            cost = estimate_tokens(unit.facts)
-            if need + cost > run.tokens_left:
-                break
-            sending.append(unit)
-            need += cost
-        if len(sending) < len(units):
-            run.problems.append(
-                f"{section}: {len(units) - len(sending)} left out by the token budget"
-            )
-        return sending
-
-    def _ask(self, section: str, lang: str, units: list[Unit], run: _Run) -> Answer:
-        payload: dict[str, Any] = (
-            units[0].facts if section == "day" else {section: [u.facts for u in units]}
-        )
+    def _ask(self, unit: Unit, lang: str, run: _Run) -> Answer:
         tries = self.config.retries + 1
         while True:
             left = run.deadline - self.clock()
@@ -156,14 +131,20 @@ class ProseWriter:
                 raise ProseError(f"no time left of the {self.config.timeout:.0f} s allowed")
             run.calls += 1
             try:
-                answer = self.client.ask(section, lang, payload, timeout=left)
+                answer = self.client.ask(
+                    unit.section, lang, unit.facts, timeout=left, reason=_has_reason(unit)
+                )
             except ProseError as exc:
                 tries -= 1
-                if exc.down or tries <= 0:
+                if exc.down or exc.final or tries <= 0:
                     raise
                 continue
+            # What the server counted, never less than our own count of what was sent.
+            sent = max(
+                answer.sent_tokens, estimate_tokens([system_prompt(unit.section, lang), unit.facts])
+            )
             run.tokens += answer.sent_tokens
-            run.tokens_left -= answer.sent_tokens + answer.answer_tokens
+            run.tokens_left -= sent + answer.answer_tokens
             return answer
 
     # -- checking -------------------------------------------------------------------------
@@ -172,44 +153,37 @@ class ProseWriter:
         self,
         report: Report,
         lang: str,
-        units: Mapping[str, list[Unit]],
+        units: Sequence[Unit],
         answers: Mapping[tuple[str, int], dict[str, Any]],
         run: _Run,
     ) -> Prose:
         vetter = Vetter(report, self.vendor_names)
         kept = 0
         rejected: list[tuple[str, str]] = []
-        texts: dict[str, dict[int, str]] = {"stories": {}, "discussions": {}}
-        summary, themes = "", []
-        for section, wanted in units.items():
-            for unit in wanted:
-                value = answers.get((section, unit.number))
-                if value is None:
-                    continue
-                parts = (
-                    [value.get("summary", ""), *_listed(value.get("themes"))]
-                    if section == "day"
-                    else [value.get("text", "")]
-                )
-                for index, part in enumerate(parts):
-                    vetted = vetter.vet(part, unit)
-                    kept += vetted.kept
-                    rejected += vetted.rejected
-                    if not vetted.text:
-                        continue
-                    if section != "day":
-                        texts[section][unit.number] = vetted.text
-                    elif index == 0:
-                        summary = vetted.text
-                    else:
-                        themes.append(vetted.text)
+        notes: dict[int, str] = {}
+        threads: dict[int, str] = {}
+        summary = ""
+        for unit in units:
+            value = answers.get((unit.section, unit.number))
+            if value is None:
+                continue
+            vetted = vetter.vet(value, unit, lang)
+            kept += vetted.kept
+            rejected += vetted.rejected
+            if not vetted.text:
+                continue
+            if unit.section == "item":
+                notes[unit.number] = vetted.text
+            elif unit.section == "thread":
+                threads[unit.number] = vetted.text
+            else:
+                summary = vetted.text
         return Prose(
             model=self.config.model,
             summary={lang: summary} if summary else {},
-            notes=texts["stories"],
+            notes=notes,
             dropped=len(rejected),
-            discussions=texts["discussions"],
-            themes=tuple(themes),
+            discussions=threads,
             kept=kept,
             rejected=tuple(rejected),
             calls=run.calls,
@@ -218,32 +192,20 @@ class ProseWriter:
         )
 
 
-def _answer_for(section: str, unit: Unit, value: dict[str, Any]) -> dict[str, Any] | None:
-    """One unit's part of a section's answer, as cached: the day's summary and themes, or a
-    story's or thread's text (None when the answer has no usable part for it)."""
-    if section == "day":
-        summary = value.get("summary")
-        themes = _listed(value.get("themes"))
-        if not isinstance(summary, str) and not themes:
-            return None
-        return {"summary": summary if isinstance(summary, str) else "", "themes": themes}
-    texts = value.get(section)
-    text = texts.get(str(unit.number)) if isinstance(texts, dict) else None
-    return {"text": text} if isinstance(text, str) and text.strip() else None
+def _shaped(asked: tuple[str, ...], value: dict[str, Any]) -> dict[str, Any]:
+    """The answer's parts the prompt asked for, as given (a part that is not text stays, so
+    the check can say so); empty parts, and parts not asked for, left out."""
+    return {name: value[name] for name in asked if name in value and value[name] != ""}
 
 
-def _shaped(section: str, value: dict[str, Any]) -> bool:
-    """The answer has the shape the prompt asked for (else nothing of it is cached)."""
-    if section == "day":
-        return isinstance(value.get("summary"), str) or isinstance(value.get("themes"), list)
-    return isinstance(value.get(section), dict)
-
-
-def _listed(value: object) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+def _has_reason(unit: Unit) -> bool:
+    """Whether the unit's item states a reason (a Chinese item without one is asked for its
+    translation alone)."""
+    return unit.section != "item" or bool(unit.facts.get("reason"))
 
 
 def _note(run: _Run) -> str | None:
+    """The operator's reason when prose was incomplete (the log and /metrics carry it)."""
     if not run.problems:
         return None
-    return "model text incomplete (" + "; ".join(run.problems) + "); deterministic text used"
+    return "model text incomplete (" + "; ".join(run.problems[:5]) + ")"

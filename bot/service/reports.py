@@ -124,7 +124,8 @@ class Reports:
                 report, query.lang, ask=self.archiver.fetch, threads=threads
             )
             report = replace(report, prose=prose) if prose else report
-            report = replace(report, notes=(*report.notes, problem)) if problem else report
+            if problem:  # the operator's business: readers are not told a server's answers
+                log.warning("%s for %s %s", problem, report.repo, window.label)
         self._remember(query, report)
         return report
 

@@ -115,7 +115,8 @@ def test_the_release_leads_its_story_with_its_fix_and_the_requests_beside_it() -
     text = render_markdown(report, "en")
     amd = text[text.index("## 🎯 AMD") : text.index("## 🎯 NVIDIA")]
     assert "related by title [#36703]" in amd and "(closed as completed)" in amd
-    assert "delivers" not in amd and "fixes" not in amd
+    members = next(line for line in amd.splitlines() if "[#36703]" in line)
+    assert "delivers" not in members and "fixes" not in members
     assert "Closed without merging" not in amd
 
 

@@ -78,8 +78,9 @@ def test_our_own_report_checks_clean(
 def test_a_wrong_vendor_figure_in_our_report_is_caught(
     fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """NVIDIA's 9 merged PRs written as 11 (its merged stories' items, the old mistake) and
-    AMD's heading off by one are both wrong, as NVIDIA's figures, not the day's."""
+    """NVIDIA's 9 merged PRs written as 11 (its merged stories' items, the old mistake), in
+    the header and in its section, and AMD's heading off by one: all wrong, as the vendors'
+    figures, not the day's."""
     day = anchor_days()[2]
     _, out = run(capsys, "show", day.label, "--cutoff", day.cutoff)
     assert "NVIDIA: 9 merged PRs" in out and "### Merged PRs (11)" in out
@@ -90,6 +91,7 @@ def test_a_wrong_vendor_figure_in_our_report_is_caught(
     assert code == 1
     assert sorted(wrong(claims)) == [
         (None, "count", "amd merged 12"),
+        (None, "count", "nvidia merged 11"),
         (None, "count", "nvidia merged 11"),
     ]
 

@@ -99,7 +99,7 @@ def test_one_section_and_one_topic(
     """--section amd prints only AMD; --topic amd limits counts and lists to AMD items."""
     code, out, _ = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--section", "amd")
     assert code == 0
-    assert "## 🎯 AMD / ROCm" in out and "NVIDIA" not in out and "Appendix" not in out
+    assert "## 🎯 AMD / ROCm" in out and "## 🎯 NVIDIA" not in out and "Appendix" not in out
     _, whole, _ = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--format", "json")
     full = json.loads(whole)
     amd = set(full["topics"]["amd"]["issues"] + full["topics"]["amd"]["prs"])

@@ -1,5 +1,5 @@
-"""A scripted model for the fake OpenAI server: it answers each section (stories,
-discussions, day) from a script, and records which units each request asked about."""
+"""A scripted model for the fake OpenAI server: it answers each request (one item, one
+thread or the day) from a script, and records what each request asked about."""
 
 from __future__ import annotations
 
@@ -12,57 +12,58 @@ from tests.fakes.openai_api import Scripted
 
 def section_of(request: dict[str, Any]) -> str:
     system = request["messages"][0]["content"]
-    if '{"stories"' in system:
-        return "stories"
-    if '{"discussions"' in system:
-        return "discussions"
+    if '{"why"' in system or '{"what"' in system:
+        return "item"
+    if '{"text"' in system:
+        return "thread"
     return "day"
+
+
+def lang_of(request: dict[str, Any]) -> str:
+    return "zh" if "规则" in request["messages"][0]["content"] else "en"
 
 
 def facts_of(request: dict[str, Any]) -> dict[str, Any]:
     return json.loads(request["messages"][-1]["content"])
 
 
-def asked(request: dict[str, Any]) -> list[int]:
-    """The stories or threads a request asked about (nothing for the day)."""
-    section = section_of(request)
-    facts = facts_of(request)
-    return [unit["number"] for unit in facts.get(section, [])] if section != "day" else []
+def asked(request: dict[str, Any]) -> int:
+    """The item or thread a request asked about (0 for the day)."""
+    return int(facts_of(request).get("number", 0))
+
+
+Answer = str | Mapping[str, object]
 
 
 class ScriptedModel:
-    """Answers with `notes` (story lead → text), `threads` (thread → text), `summary` and
-    `themes`, by language (the request's system prompt says which); anything asked for
-    that the script does not name gets no answer. `failures` (section → Scripted) fail a
-    section instead."""
+    """Answers with `notes` (item → its answer: a text for its one part, or the parts by
+    name: `{"what": …, "why": …}`), `threads` (thread → text) and `summary`, by language;
+    anything the script does not name gets an empty answer. `failures` (section →
+    Scripted) fail a section instead."""
 
     def __init__(
         self,
-        notes: Mapping[str, Mapping[int, str]] | None = None,
+        notes: Mapping[str, Mapping[int, Answer]] | None = None,
         threads: Mapping[str, Mapping[int, str]] | None = None,
         summary: Mapping[str, str] | None = None,
-        themes: Mapping[str, list[str]] | None = None,
         failures: Mapping[str, Scripted] | None = None,
     ) -> None:
         self.notes = notes or {}
         self.threads = threads or {}
         self.summary = summary or {}
-        self.themes = themes or {}
         self.failures = failures or {}
 
     def __call__(self, request: dict[str, Any]) -> Scripted | str:
         section = section_of(request)
         if section in self.failures:
             return self.failures[section]
-        lang = "zh" if "规则" in request["messages"][0]["content"] else "en"
-        wanted = set(asked(request))
-        if section == "stories":
-            notes = self.notes.get(lang, {})
-            return json.dumps({"stories": {str(n): t for n, t in notes.items() if n in wanted}})
-        if section == "discussions":
-            said = self.threads.get(lang, {})
-            return json.dumps({"discussions": {str(n): t for n, t in said.items() if n in wanted}})
-        return json.dumps(
-            {"summary": self.summary.get(lang, ""), "themes": self.themes.get(lang, [])},
-            ensure_ascii=False,
-        )
+        lang = lang_of(request)
+        number = asked(request)
+        if section == "item":
+            said = self.notes.get(lang, {}).get(number, "")
+            part = "what" if lang == "zh" else "why"
+            answer = dict(said) if isinstance(said, Mapping) else {part: said}
+            return json.dumps(answer, ensure_ascii=False)
+        if section == "thread":
+            return json.dumps({"text": self.threads.get(lang, {}).get(number, "")})
+        return json.dumps({"summary": self.summary.get(lang, "")}, ensure_ascii=False)

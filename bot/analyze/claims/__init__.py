@@ -34,6 +34,7 @@ from bot.analyze.claims.checks import (
     author_claims,
     compact,
     kind_claims,
+    kind_word_claims,
     link_claims,
     refs,
     said_state,
@@ -104,13 +105,15 @@ def sentence_claims(
         item = facts.item(number)
         claims += kind_claims(number, compact(masked[max(0, start - 24) : start]), text, item)
         claims += title_claims(number, text[end:clause_end], text, item)
-        claimed, _ = said_state(compact(masked[end:clause_end]))
+        claimed, _ = said_state(compact(masked[end:clause_end]), strict=strict)
         if claimed is not None:
             claims += state_claim(number, claimed, text, item, facts)
+        if strict and index == 0:
+            claims += kind_word_claims(number, compact(masked), text, item)
     claims += author_claims(found_refs, text, masked, facts)
     claims += link_claims(found_refs, text, masked, facts, strict)
     if vendor is None:
-        claims += count_claims(masked, text, facts.report)
+        claims += count_claims(masked, text, facts.report, strict=strict)
     else:
         claims += vendor_figure_claims(masked, text, vendor, facts)
     return claims

@@ -193,14 +193,52 @@ def _title_like(text: str) -> bool:
     return _cjk_share(text) == 0 and len(_WORD.findall(text.lower())) >= 3
 
 
-def said_state(text: str) -> tuple[str | None, bool]:
+# In prose we publish, a verb of landing in any tense says the work is in ("#38086 adds
+# …", "#38077 修复 …"), unless the words before it say it is proposed ("would add", "拟新增").
+PRESENT_LANDED = re.compile(
+    r"\b(?:fixes|introduces|adds|implements|enables|resolves|removes|brings|delivers)\b"
+    # A Chinese verb, not the noun it also is ("……的实现", "实现细节").
+    r"|(?<!的)(?:修复|引入|新增|实现|解决|移除|添加|启用|带来)(?!细节|方案|方式|原理|过程|$)",
+    re.I,
+)
+_PROPOSED = re.compile(
+    r"\bwould\b|\bwill\b|\bproposes?\b|\baims? to|\bplans? to|\btries to|\bwants to"
+    r"|\bcould\b|\bshould\b|拟|提议|将|计划|旨在|尝试|希望|想要",
+    re.I,
+)
+
+
+def said_state(text: str, *, strict: bool = False) -> tuple[str | None, bool]:
     """The state a clause gives its item (merged, open, done, closed), and whether it said
-    so with a verb of landing ("introduced", "修复了")."""
+    so with a verb of landing ("introduced", "修复了"; with `strict` any tense: "fixes",
+    "修复", unless proposed)."""
     claimed = next((state for state, words in STATE_WORDS if words.search(text[:60])), None)
     landed = LANDED_VERBS.search(text[:80]) is not None
+    if strict and not landed:
+        verb = PRESENT_LANDED.search(text[:80])
+        landed = verb is not None and not _PROPOSED.search(text[: verb.start()])
     if claimed is None and landed:
         claimed = "done"
     return claimed, landed
+
+
+# "#38077 … the PR fixes …", "该 PR 修复 …": the sentence's item called a PR.
+_PR_WORDS = re.compile(
+    r"\b(?:this|the)\s+(?:pull request|PR)\b|\bPR\s+(?:fixes|adds|introduces|implements|"
+    r"resolves|would|proposes)\b|(?:该|此|这个|本)\s*PR|PR\s*(?:修复|新增|引入|实现|提议|拟)",
+    re.I,
+)
+
+
+def kind_word_claims(
+    number: int, text: str, sentence: str, item: ActivityItem | None
+) -> list[Claim]:
+    """In prose we publish about one item: calling it "the PR" says it is one."""
+    if item is None or _PR_WORDS.search(text) is None:
+        return []
+    ok = item.kind == "pr"
+    truth = "a PR" if ok else "an issue"
+    return [Claim(number, "kind", sentence, "pr", "correct" if ok else "wrong", truth)]
 
 
 def state_claim(
@@ -346,7 +384,8 @@ _GENERIC_VENDORS = frozenset({"cpu"})
 
 def vendor_word_claims(masked: str, sentence: str, facts: Facts) -> list[Claim]:
     """In prose we publish: a vendor named right beside `#N` ("AMD's #38086", "#38086
-    (ROCm)", "ROCm 上的 #38086") says #N is that vendor's, so #N must carry its evidence."""
+    (ROCm)", "ROCm 上的 #38086") says #N is that vendor's, so #N must carry its evidence
+    (and a vendor it carries is a claim checked correct)."""
     found = refs(masked)
     claims: list[Claim] = []
     for index, (number, start, end) in enumerate(found):
@@ -362,10 +401,14 @@ def vendor_word_claims(masked: str, sentence: str, facts: Facts) -> list[Claim]:
         )
         topics = facts.topics(item)
         for key, spellings in facts.vendor_names.items():
-            if key in _GENERIC_VENDORS or key in topics:
+            if key in _GENERIC_VENDORS:
                 continue
             said = next((s for s in spellings if _names(s, near)), None)
-            if said is not None:
+            if said is None:
+                continue
+            if key in topics:
+                claims.append(Claim(number, "vendor", sentence, key, "correct", key))
+            else:
                 truth = "topics: " + ", ".join(sorted(topics)) if topics else "no vendor"
                 claims.append(Claim(number, "vendor", sentence, key, "wrong", truth))
     return unique(claims)

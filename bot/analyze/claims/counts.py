@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import datetime
 
 from bot.analyze.claims.facts import Facts
 from bot.model.claims import Claim
@@ -72,7 +73,9 @@ _COUNT_PATTERNS = tuple(
 # "55 of the 100 new PRs were merged": a share of a population, checked against it.
 _SHARE = re.compile(
     r"\b(\d+)\s+of\s+(?:the\s+)?(\d+)\s+new\s+PRs?\s+(?:were\s+|got\s+)?merged"
-    r"|(\d+)\s*个新(?:增)?\s*PR\s*中[^0-9]{0,8}(\d+)\s*个(?:已|被)?合并",
+    r"|(\d+)\s*个\s*(?:新(?:增)?\s*)?PR\s*(?:中|[，,]\s*其中)[^0-9]{0,8}(\d+)\s*个(?:已|被)?合并"
+    r"|\b(\d+)\s+(?:new\s+)?PRs?[^.;]{0,30}?,\s*(?:of which|and)\s+(\d+)\s+"
+    r"(?:were\s+|got\s+)?merged",
     re.I,
 )
 # A vendor's figure by bucket: as a heading ("Merged PRs (9)", "已合并 PR（9）") and in its
@@ -101,17 +104,74 @@ _FIGURES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
-def count_claims(text: str, sentence: str, report: Report) -> list[Claim]:
+# Closings by a sweep, as a model writes them ("28 stale or bulk closings"); per list in our
+# own counts line, so read in prose we publish only.
+_SWEEP_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "swept",
+        (
+            r"\b(\d+)\s+(?:\w+\s+){0,2}(?:stale|bulk)\b[^.;,]{0,30}\bor\b[^.;,]{0,20}"
+            r"\b(?:stale|bulk|low-effort)",
+            r"(\d+)\s*个?[^。；，]{0,6}(?:过期或批量|过期与批量|批量或过期)",
+        ),
+    ),
+    (
+        "stale",
+        (
+            r"\b(\d+)\s+(?:\w+\s+){0,2}(?:closed\s+)?by\s+the\s+stale\s+bot",
+            r"\b(\d+)\s+stale\b",
+            r"过期关闭\s*(?:了\s*)?(\d+)",
+        ),
+    ),
+    (
+        "stale_prs",
+        (
+            r"\b(\d+)\s+(?:\w+\s+){0,2}PRs?\s+(?:were\s+)?(?:closed\s+)?(?:as|by the)\s+stale",
+            r"(\d+)\s*个\s*PR[^，。；]{0,24}(?:stale|过期)",
+        ),
+    ),
+    (
+        "stale_issues",
+        (
+            r"\b(\d+)\s+(?:\w+\s+){0,2}issues?\s+(?:were\s+)?(?:closed\s+)?(?:as|by the)\s+stale",
+            r"(\d+)\s*个\s*issue[^，。；]{0,24}(?:stale|过期)",
+        ),
+    ),
+    (
+        "open_prs",
+        (
+            r"\bopen\s+PRs?\s*\((\d+)\)",
+            r"\b(\d+)\s+(?:still\s+)?open\s+PRs?\b",
+            r"(\d+)\s*个\s*(?:仍在)?(?:审阅中|待合并|开放)的?\s*PR",
+        ),
+    ),
+    (
+        "low_effort",
+        (
+            r"\b(\d+)\s+(?:\w+\s+){0,2}(?:closed\s+)?(?:as\s+)?low-effort",
+            r"\b(\d+)\s+(?:\w+\s+){0,2}closed\s+in\s+bulk",
+            r"批量关闭\s*(?:了\s*)?(\d+)",
+        ),
+    ),
+)
+_SWEEP_PATTERNS = tuple(
+    (re.compile("|".join(f"(?:{p})" for p in patterns), re.I), population)
+    for population, patterns in _SWEEP_WORDS
+)
+
+
+def count_claims(text: str, sentence: str, report: Report, *, strict: bool = False) -> list[Claim]:
     """The window's figures `text` (a sentence in the writer's own words) states, each
-    against the lists; `sentence` is the sentence as written."""
-    stats = {name.value: count for name, count in report.stats.items()}
-    stats["new_items"] = stats["new_issues"] + stats["new_prs"]
+    against the lists; `sentence` is the sentence as written. `strict` (prose we publish)
+    also reads closings by a sweep (the stale bot's, the bulk closing's) and open PRs."""
+    stats = _populations(report)
     claims: list[Claim] = []
     taken: list[tuple[int, int]] = []
     for share in _SHARE.finditer(text):
         claims.append(_share_claim(share, sentence, report))
         taken.append(share.span())
-    for pattern, population in _COUNT_PATTERNS:
+    patterns = (*_SWEEP_PATTERNS, *_COUNT_PATTERNS) if strict else _COUNT_PATTERNS
+    for pattern, population in patterns:
         for match in pattern.finditer(text):
             if any(a <= match.start() < b for a, b in taken):
                 continue
@@ -124,11 +184,37 @@ def count_claims(text: str, sentence: str, report: Report) -> list[Claim]:
     return claims
 
 
+def _populations(report: Report) -> dict[str, int]:
+    """Each population a count may be of: the five lists, and the sweeps and open PRs."""
+    stats = {name.value: count for name, count in report.stats.items()}
+    stats["new_items"] = stats["new_issues"] + stats["new_prs"]
+    stats["stale"] = sum(split.stale for split in report.closures.values())
+    stats["low_effort"] = sum(split.low_effort for split in report.closures.values())
+    stats["swept"] = stats["stale"] + stats["low_effort"]
+    closed_prs = report.closures.get(ListName.CLOSED_UNMERGED_PRS)
+    closed_issues = report.closures.get(ListName.CLOSED_ISSUES)
+    stats["stale_prs"] = closed_prs.stale if closed_prs is not None else 0
+    stats["stale_issues"] = closed_issues.stale if closed_issues is not None else 0
+    end = report.window.end
+    stats["open_prs"] = sum(
+        1
+        for n in report.lists[ListName.NEW_PRS]
+        if not _ended(report.items[n].merged_at, end) and not _ended(report.items[n].closed_at, end)
+    )
+    return stats
+
+
+def _ended(moment: datetime | None, end: datetime) -> bool:
+    return moment is not None and moment < end
+
+
 def _share_claim(share: re.Match[str], sentence: str, report: Report) -> Claim:
     if share.group(1):
         merged, of = int(share.group(1)), int(share.group(2))
-    else:
+    elif share.group(3):
         of, merged = int(share.group(3)), int(share.group(4))
+    else:
+        of, merged = int(share.group(5)), int(share.group(6))
     new_prs = [report.items[n] for n in report.lists[ListName.NEW_PRS]]
     truth_of = len(new_prs)
     truth_merged = sum(

@@ -21,15 +21,20 @@ REF = re.compile(r"(?<![\w&/])#(\d{2,7})\b")
 # A link to an item, as Markdown or Slack write it: read as the `#N` it shows.
 _LINK = re.compile(r"\[(#\d{2,7})\]\([^)\s]*\)|<[^>|\s]+\|(#\d{2,7})>")
 _SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])\s+(?=[A-Z0-9*#\[(`\"'“])")
-_VENDOR_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\d+\.\s*)?[^\n]{0,8}🎯\s*(?P<name>[^\n]+)$")
+# A vendor's section heading ("### 🎯 AMD/ROCm 生态相关动态"); a line of its figures
+# ("🎯 AMD / ROCm: 11 merged PRs") is no heading.
+_VENDOR_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\d+\.\s*)?[^\n]{0,8}🎯\s*(?P<name>[^\n:：]+)$")
 _APPENDIX = re.compile(r"^\s*(?:#{1,6}\s*)?(?:📋\s*)?(?:附录|Appendix)", re.I)
 # A heading that opens a section (an emoji's, or a title); a deeper one without an emoji
 # heads a part of its section ("### Merged PRs (9)").
 _SECTION_HEADING = re.compile(r"^\s*#{1,2}\s+\S|^\s*(?:#{1,6}\s*)?[📊💬🔥🛠📈💡📋]")
 _SUB_HEADING = re.compile(r"^\s*#{3,6}\s+(?=\S)")
 _LIST_ITEM = re.compile(r"^(\s*)(?:[-*•+]|\d{1,3}[.)、])\s+")
-# Between a `#N` and its title: spaces, a colon, an opening bracket, emphasis.
-_BEFORE_TITLE = re.compile(r"[\s:：(（*]*")
+# Between a `#N` and its title: spaces, a colon, an opening bracket, emphasis, our Chinese
+# edition's label of its kind (【修复】).
+_BEFORE_TITLE = re.compile(r"[\s:：(（*]*(?:【[^】]{1,12}】)?[\s:：(（*]*")
+# A title's tags, which the Chinese edition says in Chinese and leaves out of the quote.
+_LEADING_TAGS = re.compile(r"^(?:\s*[\[{][^\]}]{1,40}[\]}]\s*:?)+\s*")
 # Where a line's own words break into parts that may each be a quote.
 _PARTS = re.compile(r" — | · |；|; |：|: ")
 MIN_QUOTE_WORDS = 4
@@ -110,7 +115,10 @@ def quoted(line: str, facts: Facts) -> str:
         if item is not None:
             gap = _BEFORE_TITLE.match(line, match.end())
             begin = gap.end() if gap is not None else match.end()
-            length = _title_prefix(line, begin, item.title)
+            length = max(
+                _title_prefix(line, begin, item.title),
+                _title_prefix(line, begin, _LEADING_TAGS.sub("", item.title)),
+            )
             for i in range(begin, begin + length):
                 chars[i] = FILL
     masked = "".join(chars)

@@ -147,7 +147,7 @@ def main() -> None:
                     f"{day.label} {lang}: {found['calls']} requests, {found['seconds']} s, "
                     f"{found['tokens_sent']} tokens sent"
                 )
-                proposed = len(found["shown"]) + len(found["dropped"])
+                proposed = found["kept"] + len(found["dropped"])
                 print(
                     f"  sentences proposed {proposed}, shown {found['kept']}, "
                     f"dropped {len(found['dropped'])}"

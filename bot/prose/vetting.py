@@ -39,7 +39,10 @@ _FILLER = re.compile(
     r"|\benhanc\w* the overall|\bit is (?:worth noting|important to note)|\bin today's"
     r"|\bthis (?:is|was) (?:a|an) (?:important|significant|major|great)\b"
     r"|\bsignificantly (?:improv|enhanc)\w*(?! \d)|\brobust(?:ness)? and (?:efficien|scalab)"
-    r"|至关重要|具有重要意义|极大地提升|显著提升(?![^。]*\d)|无缝|里程碑|一等公民",
+    r"|至关重要|具有重要意义|极大地提升|显著提升(?![^。]*\d)|无缝|里程碑|一等公民"
+    # The prompt's own words given back: "The positions taken are:", "各方观点（谁，简要）".
+    r"|\bthe (?:positions? taken|question)(?: by [^:]{1,30})? (?:are|is)\s*:"
+    r"|（谁，简要）|\(who, briefly\)",
     re.I,
 )
 # Names a sentence can be checked on: code spans, and words with a digit, a capital after
@@ -50,6 +53,8 @@ _IDENTIFIER = re.compile(
     r"[A-Za-z0-9_.+-]*"
 )
 _NOT_NAMES = frozenset({"pr", "prs", "id", "ids"})
+_ALNUM = re.compile(r"[^a-z0-9.]+")
+_CITED = re.compile(r"(?<![\w/])#(\d{2,7})\b")
 _WORD = re.compile(r"[a-z][a-z0-9]{2,}")
 # Benefits a sentence may claim only when its item's facts name them ("improves accuracy"
 # of a change whose description says nothing of accuracy is an invented reason); each with
@@ -141,7 +146,7 @@ class Vetter:
         if _FILLER.search(sentence):
             return "filler"
         if about is None:
-            return None
+            return _day_fault(sentence, claims)
         return self._adds_nothing(sentence, claims, unit, lang, translation=translation)
 
     def _adds_nothing(
@@ -156,7 +161,10 @@ class Vetter:
         if lang == "en" and copies(sentence, self._own_words(unit)):
             return "copies its item's title or description"
         if translation:
-            lost = translation_fault(sentence, facts.get("description", ""), facts.get("title", ""))
+            source = str(facts.get("description", ""))
+            lost = translation_fault(sentence, source, facts.get("title", "")) or relation_fault(
+                sentence, source
+            )
             if lost:
                 return lost
         elif unit.section == "item" and not facts.get("reason"):
@@ -178,8 +186,11 @@ class Vetter:
         return claims_in(probe, self.facts, strict=True)
 
     def _own_words(self, unit: Unit) -> list[str]:
+        """The texts the unit's items wrote: what a sentence may not merely copy."""
         facts = unit.facts
-        return [str(facts.get(k, "")) for k in ("title", "description", "reason") if facts.get(k)]
+        own = [str(facts[k]) for k in ("title", "description", "reason", "body") if facts.get(k)]
+        comments = facts.get("comments") or []
+        return own + [str(c.get("text", "")) for c in comments if isinstance(c, dict)]
 
     def _names(self, unit: Unit) -> str:
         """What a sentence about the unit's item may name: what it was given (its own
@@ -199,9 +210,15 @@ class Vetter:
 
 
 def identifiers(text: str) -> set[str]:
-    """The identifiers, code spans and figures of a text, lower case."""
-    found = {m.group(0).strip("`").lower().rstrip(".-") for m in _IDENTIFIER.finditer(text)}
-    return (found - _NOT_NAMES) | {n for n in numbers_in([text])}
+    """The identifiers, code spans and figures of a text, as compared: lower case, letters
+    and digits only (`Cohere Transcribe` and "Cohere-Transcribe" are one name)."""
+    found = {_ALNUM.sub("", m.group(0).lower()).strip(".") for m in _IDENTIFIER.finditer(text)}
+    return (found - _NOT_NAMES - {""}) | {n for n in numbers_in([text])}
+
+
+def _squeezed(text: str) -> str:
+    """A text as identifiers are looked for in it: lower case, letters, digits and dots."""
+    return _ALNUM.sub("", text.lower())
 
 
 def translation_fault(translated: str, source: str, beside: str = "") -> str | None:
@@ -209,13 +226,61 @@ def translation_fault(translated: str, source: str, beside: str = "") -> str | N
     neither its source nor `beside` (its item's title) has."""
     if not source:
         return None
-    want, got = identifiers(source), identifiers(translated)
-    lost = sorted(want - got)
+    said, given = _squeezed(translated), _squeezed(source + " " + beside)
+    lost = sorted(x for x in identifiers(source) if x not in said)
+    lost += sorted(f"#{n}" for n in _CITED.findall(source) if f"#{n}" not in translated)
     if lost:
         return "loses " + ", ".join(f"`{x}`" for x in lost[:3]) + " of what it translates"
-    added = sorted(got - want - identifiers(beside))
+    added = sorted(x for x in identifiers(translated) if x not in given)
     if added:
         return "adds " + ", ".join(f"`{x}`" for x in added[:3]) + ", not in what it translates"
+    return None
+
+
+# A cause a summary of counts cannot know ("74 PRs closed because of …").
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")  # the window's days, not figures
+_CAUSE = re.compile(
+    r"\b(?:because|due to|thanks to|caused by|as a result of)\b|由于|因为|导致|得益于|归因于",
+    re.I,
+)
+
+
+def _day_fault(sentence: str, claims: Sequence[Claim]) -> str | None:
+    """A summary sentence writes only figures the checker settles as counts of the right
+    population, and gives no cause (the counts have none)."""
+    if _CAUSE.search(sentence):
+        return "gives a cause its facts do not state"
+    settled = {part for c in claims if c.type == "count" for part in c.claimed.split()}
+    loose = sorted(numbers_in([_DATE.sub(" ", sentence)]) - settled)
+    if loose:
+        return "writes " + ", ".join(loose[:3]) + ", a figure the checker cannot settle"
+    return None
+
+
+# What an item is to its own `#N` ("Follow-up to #35809"), as a translation must keep it.
+_RELATIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (re.compile(en, re.I), re.compile(zh))
+    for en, zh in (
+        (r"follow[- ]?up (?:to|of|for)\s*$|followup (?:to )?\s*$", r"后续|跟进|延续|接续"),
+        (r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*$", r"修复|解决|关闭"),
+        (r"revert(?:s|ed)?\s*$", r"回退|还原|撤销"),
+        (r"(?:based on|builds on|on top of|depends on)\s*$", r"基于|依赖|建立在"),
+        (r"backport(?:s|ed)?(?: of)?\s*$", r"回移|移植"),
+    )
+)
+
+
+def relation_fault(translated: str, source: str) -> str | None:
+    """A `#N` the source says is its follow-up, fix, revert or base, said otherwise."""
+    for match in re.finditer(r"#(\d+)", source):
+        before = source[max(0, match.start() - 20) : match.start()]
+        for english, chinese in _RELATIONS:
+            if not english.search(before):
+                continue
+            at = translated.find(match.group(0))
+            near = translated[max(0, at - 12) : at + len(match.group(0)) + 6] if at >= 0 else ""
+            if at >= 0 and not chinese.search(near):
+                return f"says otherwise what {match.group(0)} is to its item"
     return None
 
 

@@ -55,7 +55,7 @@ def vet(answer: dict[str, object], about: Unit, lang: str = "en") -> tuple[str, 
     ("number", "lang", "sentence", "reason"),
     [
         # A translation that loses what it translates.
-        (38049, "zh", "#38049 拟为 InternVL 加入编译支持。", "loses `@support_torch_compile`"),
+        (38049, "zh", "#38049 拟为 InternVL 加入编译支持。", "loses `internvit`"),
         # Open work said to have landed, in any tense.
         (
             38049,
@@ -186,9 +186,14 @@ def test_a_translation_keeps_every_identifier_and_number_of_its_source() -> None
     whole = "新增 `moe_backend` 字段到 `SpeculativeConfig`，用于 FP8 草稿模型，快 2x。"
     assert translation_fault(whole, source) is None
     lost = "新增一个字段到 `SpeculativeConfig`，用于 FP8 草稿模型，快 2x。"
-    assert translation_fault(lost, source) == "loses `moe_backend` of what it translates"
+    assert translation_fault(lost, source) == "loses `moebackend` of what it translates"
+    cited = "Follow-up to #35809: adds a `moe_backend` field."
+    assert (
+        translation_fault("新增 `moe_backend` 字段。", cited)
+        == "loses `#35809` of what it translates"
+    )
     added = whole + "支持 Qwen3-8B。"
-    assert translation_fault(added, source) == "adds `8`, `qwen3-8b`, not in what it translates"
+    assert translation_fault(added, source) == "adds `qwen38b`, not in what it translates"
 
 
 def test_a_count_of_the_wrong_population_is_dropped() -> None:

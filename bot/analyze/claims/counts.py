@@ -33,7 +33,9 @@ _COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             r"关闭\s*Issue\s*[:：]?\s*(\d+)",
             r"(\d+)\s*个?\s*Issue\s*(?:被)?关闭",
+            r"(\d+)\s*个\s*(?:已)?关闭的?\s*Issue",
             r"\b(\d+)\s+issues?\s+(?:were\s+)?closed",
+            r"\b(\d+)\s+closed\s+issues?\b",
         ),
     ),
     (
@@ -55,13 +57,16 @@ _COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"合并了\s*(\d+)\s*个",
             r"\b(\d+)\s+PRs?\s+(?:were\s+)?merged",
             r"\bmerged\s+(\d+)\s+PRs?",
+            r"\b(\d+)\s+merged\s+PRs?\b",
         ),
     ),
     (
         "closed_unmerged_prs",
         (
             r"关闭未合并\s*PR\s*[:：]?\s*(\d+)",
+            r"(\d+)\s*个\s*未合并(?:关闭)?的?\s*PR",
             r"\b(\d+)\s+PRs?\s+(?:were\s+)?closed\s+without\s+merging",
+            r"\b(\d+)\s+closed(?:[- ]unmerged|\s+without\s+merging)\s+PRs?\b",
         ),
     ),
     ("new_items", (r"(\d+)\s*个新的?\s*Issue\s*和\s*PR", r"\b(\d+)\s+new\s+issues\s+and\s+PRs")),
@@ -73,7 +78,7 @@ _COUNT_PATTERNS = tuple(
 # "55 of the 100 new PRs were merged": a share of a population, checked against it.
 _SHARE = re.compile(
     r"\b(\d+)\s+of\s+(?:the\s+)?(\d+)\s+new\s+PRs?\s+(?:were\s+|got\s+)?merged"
-    r"|(\d+)\s*个\s*(?:新(?:增)?\s*)?PR\s*(?:中|[，,]\s*其中)[^0-9]{0,8}(\d+)\s*个(?:已|被)?合并"
+    r"|(\d+)\s*个[^，。0-9]{0,6}PR\s*(?:中|[，,])[^0-9，。]{0,6}(\d+)\s*个[^，。0-9]{0,3}合并"
     r"|\b(\d+)\s+(?:new\s+)?PRs?[^.;]{0,30}?,\s*(?:of which|and)\s+(\d+)\s+"
     r"(?:were\s+|got\s+)?merged",
     re.I,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.model.report import Catalog, Explanation
 
@@ -100,14 +101,16 @@ def explanation_pieces(
     links: bool = True,
     beside: str | None = None,
     bare: bool = False,
+    seen: str = "",
 ) -> list[Piece]:
     """What the item is and why it matters, as one or two sentences; [] when the facts say
     nothing. `kind`: pr or issue; `state(n)`: where item n stood, in `lang`; `what`: false
     leaves the kind of work out (its own words beside it say what it does); `links`: false
     leaves out the items it fixes or reverts (its story's line beside it names them);
     `beside`: the topic whose section it stands in (not said again); `bare`: the kind of
-    work alone is worth a line (where the line is the entry's only word on why)."""
-    said = _what(found, kind, lang, catalog, beside) if what else ""
+    work alone is worth a line (where the line is the entry's only word on why); `seen`: the
+    title as shown just above it (hardware and models it names are not said twice)."""
+    said = _what(found, kind, lang, catalog, beside, seen) if what else ""
     why = _why(found, kind, lang, state, links)
     kinds = (_PR_WORK if kind == "pr" else _ISSUE_WORK)[lang].values()
     if not bare and not why and said.rstrip("。.") in kinds:
@@ -128,10 +131,22 @@ def explanation_pieces(
 
 
 def _what(
-    found: Explanation, kind: str, lang: str, catalog: Catalog, beside: str | None = None
+    found: Explanation,
+    kind: str,
+    lang: str,
+    catalog: Catalog,
+    beside: str | None = None,
+    seen: str = "",
 ) -> str:
     """The kind of work and what it concerns: "A fix for AMD / ROCm, on gfx950." (empty
-    when the facts say neither)."""
+    when the facts say neither). Hardware and models the title `seen` above it shows are
+    left out: the Chinese edition shortens titles, and what it cut is said here instead."""
+    shown = seen.lower()
+    found = replace(
+        found,
+        hardware=tuple(name for name in found.hardware if name.lower() not in shown),
+        models=tuple(name for name in found.models if name.lower() not in shown),
+    )
     names = _PR_WORK if kind == "pr" else _ISSUE_WORK
     work = names[lang].get(found.work or "")
     same = _SAME_AREA.get(found.work or "")  # "CI and build work for CI & build" says it twice

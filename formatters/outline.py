@@ -27,7 +27,7 @@ from bot.model.report import (
     TopicSection,
 )
 from formatters import wording as w
-from formatters._text import item_url
+from formatters._text import item_url, truncate
 from formatters.explanations import explanation_pieces, kind_label, overview
 from formatters.outline_parts import (
     LOGIN_LIMIT,
@@ -228,8 +228,21 @@ def _state(item: ActivityItem, lang: str, end: datetime | None = None) -> str:
 
 # The Chinese edition says a title's tags in Chinese (the line under it: "修复：AMD/ROCm …")
 # and quotes the rest of the title shorter: its full English is one click away.
-_TAGS = re.compile(r"^(?:\s*[\[{][^\]}]{1,40}[\]}]\s*:?)+\s*")
-ZH_TITLE_LIMIT = 50
+_TAGS = re.compile(
+    r"^(?:\s*[\[{][^\]}]{1,40}[\]}]\s*:?"
+    r"|\s*(?:feat|fix|docs|perf|refactor|tests?|ci|chore|build)(?:\([^()]{1,30}\))?!?:\s)+\s*",
+    re.I,
+)
+ZH_TITLE_LIMIT = 44
+
+
+def _shown_title(item: ActivityItem, lang: str) -> str:
+    """The title as a head line quotes it: whole in English, its tags said apart in Chinese."""
+    return item.title if lang == "en" else _TAGS.sub("", item.title)
+
+
+def _title_limit(lang: str) -> int:
+    return TITLE_LIMIT if lang == "en" else ZH_TITLE_LIMIT
 
 
 def _head(
@@ -241,7 +254,7 @@ def _head(
     else:  # its tags said in Chinese (【修复】), the rest of its title quoted, shorter
         info = report.sections
         label = kind_label(info.explained.get(number) if info is not None else None, lang)
-        title = Theirs(_TAGS.sub("", item.title), ZH_TITLE_LIMIT)
+        title = Theirs(_shown_title(item, lang), ZH_TITLE_LIMIT)
         line = [ref(report, number), Our(f" 【{label}】" if label else " "), title, Our(" — ")]
     line.append(Our(state or _state(item, lang, report.window.end)))
     if author and item.author:
@@ -250,16 +263,13 @@ def _head(
 
 
 def _again_head(report: Report, number: int, lang: str, *, state: str | None = None) -> Line | None:
-    """A later mention's head line in Chinese: its number, state and author, the English
-    title quoted once, where it was first told ("#38139 — 审阅中 · yewentao256（见上）")."""
+    """A later mention's head line in Chinese: its number and state, where it was first told
+    with its title and author ("#38139 — 审阅中（见上）"): English named once is enough."""
     if lang == "en":
         return None
     item = report.item(number)
-    line: list[Part] = [ref(report, number), Our(" — ")]
-    line.append(Our(state or _state(item, lang, report.window.end)))
-    if item.author:
-        line += [Our(w.SEP[lang]), Theirs(item.author, LOGIN_LIMIT)]
-    return (*line, Our("（见上）"))
+    state = state or _state(item, lang, report.window.end)
+    return (ref(report, number), Our(" — "), Our(state), Our("（见上）"))
 
 
 def _own_words(report: Report, number: int) -> Line | None:
@@ -323,7 +333,16 @@ def explained(
         return _state(report.item(n), lang, report.window.end)
 
     pieces = explanation_pieces(
-        found, kind, lang, info.catalog, state, what=what, links=links, beside=beside, bare=bare
+        found,
+        kind,
+        lang,
+        info.catalog,
+        state,
+        what=what,
+        links=links,
+        beside=beside,
+        bare=bare,
+        seen=truncate(_shown_title(report.item(number), lang), _title_limit(lang)),
     )
     if not pieces:
         return None
@@ -520,7 +539,7 @@ def _brief(
     others = [s for b in BUCKET_ORDER for s in section.buckets.get(b, ()) if s not in top]
     counted = [n for b in BUCKET_ORDER for n in section.figures.get(b, ())]
     covered = {n for e in entries for n in e.covers}
-    counts = topic_line(full, lang)
+    counts = topic_line(full, lang, named=False)  # under the vendor's heading
     blocks = [Block(None, (Entry((Our(counts),)),), "text")] if counts else []
     at_a_glance = _overview(info, section, lang)
     if at_a_glance:
@@ -940,14 +959,17 @@ def _plugins_line(report: Report, lang: str) -> str | None:
     return headline_line(report.radar, lang)
 
 
-def topic_line(section: Section, lang: str) -> str | None:
-    """A topic's counts by bucket in one line ("AMD / ROCm: 11 merged · 14 in review")."""
+def topic_line(section: Section, lang: str, *, named: bool = True) -> str | None:
+    """A topic's counts by bucket in one line ("AMD / ROCm: 11 merged · 14 in review");
+    not `named` under its own heading ("11 merged · 14 in review")."""
     blocks = section.detail or section.blocks
     counts = [
         w.count_word(lang, b.key, b.total) for b in blocks if b.key in BUCKET_ORDER and b.total
     ]
     if not counts:
         return None
+    if not named:
+        return w.SEP[lang].join(counts)
     return w.text(lang, "vendor_line", name=section.name, counts=w.SEP[lang].join(counts))
 
 

@@ -2,6 +2,7 @@
 
     python tools/mutation.py            # mutate, run the fast tests against each mutant, report
     python tools/mutation.py --safety   # only the safety checks (about 35 minutes on 2 cores)
+    python tools/mutation.py --truth    # only the checks that guard truth (see TRUTH)
     python tools/mutation.py --report   # only print the last run's results (add --safety:
                                         # only theirs; --by-function: a score per function)
     python tools/mutation.py --report --dir ../old   # another checkout's run
@@ -62,7 +63,21 @@ WHOLE = [
     "bot.adapters.replay.*",
     "bot.store.leases.*",
 ]
-PATTERNS = SAFETY if "--safety" in sys.argv else WHOLE + SAFETY
+# The checks that guard truth, whole: what `check` calls right or wrong (claims), what of a
+# model's prose is shown (vetting), and which numbers the radar may blame (radar). Their
+# mutants run against the fast tests that pin each rule (no CLI round trips: a survivor
+# there would cost a minute each).
+TRUTH = [
+    "bot.analyze.claims.*",
+    "bot.prose.vetting.*",
+    "bot.analyze.radar.*",
+]
+if "--safety" in sys.argv:
+    PATTERNS = SAFETY
+elif "--truth" in sys.argv:
+    PATTERNS = TRUTH
+else:
+    PATTERNS = WHOLE + SAFETY
 
 # Survivors that behave exactly like the original, with the reason (checked by hand): every
 # survivor of the last full run is classified, with its reason, in tools/mutation-survivors.md.

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from bot.analyze.changes import severity
 from bot.analyze.references import Link
-from bot.analyze.titles import title_tags, untagged
+from bot.analyze.titles import prefix_tag, title_tags, untagged
 from bot.analyze.weight import REVERT, evidence, figures, routine, weighty_tags
 from bot.model.report import ActivityItem, Explanation, PullDetails
 from bot.model.rules import TopicRules
@@ -75,7 +75,9 @@ _ISSUE_LABELS = {
     "documentation": "docs",
     "new-model": "model_request",
 }
-_FIX_WORDS = re.compile(r"^\W*(?:fix|fixes|fixed|fixing|resolve|resolves|correct)\b", re.I)
+_FIX_WORDS = re.compile(
+    r"^\W*(?:fix|fixes|fixed|fixing|resolve|resolves|correct|bug ?fix(?:es)?)\b", re.I
+)
 _NEW_WORK = re.compile(
     r"^\W*(?:add|adds|added|support|enable|introduce|implement|integrate)\b", re.I
 )
@@ -91,12 +93,15 @@ def pr_work(item: ActivityItem) -> str | None:
     kind = routine(item)
     if kind in ("revert", "backport"):
         return _ROUTINE_WORK[kind]
-    tags = set(title_tags(item.title)) | {w for t in title_tags(item.title) for w in t.split()}
-    words = untagged(item.title)
+    prefix, rest = prefix_tag(item.title)
+    whole = set(title_tags(item.title)) | ({prefix} if prefix else set())
+    tags = whole | {w for t in whole for w in t.split()}  # "[Kernel Bugfix]" is a fix
+    words = untagged(rest)
     if tags & _PR_TAGS[0][1] or _FIX_WORDS.search(words):  # a fix, whatever else it is
         return "fix"
     for work, names in _PR_TAGS[1:]:
-        if tags & names and work != "refactor":
+        # "[Model Runner V2]" is not new model support: that kind is named by a whole tag
+        if (whole if work == "model" else tags) & names and work != "refactor":
             return work
     if kind is not None:
         return _ROUTINE_WORK[kind]

@@ -6,6 +6,10 @@ import re
 
 _TAG_RE = re.compile(r"[\[{]([^\[\]{}]{1,40})\]")
 _TAG_PARTS = re.compile(r"[/,]")
+# A Conventional Commits prefix ("feat: add RISC-V support", "fix(cpu): …").
+_PREFIX_RE = re.compile(
+    r"^\s*(feat|fix|docs|perf|refactor|tests?|ci|chore|build)(?:\([^()]{1,30}\))?!?:\s", re.I
+)
 
 
 def title_tags(title: str) -> list[str]:
@@ -22,3 +26,10 @@ def title_tags(title: str) -> list[str]:
 
 def untagged(title: str) -> str:
     return _TAG_RE.sub(" ", title)
+
+
+def prefix_tag(title: str) -> tuple[str | None, str]:
+    """`feat(cpu): add X` → ('feat', 'add X'): the kind of work an outside contributor's
+    title names (vLLM's own tags are brackets, and only they weigh: bot.analyze.weight)."""
+    found = _PREFIX_RE.match(title)
+    return (found.group(1).lower(), title[found.end() :]) if found else (None, title)

@@ -83,9 +83,13 @@ def test_a_wrong_vendor_figure_in_our_report_is_caught(
     figures, not the day's."""
     day = anchor_days()[2]
     _, out = run(capsys, "show", day.label, "--cutoff", day.cutoff)
-    assert "NVIDIA: 9 merged PRs" in out and "### Merged PRs (11)" in out
-    text = out.replace("NVIDIA: 9 merged PRs", "NVIDIA: 11 merged PRs").replace(
-        "### Merged PRs (11)", "### Merged PRs (12)"
+    section_line = "\n9 merged PRs · 11 PRs in review"  # under the NVIDIA heading, unnamed
+    assert "NVIDIA: 9 merged PRs" in out and section_line in out
+    assert "### Merged PRs (11)" in out
+    text = (
+        out.replace("NVIDIA: 9 merged PRs", "NVIDIA: 11 merged PRs")
+        .replace(section_line, "\n11 merged PRs · 11 PRs in review")
+        .replace("### Merged PRs (11)", "### Merged PRs (12)")
     )
     code, claims = check(capsys, tmp_path, text)
     assert code == 1

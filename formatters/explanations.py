@@ -141,12 +141,7 @@ def _what(
     """The kind of work and what it concerns: "A fix for AMD / ROCm, on gfx950." (empty
     when the facts say neither). Hardware and models the title `seen` above it shows are
     left out: the Chinese edition shortens titles, and what it cut is said here instead."""
-    shown = seen.lower()
-    found = replace(
-        found,
-        hardware=tuple(name for name in found.hardware if name.lower() not in shown),
-        models=tuple(name for name in found.models if name.lower() not in shown),
-    )
+    found = _unseen(found, seen)
     names = _PR_WORK if kind == "pr" else _ISSUE_WORK
     work = names[lang].get(found.work or "")
     same = _SAME_AREA.get(found.work or "")  # "CI and build work for CI & build" says it twice
@@ -158,6 +153,16 @@ def _what(
     if lang == "zh":
         return _what_zh(work or ("改动" if kind == "pr" else "问题报告"), signals, areas, found)
     return _what_en(work or ("A change" if kind == "pr" else "A report"), signals, areas, found)
+
+
+def _unseen(found: Explanation, seen: str) -> Explanation:
+    """Without the hardware and models the title above already names."""
+    shown = seen.lower()
+    return replace(
+        found,
+        hardware=tuple(name for name in found.hardware if name.lower() not in shown),
+        models=tuple(name for name in found.models if name.lower() not in shown),
+    )
 
 
 def _what_en(head: str, signals: list[str], areas: list[str], found: Explanation) -> str:

@@ -9,14 +9,19 @@ from dataclasses import replace
 from datetime import timedelta
 from functools import cache
 
+import pytest
+
 from bot.analyze import analyze
 from bot.analyze.claims import Facts, claims_in, state_at
+from bot.analyze.claims.checks import linked
+from bot.analyze.references import links
 from bot.model.claims import Claim
-from bot.model.report import Report
+from bot.model.report import ListName, Report
 from bot.model.rules import load_rules
 from bot.model.windows import Window
 from bot.prose.vetting import topics_of
 from tests.anchor_data import anchor_days, anchor_items, as_activity
+from tests.factories import REPO, item
 
 RULES = load_rules()
 
@@ -204,3 +209,99 @@ def test_an_items_own_words_are_a_quote() -> None:
     said = day().sections.what[36716]  # type: ignore[union-attr]
     assert "by up to 5%" in said
     assert claims_in(f"- {said}", facts()) == []
+
+
+# -- what links two items -------------------------------------------------------------------
+
+
+def test_two_items_are_linked_when_either_names_the_other_in_this_repo_or_one_story() -> None:
+    report = day()
+    fix = item(
+        90001,
+        "pr",
+        title="[Bugfix] x",
+        body="Fixes https://github.com/vllm-project/vllm/issues/90002",
+    )
+    bug = item(90002, "issue", title="[Bug] y")
+    assert linked(fix, bug, report) and linked(bug, fix, report)  # named, either way round
+    elsewhere = item(
+        90003, "pr", title="[Bugfix] x", body="Fixes https://github.com/other/repo/issues/90002"
+    )
+    assert not linked(elsewhere, bug, report) and not linked(bug, elsewhere, report)
+    in_title = item(90004, "pr", title="[Bugfix] fix #90002")
+    assert linked(in_title, bug, report)
+    # Neither names the other, but the report tells them as one story.
+    first, second = report.items[37161], report.items[37163]  # "Fix issue #37103: …", twice
+    assert not any(lk.target == 37163 for lk in links(first.title, first.body, REPO, 37161))
+    assert not any(lk.target == 37161 for lk in links(second.title, second.body, REPO, 37163))
+    assert linked(first, second, report)
+    assert not linked(first, report.items[38077], report)
+    assert not linked(first, second, replace(report, sections=None))
+
+
+# -- an item's vendor under a vendor's heading ------------------------------------------------
+
+
+def test_a_wrong_vendor_item_says_what_it_is_instead() -> None:
+    text = "## 🎯 AMD / ROCm\n- #99999 and #38086 are fast.\n- #37607 is fast.\n- #38077 x"
+    found = {c.number: c for c in claims_in(text, facts()) if c.type == "vendor"}
+    assert sorted(found) == [37607, 38077, 38086]  # an unknown number does not end the line
+    assert (found[38086].verdict, found[38086].truth) == ("correct", "amd")
+    assert (found[37607].verdict, found[37607].truth) == ("wrong", "topics: ci_build, cpu")
+    assert (found[38077].verdict, found[38077].truth) == ("wrong", "no vendor")
+    assert found[37607].quote == "#37607 is fast." and found[37607].claimed == "amd"
+
+
+# -- a state said by the item's kind, in its paragraph ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1. RFC #38069: n-gram in MRv2\n   - The RFC was merged.", ["38069 merged wrong"]),
+        ("1. RFC #38069: n-gram in MRv2\n   - 观点与状态：该 RFC 已合并。", ["38069 merged wrong"]),
+        ("1. #38069 and #37607\n   - The PR was merged.", ["37607 merged correct"]),
+        ("1. #38069 and #37607\n   - The issue was merged.", []),  # an RFC is no plain issue
+        ("1. #38077 and #37607\n   - The issue was merged.", ["38077 merged wrong"]),
+        ("1. #37607\n   - It was merged.", ["37607 merged correct"]),
+        ("1. #38069 and #38077\n   - It was merged.", []),  # two items, no kind: nobody knows
+        ("1. #38086 and #38109\n   - 44 PRs were merged.", []),  # a count, not a state
+        ("1. #38086 and #38109\n   - 3 个 PR 已合并。", []),
+        ("1. #38086\n   - Nothing was said.", []),
+    ],
+)
+def test_a_state_without_a_number_is_said_of_the_paragraphs_item(
+    text: str, expected: list[str]
+) -> None:
+    assert verdicts(text, "state") == expected
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "{m} of {n} new PRs merged.",
+        "{n} 个新 PR 中有 {m} 个合并。",
+        "{n} new PRs opened, of which {m} were merged.",
+    ],
+)
+def test_a_share_is_read_the_same_in_each_of_its_forms(said: str) -> None:
+    """92 new PRs on 03-25, 12 of them merged in the window: each form binds the right
+    figure to each role, and says the truth when it is wrong."""
+    right = [c for c in claims_in(said.format(m=12, n=92), facts()) if c.type == "count"]
+    assert [(c.claimed, c.verdict) for c in right] == [("12 of 92 new PRs merged", "correct")]
+    assert right[0].quote == said.format(m=12, n=92)
+    for m, n in ((11, 92), (12, 93), (92, 12)):
+        (wrong_one,) = [c for c in claims_in(said.format(m=m, n=n), facts()) if c.type == "count"]
+        assert (wrong_one.claimed, wrong_one.verdict) == (f"{m} of {n} new PRs merged", "wrong")
+        assert wrong_one.truth == "12 of 92 new PRs merged"
+
+
+def test_a_pr_merged_at_the_windows_end_is_not_merged_in_the_share() -> None:
+    report = day()
+    pr = next(
+        report.items[n] for n in report.lists[ListName.NEW_PRS] if not report.items[n].merged_at
+    )
+    at_end = replace(pr, merged_at=report.window.end, closed_at=report.window.end)
+    moved = replace(report, items={**report.items, pr.number: at_end})
+    (claim,) = [c for c in claims_in("12 of 92 new PRs merged.", facts(moved)) if c.type == "count"]
+    assert claim.verdict == "correct"

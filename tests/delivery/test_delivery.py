@@ -142,7 +142,7 @@ def test_killed_between_send_and_record_then_rerun(
         # The killed run's lease on the 3rd part runs out 2 s later; the rerun waits for it.
         env={**os.environ, "PYTHONPATH": str(ROOT), "VLLM_REPORT_DELIVERY_LEASE_SECONDS": "2"},
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,  # never read: a pipe nobody reads blocks the poster once full
     )
     try:
         assert fake.hung.wait(120), "the poster never reached the 3rd message"
@@ -184,7 +184,7 @@ def test_killed_while_the_chart_is_shared_then_rerun(
         cwd=clean_env,
         env={**os.environ, "PYTHONPATH": str(ROOT), "VLLM_REPORT_DELIVERY_LEASE_SECONDS": "2"},
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,  # never read: a pipe nobody reads blocks the poster once full
     )
     try:
         assert fake.hung.wait(120), "the poster never reached the trends reply"

@@ -272,7 +272,8 @@ def test_two_post_commands_at_once_post_each_part_once(
         subprocess.Popen(command, cwd=clean_env, env=env, stderr=subprocess.PIPE, text=True)
         for _ in range(2)
     ]
-    results = [(run.wait(180), run.stderr.read() if run.stderr else "") for run in runs]
+    # communicate, not wait-then-read: a run that writes more than a pipe holds would block
+    results = [(run.wait(), err) for run in runs for _, err in [run.communicate(timeout=180)]]
     assert [code for code, _ in results] == [0, 0], results
     slack_parts = [p.part for p in slack.posted]
     assert max(Counter(slack_parts).values()) == 1

@@ -3,6 +3,8 @@
 # (the bot: daily posts, slash commands, the report site, /healthz and /metrics on 8080);
 # one-off commands: `docker run --rm --env-file .env -v vllm-report:/data vllm-report-bot doctor`.
 # With PostgreSQL: `docker compose up -d` (compose.yaml).
+# Back up the SQLite store while the bot runs: `docker exec CONTAINER vllm-report backup
+# /data/backup.sqlite3` (docs/backup-and-upgrade.md; PostgreSQL: pg_dump in the db service).
 
 # -- build: the locked dependencies, then the bot, into a virtual environment ----------------
 FROM python:3.11-slim AS build
@@ -36,6 +38,11 @@ ENV PATH=/opt/venv/bin:$PATH \
     VLLM_REPORT_HTTP_HOST=0.0.0.0 \
     MPLCONFIGDIR=/tmp/matplotlib
 
+# A CJK font for the Chinese charts (formatters/charts.py draws them with WenQuanYi Micro
+# Hei): without one every Chinese label is an empty box, and matplotlib warns per character.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-wqy-microhei \
+    && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 10001 --user-group bot \
     && mkdir -p /data \
     && chown bot:bot /data

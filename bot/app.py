@@ -11,21 +11,24 @@ a model is set.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import itertools
 import logging
 import signal
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from bot.collect.source import GitHubSource
+from bot.collect.source import GitHubSource, Stopped
 from bot.collect.sync import Archiver
 from bot.delivery import Destination, Transport
 from bot.model.errors import InputError, ServiceError
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
-from bot.observe.logs import event, problem
+from bot.observe.logs import event, hush, problem
 from bot.report_files import ReportFiles
 from bot.service.reports import Reports
 from bot.store import Store
@@ -45,12 +48,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+P = ParamSpec("P")
+T = TypeVar("T")
+STOP_WAIT = 10.0  # seconds `serve` gives its own tasks to end once stopped
+
 
 def now() -> datetime:
     return datetime.now(UTC)
 
 
-def github_source(settings: Settings) -> GitHubSource:
+def github_source(settings: Settings, stop: threading.Event | None = None) -> GitHubSource:
     return GitHubSource(
         repo=settings.repo,
         api_url=settings.github_api_url,
@@ -61,10 +68,13 @@ def github_source(settings: Settings) -> GitHubSource:
         max_rate_limit_wait=settings.github_max_rate_limit_wait,
         secondary_rate_wait=settings.github_secondary_rate_wait,
         request_interval=settings.github_request_interval,
+        stop=stop,
     )
 
 
-def prose_writer(settings: Settings, store: Store, rules: TopicRules) -> ProseWriter | None:
+def prose_writer(
+    settings: Settings, store: Store, rules: TopicRules, stop: threading.Event | None = None
+) -> ProseWriter | None:
     """A model writer when LLM_BASE_URL and LLM_MODEL are set, else None (templates only)."""
     if not (settings.llm_base_url and settings.llm_model):
         return None
@@ -78,7 +88,7 @@ def prose_writer(settings: Settings, store: Store, rules: TopicRules) -> ProseWr
         retries=settings.llm_retries,
         token_budget=settings.llm_token_budget,
     )
-    return ProseWriter(config, cache=store.prose, vendor_names=rules.vendor_names())
+    return ProseWriter(config, cache=store.prose, vendor_names=rules.vendor_names(), stop=stop)
 
 
 @dataclass
@@ -90,6 +100,8 @@ class Bot:
     store: Store
     reports: Reports
     queues: QueueService
+    # Set when the process stops: no GitHub or model request is started any more.
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     def close(self) -> None:
         if self.reports.prose is not None:
@@ -100,19 +112,96 @@ class Bot:
 def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime] = now) -> Bot:
     from bot.service.queue import QueueService, with_queue
 
+    stopping = threading.Event()
     store = Store(settings.store_url())
-    archiver = Archiver(store, github_source(settings))
+    archiver = Archiver(store, github_source(settings, stopping))
     queues = QueueService(archiver, rules, clock)
     reports = Reports(
         archiver,
         rules,
         ReportFiles(settings.report_files_dir, settings.site_url, settings.repo),
         clock,
-        prose=prose_writer(settings, store, rules),
+        prose=prose_writer(settings, store, rules, stopping),
         queue=lambda report: with_queue(report, queues),
         radar=_plugins_radar(settings, archiver, clock),
     )
-    return Bot(settings, rules, store, reports, queues)
+    return Bot(settings, rules, store, reports, queues, stopping)
+
+
+class Workers(concurrent.futures.ThreadPoolExecutor):
+    """The event loop's executor for the blocking steps (`asyncio.to_thread`: GitHub, the
+    model, the store), each in a daemon thread of its own, so a stopping process need not
+    wait for them: asyncio.run joins its executor's threads at the end, and a report being
+    collected went on to its last request (the ~20 s a Ctrl-C on `post` took).
+
+    `abandon()` (the process stops): the steps running now are left to end with the process
+    — their results are dropped (the tasks awaiting them wait to be cancelled, so nothing
+    goes on from them) and their log lines are not told. Steps started later (handing the
+    lease back) run as before."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)  # the pool itself is never used
+        self._live: dict[threading.Thread, bool] = {}  # thread → abandoned
+        self._lock = threading.Lock()
+        self._count = itertools.count(1)
+
+    def submit(
+        self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs
+    ) -> concurrent.futures.Future[T]:
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                if not future.set_running_or_notify_cancel():
+                    return
+                try:
+                    result = fn(*args, **kwargs)
+                except Stopped:
+                    return  # the process stops: whatever awaits this is being cancelled
+                except BaseException as exc:
+                    if not self._abandoned():
+                        future.set_exception(exc)
+                else:
+                    if not self._abandoned():
+                        future.set_result(result)
+            finally:
+                with self._lock:
+                    self._live.pop(threading.current_thread(), None)
+
+        thread = threading.Thread(target=run, name=f"step-{next(self._count)}", daemon=True)
+        with self._lock:
+            self._live[thread] = False
+        thread.start()
+        return future
+
+    def _abandoned(self) -> bool:
+        with self._lock:
+            return self._live.get(threading.current_thread(), False)
+
+    def abandon(self) -> None:
+        with self._lock:
+            left = list(self._live)
+            for thread in left:
+                self._live[thread] = True
+        hush(left)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        super().shutdown(wait=False, cancel_futures=cancel_futures)  # nothing is waited for
+
+
+def _workers(bot: Bot) -> Workers:
+    """This loop's executor, and a fresh start for a bot used again (tests run several)."""
+    workers = Workers()
+    asyncio.get_running_loop().set_default_executor(workers)
+    bot.stopping.clear()
+    return workers
+
+
+def _stop(bot: Bot, workers: Workers) -> None:
+    """The process stops: no new request to GitHub or the model; the steps running now are
+    left to end with it, untold."""
+    bot.stopping.set()
+    workers.abandon()
 
 
 def _plugins_radar(
@@ -255,9 +344,16 @@ async def post_once(
     check: Callable[[Report], None] | None = None,
 ) -> PostResult:
     """`vllm-report post`: one daily run of `window` — the files and the site always, every
-    configured destination and subscriber through the ledger."""
-    async with transports(bot.settings) as opened:
-        return await daily_job(bot, opened).post(window, refresh, check)
+    configured destination and subscriber through the ledger. Interrupted (Ctrl-C cancels
+    it), it stops at once: the step running is left to end with the process; what was
+    recorded complete is complete, and a rerun goes on from there."""
+    workers = _workers(bot)
+    try:
+        async with transports(bot.settings) as opened:
+            return await daily_job(bot, opened).post(window, refresh, check)
+    except asyncio.CancelledError:
+        _stop(bot, workers)
+        raise
 
 
 async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
@@ -273,6 +369,8 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
     settings = bot.settings
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
+    workers = _workers(bot)
+    before = asyncio.all_tasks()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
@@ -287,6 +385,8 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
     health = RunHealth(started, lambda: due, leading=lambda: leader.held is not None)
     async with transports(settings) as opened:
         job = daily_job(bot, opened, JobObserver(metrics, health, meter))
+        if bot.reports.prose is not None:
+            bot.reports.prose.listeners.append(metrics.prose_failed)
         answers = commands(bot)
         answers.metrics = metrics
         gated_retry = leader.gate(job.retry)
@@ -345,15 +445,29 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
         for task in tasks:
             task.add_done_callback(_told_if_failed)
         await stop.wait()
+        _stop(bot, workers)  # a catch-up's GitHub or model request is not waited out
         scheduler.shutdown(wait=False)
         with contextlib.suppress(Exception):  # a failure was told when the task ended
-            await asyncio.wait_for(tasks[0], 10)  # the leader hands its lease back
+            await asyncio.wait_for(tasks[0], STOP_WAIT)  # the leader hands its lease back
         for task in tasks[1:]:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)  # each failure was logged once
         if web is not None:
             await web.cleanup()
+        if bot.reports.prose is not None:
+            bot.reports.prose.listeners.remove(metrics.prose_failed)
+    # The catch-up (cancelled by the leader) and a scheduled run end before the last line.
+    await _ended(asyncio.all_tasks() - before - {asyncio.current_task()})
+    workers.abandon()  # nor is anything a step started meanwhile told after it
     event(log, "stopped", "stopped")
+
+
+async def _ended(tasks: set[asyncio.Task[Any]]) -> None:
+    """Cancel `tasks` and wait (a while) for them to end."""
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=STOP_WAIT)
 
 
 def started_line(bot: Bot, destinations: Sequence[Destination], due: datetime) -> str:

@@ -14,6 +14,16 @@ end it with a line break, which an HTTP library refuses in a header — and echo
 error); whitespace alone means "not set". One with a space, a control character or a
 non-ASCII character inside is refused at start, named but never shown. Once read, the
 settings hand every secret to `bot.model.errors.hide_secrets`, so no error text shows one.
+
+Every secret setting may instead be read from a file, the way Docker and Kubernetes hand
+secrets over: `GITHUB_TOKEN_FILE=/run/secrets/github_token` (in the environment or `.env`)
+reads the token from that file, without the whitespace around it. Setting both a secret and
+its `_FILE`, or naming a file that cannot be read, is refused at start with the setting and
+the path named (never the contents). The names are `GITHUB_TOKEN_FILE`, `LLM_API_KEY_FILE`,
+`SLACK_BOT_TOKEN_FILE`, `SLACK_APP_TOKEN_FILE`, `SLACK_SIGNING_SECRET_FILE`,
+`DISCORD_BOT_TOKEN_FILE` and `DATABASE_URL_FILE` (see `SECRET_FILE_FIELDS`).
+pydantic-settings' own `secrets_dir` (one file per setting in a folder) is not used: the
+`_FILE` form is what operators and official images (postgres, mysql) already know.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from datetime import time
 from pathlib import Path
 from typing import Any
@@ -29,6 +40,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import platformdirs
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -65,6 +77,8 @@ SECRET_FIELDS = (
     "slack_signing_secret",
     "discord_bot_token",
 )
+# The settings that may be read from a file named by NAME_FILE (see the module's docstring).
+SECRET_FILE_FIELDS = (*SECRET_FIELDS, "database_url")
 # The earliest post after the cutoff that can find the window whole (the sync reads up to
 # 2 minutes before its own clock; GitHub answers a little behind events).
 MIN_POST_DELAY_MINUTES = 5
@@ -470,7 +484,13 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         toml_path = os.environ.get("VLLM_REPORT_CONFIG") or DEFAULT_TOML
-        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, dotenv_settings]
+        dotenv: Mapping[str, str | None] = getattr(dotenv_settings, "env_vars", {})
+        sources: list[PydanticBaseSettingsSource] = [
+            init_settings,
+            env_settings,
+            dotenv_settings,
+            SecretFiles(settings_cls, dotenv),
+        ]
         if Path(toml_path).is_file():
             _check_toml(Path(toml_path))
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
@@ -511,6 +531,77 @@ class Settings(BaseSettings):
 
 class SettingsError(InputError):
     """A setting is wrong; the message names it and says what would be right."""
+
+
+class SecretFiles(PydanticBaseSettingsSource):
+    """Each secret setting read from the file its `NAME_FILE` names (environment or `.env`).
+
+    Below the environment and `.env` (which may not set the secret as well: that is refused)
+    and above the TOML file. Returns each value under the name the environment would use."""
+
+    def __init__(self, settings_cls: type[BaseSettings], dotenv: Mapping[str, str | None]) -> None:
+        super().__init__(settings_cls)
+        # Environment names are read case-insensitively (pydantic-settings' default).
+        self._seen = {k.lower(): v for k, v in dotenv.items()}
+        self._seen.update({k.lower(): v for k, v in os.environ.items()})
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ reads every secret at once
+
+    def __call__(self) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for field in SECRET_FILE_FIELDS:
+            name = _env_name(field)
+            path = (self._seen.get(f"{name}_FILE".lower()) or "").strip()
+            if not path:  # `NAME_FILE=` means "not set", as for every setting
+                continue
+            if (self._seen.get(name.lower()) or "").strip():
+                raise SettingsError(
+                    f"both {name} and {name}_FILE ({path}) are set: keep one of them"
+                )
+            found[name] = read_secret_file(f"{name}_FILE", Path(path).expanduser(), field)
+        return found
+
+
+def read_secret_file(setting: str, path: Path, field: str) -> str:
+    """The secret in `path`, without the whitespace around it, or a SettingsError naming the
+    setting and the path (never what the file holds)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SettingsError(
+            f"{setting} names {path}, which does not exist: mount the secret there or "
+            f"correct {setting}"
+        ) from None
+    except IsADirectoryError:
+        raise SettingsError(f"{setting} names {path}, which is a folder: name the file") from None
+    except PermissionError:
+        raise SettingsError(
+            f"{setting} names {path}, which this user (uid {os.getuid()}) may not read: make "
+            "it readable by that user (in Docker the image's user is 10001)"
+        ) from None
+    except OSError as exc:
+        raise SettingsError(
+            f"{setting} names {path}, which cannot be read ({exc.strerror or exc}): "
+            f"correct {setting}"
+        ) from None
+    try:
+        value = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise SettingsError(
+            f"{setting} names {path}, which is not UTF-8 text (not shown here): write the "
+            "secret alone into it, as plain text"
+        ) from None
+    if not value:
+        raise SettingsError(
+            f"{setting} names {path}, which is empty: write the secret into it or unset {setting}"
+        )
+    if field in SECRET_FIELDS:
+        try:
+            _check_token(value)
+        except ValueError as exc:
+            raise SettingsError(f"{setting}: the secret in {path} {exc}") from None
+    return value
 
 
 def parse_cutoff(value: str) -> time:

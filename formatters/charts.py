@@ -7,12 +7,21 @@ Okabe–Ito colours stay apart for colour-blind readers and on an opaque light c
 the same in light and dark chat themes. A day the archive does not hold is shaded and
 labelled "not archived", never drawn as zero. Every chart comes with an alt text that
 states its numbers. Output is byte-stable for the same input (no timestamps in the file).
+
+Chinese words need a CJK font: the charts pick one by name (`CJK_FONTS`) when matplotlib
+finds it. Without one, matplotlib draws each character as an empty box and warns once per
+character on stderr (hundreds per post); here the warnings of a drawing are caught and told
+as at most one log line, naming the font package to install (`doctor` checks it too).
+Drawing is serialised by a lock: pyplot's state and the warnings filters are per process.
 """
 
 from __future__ import annotations
 
 import io
+import logging
 import math
+import threading
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -84,9 +93,16 @@ WORDS: dict[str, dict[str, Any]] = {
         "list_sep": "、",
     },
 }
-# Fonts tried in order for every glyph: DejaVu for Latin, then a CJK font when one is
-# installed (the Docker image and CI install fonts-wqy-microhei), so Chinese labels draw.
-FONTS = ["DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK JP"]
+# The CJK fonts the charts draw Chinese with, by their names in matplotlib, the first found
+# used: WenQuanYi Micro Hei is Debian's fonts-wqy-microhei, which the Docker image and CI
+# (.ci/run) install; Noto Sans CJK is fonts-noto-cjk (matplotlib reads the first face of its
+# collection, JP, which holds the simplified Chinese characters too).
+CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK JP")
+CJK_PACKAGE = "fonts-wqy-microhei"
+# Fonts tried in order for every glyph: DejaVu for Latin, then the CJK font.
+FONTS = ["DejaVu Sans", *CJK_FONTS]
+log = logging.getLogger(__name__)
+_DRAWING = threading.Lock()
 
 
 class ChartError(ValueError):
@@ -122,24 +138,61 @@ def chart(
 
     lang = lang if lang in WORDS else "en"
     style: Any = {**_STYLE, "font.family": _fonts()}
-    with plt.rc_context(style):
-        if kind == "vendors":
-            figure = _vendors(history, first, lang)
-        else:
-            figure = {"counts": _counts, "merged": _merged}[kind](history, lang)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=DPI, facecolor=CARD, metadata={"Software": None})
-        plt.close(figure)
+    with _DRAWING, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # each one caught here, none printed
+        with plt.rc_context(style):
+            if kind == "vendors":
+                figure = _vendors(history, first, lang)
+            else:
+                figure = {"counts": _counts, "merged": _merged}[kind](history, lang)
+            buffer = io.BytesIO()
+            figure.savefig(
+                buffer, format="png", dpi=DPI, facecolor=CARD, metadata={"Software": None}
+            )
+            plt.close(figure)
+    _tell([str(found.message) for found in caught], kind, lang)
     alt = alt_text(history, kind, first, lang)
     return Chart(kind, buffer.getvalue(), alt, len(history.days))
 
 
-def _fonts() -> list[str]:
-    """The installed fonts of FONTS (matplotlib falls back glyph by glyph along the list)."""
+def _tell(said: list[str], kind: str, lang: str) -> None:
+    """The warnings of one drawing as at most one log line: the missing font and its fix."""
+    if not said:
+        return
+    missing = [text for text in said if text.startswith("Glyph ") and "missing from" in text]
+    if missing:
+        log.warning(
+            "the %s chart (%s) drew its Chinese words as empty boxes: no CJK font is available "
+            "to matplotlib (looked for %s); install %s (apt-get install %s) or fonts-noto-cjk",
+            kind,
+            lang,
+            ", ".join(CJK_FONTS),
+            CJK_PACKAGE,
+            CJK_PACKAGE,
+        )
+        return
+    more = f" (and {len(said) - 1} more)" if len(said) > 1 else ""
+    log.warning("matplotlib warned while drawing the %s chart: %s%s", kind, said[0], more)
+
+
+def _installed() -> set[str]:
+    """The font names matplotlib can draw with."""
     from matplotlib import font_manager
 
-    installed = {entry.name for entry in font_manager.fontManager.ttflist}
-    return [name for name in FONTS if name in installed] or ["DejaVu Sans"]
+    return {entry.name for entry in font_manager.fontManager.ttflist}
+
+
+def cjk_font() -> str | None:
+    """The CJK font the charts draw Chinese with (None: none is installed)."""
+    installed = _installed()
+    return next((name for name in CJK_FONTS if name in installed), None)
+
+
+def _fonts() -> list[str]:
+    """DejaVu Sans, then the CJK font when there is one (matplotlib falls back glyph by
+    glyph along the list)."""
+    cjk = cjk_font()
+    return ["DejaVu Sans", cjk] if cjk else ["DejaVu Sans"]
 
 
 _STYLE: dict[str, Any] = {

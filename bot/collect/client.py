@@ -16,9 +16,10 @@ item when an attribute missing from the payload is read (`raw_data` included), s
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -28,7 +29,7 @@ from github import Auth, Github, GithubException, GithubRetry, RateLimitExceeded
 from github.Issue import Issue
 from github.PullRequest import PullRequest
 
-from bot.collect.source import Collected, CollectError, GitHubSource, Listed
+from bot.collect.source import Collected, CollectError, GitHubSource, Listed, Stopped
 from bot.model.report import COMMENT_CHARS, ActivityItem, CommentRecord, PullDetails
 
 log = logging.getLogger(__name__)
@@ -54,8 +55,52 @@ __all__ = [
     "Collector",
     "GitHubSource",
     "Listed",
+    "NotGitHub",
     "describe_failure",
+    "guard",
 ]
+
+
+class NotGitHub(Exception):
+    """An answer GitHub's API never gives: a success or a 404 whose body is not JSON (a
+    sign-in or captive portal's page, a GitHub Enterprise address without /api/v3). PyGithub would
+    read it as an object and fail somewhere inside with a TypeError."""
+
+    def __init__(self, status: int, content_type: str) -> None:
+        super().__init__(f"{status} {content_type}")
+        self.status = status
+        self.content_type = content_type
+
+
+def guard(github: Github, source: GitHubSource) -> None:
+    """Every request of `github` checked at the wire: none is sent once `source.stop` is
+    set (Stopped), and a success (or a 404) that is not JSON raises NotGitHub before
+    PyGithub reads it. (PyGithub has no hook for either: its requester's one sending
+    method is wrapped; every object it makes shares that requester.)"""
+    requester = github.requester
+    send: Callable[..., tuple[int, dict[str, Any], str]] = requester.requestJson
+
+    def checked(*args: Any, **kwargs: Any) -> tuple[int, dict[str, Any], str]:
+        if source.stop is not None and source.stop.is_set():
+            raise Stopped
+        status, headers, output = send(*args, **kwargs)
+        # GitHub's API answers in JSON, its 404 too; a page's 5xx may be GitHub's own (its
+        # "Unicorn!" page) and is retried and told as such.
+        if (status < 400 or status == 404) and output:
+            kind = next((str(v) for k, v in headers.items() if k.lower() == "content-type"), "")
+            if "json" not in kind.lower() and not _is_json(output):
+                raise NotGitHub(status, kind.split(";")[0].strip())
+        return status, headers, output
+
+    setattr(requester, "requestJson", checked)  # noqa: B010  (an instance's, not the class's)
+
+
+def _is_json(text: str | bytes) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 class _Retry(GithubRetry):
@@ -108,6 +153,7 @@ class Collector:
             seconds_between_writes=source.request_interval,
             lazy=True,  # get_repo() must not cost a request
         )
+        guard(self._github, source)
 
     def close(self) -> None:
         self._github.close()
@@ -391,6 +437,32 @@ class Collector:
             raise CollectError(message) from exc
 
 
+def _not_github(exc: NotGitHub, where: str) -> str:
+    what = (
+        "an HTML page"
+        if "html" in exc.content_type
+        else f"'{exc.content_type}'"
+        if exc.content_type
+        else "a body that is not JSON"
+    )
+    return (
+        f"GITHUB_API_URL ({where}) does not answer like GitHub's API: it answered {what}, "
+        "not JSON (a sign-in page?); set it to https://api.github.com, or to "
+        "https://HOST/api/v3 for GitHub Enterprise Server"
+    )
+
+
+def _refused(exc: GithubException, repo: str) -> str:
+    detail = _said(exc.data)
+    if exc.status == 401:
+        return "GitHub refused the token (401 Bad credentials): check GITHUB_TOKEN"
+    if exc.status == 404:
+        return f"GitHub has no repository '{repo}' (or the token cannot see it)"
+    if exc.status == 422:
+        return f"GitHub rejected the query for '{repo}' (422): {detail}"
+    return f"GitHub answered {exc.status}: {detail}"
+
+
 def describe_failure(
     exc: BaseException,
     source: GitHubSource,
@@ -400,8 +472,10 @@ def describe_failure(
 
     `last`: the status and headers of the last failed answer, when retries ran out.
     """
-    where = source.api_url
+    where = _shown(source.api_url)
     hint = "" if source.token else "; set GITHUB_TOKEN for a higher limit"
+    if isinstance(exc, NotGitHub):
+        return _not_github(exc, where)
     if isinstance(exc, RateLimitExceededException):
         reset = _reset_time(exc.headers)
         when = (
@@ -414,14 +488,7 @@ def describe_failure(
             f"{source.max_rate_limit_wait:.0f} s we may wait{hint}. Try again after the reset."
         )
     if isinstance(exc, GithubException):
-        detail = exc.data.get("message") if isinstance(exc.data, dict) else exc.data
-        if exc.status == 401:
-            return "GitHub refused the token (401 Bad credentials): check GITHUB_TOKEN"
-        if exc.status == 404:
-            return f"GitHub has no repository '{source.repo}' (or the token cannot see it)"
-        if exc.status == 422:
-            return f"GitHub rejected the query for '{source.repo}' (422): {detail}"
-        return f"GitHub answered {exc.status}: {detail}"
+        return _refused(exc, source.repo)
     if isinstance(exc, requests.exceptions.RetryError) and last and last[0] in (403, 429):
         status, headers = last
         if headers.get("x-ratelimit-remaining") == "0":
@@ -451,6 +518,37 @@ def describe_failure(
     if isinstance(exc, requests.exceptions.RequestException):
         return f"request to GitHub at {where} failed: {_reason(exc)}"
     return None
+
+
+def _said(data: Any) -> str:
+    """What GitHub said in an error's body: its `message` and each of its `errors` (a 422's
+    reason is there: "Validation Failed" alone tells nothing)."""
+    if not isinstance(data, dict):
+        return str(data)[:300] if data else "no reason given"
+    if set(data) <= {"data", "url"} and isinstance(data.get("data"), str):
+        return "an answer that is not JSON"  # PyGithub's wrapping of a page
+    said = [str(data["message"])] if data.get("message") else []
+    errors = data.get("errors")
+    for error in errors if isinstance(errors, list) else []:
+        if isinstance(error, dict):
+            text = error.get("message") or " ".join(
+                str(error[k]) for k in ("resource", "field", "code") if error.get(k)
+            )
+        else:
+            text = str(error)
+        if text and text not in said:
+            said.append(str(text))
+    return ": ".join(said)[:500] if said else "no reason given"
+
+
+def _shown(url: str) -> str:
+    """A URL as told: without a user or password in it."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
 
 
 def _reason(exc: BaseException) -> str:

@@ -28,7 +28,7 @@ class Reach:
 def probe(source: GitHubSource, *, rate_limit: bool = True) -> Reach:
     from github import Auth, Github, GithubException, UnknownObjectException
 
-    from bot.collect.client import describe_failure
+    from bot.collect.client import describe_failure, guard
 
     github = Github(
         auth=Auth.Token(source.token) if source.token else None,
@@ -37,6 +37,7 @@ def probe(source: GitHubSource, *, rate_limit: bool = True) -> Reach:
         retry=None,  # a probe says what it sees now; the collector is the one that retries
         lazy=False,  # get_repo asks GitHub
     )
+    guard(github, source)
     remaining = limit = None
     reset = None
     try:

@@ -3,6 +3,7 @@ answers never import it."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -12,6 +13,12 @@ from bot.model.report import ActivityItem
 
 class CollectError(ServiceError):
     """GitHub could not give us the data; the message says why and what to do."""
+
+
+class Stopped(BaseException):
+    """The process is stopping (Ctrl-C, `serve` told to stop): no request is sent any more.
+    A BaseException, like KeyboardInterrupt: no `except Exception` on the way out turns it
+    into a failure to log or a report to finish."""
 
 
 @dataclass
@@ -49,3 +56,5 @@ class GitHubSource:
     max_rate_limit_wait: float = 300.0
     secondary_rate_wait: float = 60.0
     request_interval: float = 0.25
+    # Set when the process stops: each request not yet sent raises Stopped instead.
+    stop: threading.Event | None = field(default=None, compare=False, repr=False)

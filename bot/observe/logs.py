@@ -17,7 +17,9 @@ import contextlib
 import json
 import logging
 import sys
-from collections.abc import Callable, Sequence
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -114,6 +116,21 @@ class _KnownNoise(logging.Filter):
         )
 
 
+# Threads whose lines are no longer told: steps left running when the process stopped.
+_HUSHED: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+
+
+def hush(threads: Iterable[threading.Thread]) -> None:
+    """Tell nothing more from `threads`: the steps a stopping process leaves behind (a GitHub
+    request, a model's answer) end with it, and their lines would come after "stopped"."""
+    _HUSHED.update(threads)
+
+
+class _LeftBehind(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return threading.current_thread() not in _HUSHED
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, message, and the event's fields."""
 
@@ -151,6 +168,7 @@ def setup_logging(
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT_FORMAT))
     handler.addFilter(SecretFilter(secrets))
+    handler.addFilter(_LeftBehind())
     if verbosity == 0:
         handler.addFilter(_KnownNoise())
     setattr(handler, _OURS, True)

@@ -11,6 +11,7 @@
     vllm_report_site_build_seconds                 the daily rebuild of the report site
     vllm_report_prose_sentences_total{verdict}     model sentences of daily reports: shown, dropped
     vllm_report_prose_requests_total{source}       their prose's parts: asked of the model, cached
+    vllm_report_prose_failures_total{reason}       prose parts the model gave no usable text for
 
 prometheus-client is imported when a `Metrics` is made (by `serve`), never for `--help`.
 """
@@ -97,6 +98,19 @@ class Metrics:
             ["source"],
             registry=r,
         )
+
+        self.prose_failures = Counter(
+            "vllm_report_prose_failures",
+            "Parts of model prose not had, by reason (timeout, unreachable, no_model, refused, "
+            "refused_request, server_error, not_the_api, not_json, token_budget, no_time); "
+            "the log line of each says more, readers are never told",
+            ["reason"],
+            registry=r,
+        )
+
+    def prose_failed(self, reason: str) -> None:
+        """A prose part the model gave nothing usable for (a ProseWriter listener)."""
+        self.prose_failures.labels(reason=reason).inc()
 
     def watch(self, meter: GitHubMeter) -> None:
         """Keep the GitHub figures current as answers arrive."""

@@ -4,13 +4,19 @@ and only when a model is configured (the SDK costs most of a second to import)."
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.prose.prompts import answer_schema, system_prompt
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     import openai
 
 
@@ -35,12 +41,16 @@ class Answer:
 class ProseError(Exception):
     """The model gave no usable answer; `down` when asking again now is pointless, `final`
     when this request would get the same answer again (a wrong model name, a bad request,
-    an answer that is not JSON): never retried."""
+    an answer that is not JSON): never retried. `reason` names the kind of failure for the
+    operator's metrics (`vllm_report_prose_failures_total{reason}`)."""
 
-    def __init__(self, message: str, *, down: bool = False, final: bool = False) -> None:
+    def __init__(
+        self, message: str, *, down: bool = False, final: bool = False, reason: str = "failed"
+    ) -> None:
         super().__init__(message)
         self.down = down
         self.final = final
+        self.reason = reason
 
 
 class ModelClient:
@@ -48,11 +58,13 @@ class ModelClient:
         import openai
 
         self.config = config
+        self._watch = _Deadlines()
         self._client: openai.OpenAI = openai.OpenAI(
             base_url=config.base_url,
             api_key=config.api_key or "not-needed",  # local servers often take none
             timeout=config.timeout,
             max_retries=0,  # retried here, within the report's time
+            http_client=openai.DefaultHttpxClient(event_hooks={"response": [self._watch.arm]}),
         )
         self._schema = True  # ask for a JSON schema until the server refuses one
 
@@ -81,13 +93,13 @@ class ModelClient:
                 response = self._create(schema, system, user, timeout)
             except openai.APIStatusError as again:
                 raise _failed(again) from None
+        content = _content(response, self.config.base_url)
         try:
-            content = response.choices[0].message.content or ""
             parsed = json.loads(_strip_fence(content))
-        except (IndexError, AttributeError, json.JSONDecodeError):
-            raise ProseError("the answer was not the JSON asked for", final=True) from None
+        except json.JSONDecodeError:
+            parsed = None
         if not isinstance(parsed, dict):
-            raise ProseError("the answer was not the JSON asked for", final=True)
+            raise ProseError("the answer was not the JSON asked for", final=True, reason="not_json")
         usage = response.usage
         sent = usage.prompt_tokens if usage is not None else estimate_tokens([system, user])
         answered = usage.completion_tokens if usage is not None else 0
@@ -101,23 +113,33 @@ class ModelClient:
             if self._schema
             else {"type": "json_object", "schema": schema}
         )
+        late = ProseError(f"no answer within {_seconds(timeout)} s", down=True, reason="timeout")
         try:
-            return self._client.with_options(timeout=timeout).chat.completions.create(
-                model=self.config.model,
-                messages=[
-                    {"role": "system", "content": system},
-                    {"role": "user", "content": user},
-                ],
-                temperature=0.2,
-                max_tokens=self.config.max_tokens,
-                response_format=answer_format,
-            )
+            # The timeout is the SDK's for each read (a server that says nothing is given up
+            # on then); the deadline also ends an answer that trickles in past it.
+            with self._watch.deadline(time.monotonic() + timeout) as watched:
+                return self._client.with_options(timeout=timeout).chat.completions.create(
+                    model=self.config.model,
+                    messages=[
+                        {"role": "system", "content": system},
+                        {"role": "user", "content": user},
+                    ],
+                    temperature=0.2,
+                    max_tokens=self.config.max_tokens,
+                    response_format=answer_format,
+                )
         except openai.APIStatusError:
             raise  # the caller tells a format the server refuses from a refused request
         except openai.APITimeoutError:
-            raise ProseError(f"no answer within {timeout:.0f} s", down=True) from None
+            raise late from None
         except openai.APIConnectionError:
-            raise ProseError(f"cannot reach {self.config.base_url}", down=True) from None
+            if watched.fired:
+                raise late from None
+            raise ProseError(
+                f"cannot reach {self.config.base_url}", down=True, reason="unreachable"
+            ) from None
+        except json.JSONDecodeError:  # a 200 whose body is not JSON (a proxy's page)
+            raise _not_the_api(self.config.base_url) from None
         except openai.OpenAIError as exc:
             raise ProseError(type(exc).__name__) from None
 
@@ -127,9 +149,83 @@ def _failed(error: Any) -> ProseError:
     would be the same again, so it is final; a 5xx or 429 may pass on a retry."""
     status = int(getattr(error, "status_code", 0))
     if status == 404:
-        return ProseError("the server has no such model (404)", final=True)
-    final = 400 <= status < 500 and status != 429
-    return ProseError(f"the server answered {status}", final=final)
+        return ProseError("the server has no such model (404)", final=True, reason="no_model")
+    if status in (401, 403):
+        return ProseError(f"the server refused the key ({status})", final=True, reason="refused")
+    if status == 429 or status >= 500:
+        return ProseError(f"the server answered {status}", reason="server_error")
+    return ProseError(f"the server answered {status}", final=True, reason="refused_request")
+
+
+def _content(response: Any, base_url: str) -> str:
+    """The assistant's text of a chat completion; ProseError (final) when the answer is not
+    one (a page or a JSON document of another API, answered with 200)."""
+    try:
+        message = response.choices[0].message
+    except (AttributeError, IndexError, KeyError, TypeError):
+        raise _not_the_api(base_url) from None
+    content = getattr(message, "content", None)
+    return content if isinstance(content, str) else ""
+
+
+def _not_the_api(base_url: str) -> ProseError:
+    return ProseError(
+        f"{base_url} did not answer with an OpenAI chat completion (is it the server's /v1 "
+        "address?)",
+        final=True,
+        reason="not_the_api",
+    )
+
+
+def _seconds(value: float) -> str:
+    """Whole seconds, as LLM_TIMEOUT is set; tenths below one (never "0 s")."""
+    return f"{value:.0f}" if value >= 0.95 else f"{value:.1f}"
+
+
+class _Watched:
+    fired = False
+
+
+class _Deadlines:
+    """Each request's deadline, kept by hanging up: the SDK's timeout bounds each read, so a
+    server that sends its headers and then trickles would be waited on past it. Once the
+    headers are in, a timer shuts the connection's socket at the deadline (the blocked read
+    ends, the SDK closes the connection, and a server that stops work when its client goes,
+    as vLLM does, stops). One request per thread at a time; the writer asks one by one."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    @contextlib.contextmanager
+    def deadline(self, at: float) -> Iterator[_Watched]:
+        watched = _Watched()
+        self._local.at, self._local.watched, self._local.timer = at, watched, None
+        try:
+            yield watched
+        finally:
+            timer = self._local.timer
+            if timer is not None:
+                timer.cancel()
+            self._local.at = self._local.watched = self._local.timer = None
+
+    def arm(self, response: Any) -> None:
+        """httpx's response hook: the headers are in, the body is still to be read."""
+        at: float | None = getattr(self._local, "at", None)
+        stream = response.extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if at is None or not isinstance(sock, socket.socket):
+            return
+        watched: _Watched = self._local.watched
+
+        def hang_up() -> None:
+            watched.fired = True
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+        timer = threading.Timer(max(0.0, at - time.monotonic()), hang_up)
+        timer.daemon = True
+        self._local.timer = timer
+        timer.start()
 
 
 def _about_format(error: Exception) -> bool:
@@ -159,10 +255,17 @@ def check_model(config: LLMConfig) -> str | None:
         timeout=config.timeout,
         max_retries=0,
     )
+    not_the_api = (
+        f"{config.base_url} did not answer with an OpenAI chat completion: check LLM_BASE_URL "
+        "(the server's /v1 address)"
+    )
     try:
-        client.chat.completions.create(
+        response = client.chat.completions.create(
             model=config.model, messages=[{"role": "user", "content": "ok"}], max_tokens=1
         )
+        _content(response, config.base_url)
+    except (json.JSONDecodeError, ProseError):  # a 200 that is a page, or another API's JSON
+        return not_the_api
     except openai.APITimeoutError:
         return f"{config.base_url} did not answer within {config.timeout:.0f} s: is it running?"
     except openai.APIConnectionError:

@@ -13,6 +13,7 @@ report exactly as it is without a model: a model may only add.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,12 +58,17 @@ class ProseWriter:
         cache: ProseCache | None = None,
         vendor_names: Mapping[str, Sequence[str]] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        stop: threading.Event | None = None,
     ) -> None:
         self.config = config
         self.cache = cache
         self.vendor_names = dict(vendor_names or {})
         self.clock = clock
         self.client = ModelClient(config)
+        self.stop = stop  # once set (the process is stopping), nothing more is asked
+        # Told the reason of each part not had (`ProseError.reason`, "token_budget"): the
+        # operator's metrics count them; readers are never told.
+        self.listeners: list[Callable[[str], None]] = []
 
     def close(self) -> None:
         self.client.close()
@@ -102,11 +108,12 @@ class ProseWriter:
         if cached is not None:
             run.cached += 1
             return cached
-        if not ask or run.down:
+        if not ask or run.down or (self.stop is not None and self.stop.is_set()):
             return None
         cost = estimate_tokens([system_prompt(unit.section, lang, _has_reason(unit)), unit.facts])
         if cost + self.config.max_tokens > run.tokens_left:
             run.problems.append(f"{unit.section} #{unit.number}: left out by the token budget")
+            self._tell("token_budget")
             return None
         try:
             answer = self._ask(unit, lang, run)
@@ -114,6 +121,7 @@ class ProseWriter:
             log.warning("model prose for %s #%d skipped: %s", unit.section, unit.number, exc)
             run.problems.append(f"{unit.section} #{unit.number}: {exc}")
             run.down = run.down or exc.down
+            self._tell(exc.reason)
             return None
         value = _shaped(fields(unit.section, lang, _has_reason(unit)), answer.value)
         if self.cache is not None:
@@ -128,7 +136,9 @@ class ProseWriter:
             left = run.deadline - self.clock()
             if left < MIN_CALL_SECONDS:
                 run.down = True
-                raise ProseError(f"no time left of the {self.config.timeout:.0f} s allowed")
+                raise ProseError(
+                    f"no time left of the {self.config.timeout:.0f} s allowed", reason="no_time"
+                )
             run.calls += 1
             try:
                 answer = self.client.ask(
@@ -146,6 +156,13 @@ class ProseWriter:
             run.tokens += answer.sent_tokens
             run.tokens_left -= sent + answer.answer_tokens
             return answer
+
+    def _tell(self, reason: str) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(reason)
+            except Exception:  # a metric not counted must not cost the report
+                log.debug("a prose listener failed", exc_info=True)
 
     # -- checking -------------------------------------------------------------------------
 

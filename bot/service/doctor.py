@@ -27,7 +27,8 @@ class Check:
 
 
 def settings_checks(settings: Settings, problems: list[tuple[str, str]]) -> list[Check]:
-    """The settings as read: each wrong one, then the combinations that cannot work."""
+    """The settings as read: each wrong one, then the combinations that cannot work, then
+    what the machine gives them: the data and site folders, and a font for Chinese charts."""
     found = [
         Check(f"setting {name}", False, f"{message}; the default is used below", setting=True)
         for name, message in problems
@@ -44,6 +45,7 @@ def settings_checks(settings: Settings, problems: list[tuple[str, str]]) -> list
     found += _combinations(settings)
     found.append(_writable("data folder", settings.data_dir, "VLLM_REPORT_DATA_DIR"))
     found.append(_writable("site folder", settings.site_root, "VLLM_REPORT_SITE_DIR"))
+    found.append(fonts_check(settings))  # the site's and the posts' charts
     return found
 
 
@@ -54,10 +56,14 @@ def _combinations(settings: Settings) -> list[Check]:
         found.append(Check(name, False, said, setting=True))
 
     if settings.slack_bot_token and not settings.slack_commands_on:
-        bad(
-            "slack commands",
-            "SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor "
-            "SLACK_SIGNING_SECRET (HTTP mode): posts go out, slash commands are off; set one",
+        # Posts only is a set-up of its own (no slash commands wanted), not a fault.
+        found.append(
+            Check(
+                "slack commands",
+                True,
+                "slash commands are off (posts only): neither SLACK_APP_TOKEN (Socket Mode) "
+                "nor SLACK_SIGNING_SECRET (HTTP mode) is set; set one to answer them",
+            )
         )
     if settings.slack_channel_list and not settings.slack_bot_token:
         bad("slack", "SLACK_CHANNELS is set but SLACK_BOT_TOKEN is not: set the bot token")
@@ -163,9 +169,12 @@ def plugins_check(settings: Settings) -> Check:
 
 
 def store_check(settings: Settings) -> Check:
-    """The store opens, and its schema is (or was just brought) at the newest revision."""
+    """The store opens, its schema is (or was just brought) at the newest revision, and a
+    SQLite store passes `PRAGMA quick_check` (every page read: opening reads only the
+    schema revision, so damage elsewhere would show only when a report reads it)."""
     from bot.store import Store, StoreError, StoreUrlError
     from bot.store.engine import safe_url
+    from bot.store.integrity import store_damage
     from bot.store.schema import HEAD_REVISION
 
     url = settings.store_url()
@@ -174,6 +183,7 @@ def store_check(settings: Settings) -> Check:
         before = _revision(url)
         store = Store(url)
         store.close()
+        damage = store_damage(url)
     except (StoreError, StoreUrlError) as exc:
         return Check("store", False, str(exc), setting=isinstance(exc, StoreUrlError))
     except OSError as exc:
@@ -182,13 +192,38 @@ def store_check(settings: Settings) -> Check:
             False,
             f"cannot open {where} ({exc.strerror or exc}): check the data folder or DATABASE_URL",
         )
+    if damage is not None:
+        return Check(
+            "store",
+            False,
+            f"{where} is damaged (quick_check: {damage}): stop the bot and restore the last "
+            "backup (docs/backup-and-upgrade.md), or move the file aside and the archive is "
+            "fetched again from GitHub",
+        )
     if before is None:
         done = f"created at schema revision {HEAD_REVISION}"
     elif before != HEAD_REVISION:
         done = f"migrated from revision {before} to {HEAD_REVISION}"
     else:
         done = f"schema at revision {HEAD_REVISION} (the newest)"
-    return Check("store", True, f"{where}: {done}")
+    checked = ", quick_check ok" if url.startswith("sqlite") else ""
+    return Check("store", True, f"{where}: {done}{checked}")
+
+
+def fonts_check(settings: Settings) -> Check:
+    """A CJK font for the Chinese charts. Without one they draw empty boxes: a fault when the
+    reports are in Chinese by default, a note otherwise (a subscriber may still ask zh)."""
+    from formatters.charts import CJK_FONTS, CJK_PACKAGE, cjk_font
+
+    found = cjk_font()
+    if found is not None:
+        return Check("chart fonts", True, f"{found} draws the Chinese charts")
+    return Check(
+        "chart fonts",
+        settings.lang != "zh",
+        f"no CJK font for matplotlib ({', '.join(CJK_FONTS)}): Chinese charts draw empty "
+        f"boxes; install {CJK_PACKAGE} (apt-get install {CJK_PACKAGE}) or fonts-noto-cjk",
+    )
 
 
 def _revision(url: str) -> str | None:

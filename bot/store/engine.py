@@ -13,11 +13,19 @@ held to the end of the transaction, and the revision is read again once it is he
 PostgreSQL an advisory lock, on SQLite the write lock (`BEGIN IMMEDIATE`). A new SQLite file
 is made under a temporary name and linked into place when whole, so no opener ever finds the
 empty file SQLite makes on its first connection (which `check_sqlite_file` refuses).
+
+Two things an operator meets on a second day are said as what they are, before Alembic or
+the driver speaks: a PostgreSQL database that does not exist yet ("create it", not "gone"),
+and a store written by a newer vllm-report (a revision this version's migrations do not
+hold: upgrade, or restore the backup taken before; Alembic would say "Can't locate
+revision"). `postgres://` URLs (Heroku, Render, Supabase) and `postgresql://` ones without a
+driver are PostgreSQL through psycopg 3, the driver the project installs.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -25,8 +33,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import create_engine, event, inspect, text
-from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.engine import URL, Connection, Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.model.errors import InputError, ServiceError
@@ -40,6 +48,10 @@ WRITE_ATTEMPTS = 3
 # The PostgreSQL advisory lock openers take to create or upgrade the schema; any constant
 # no other program on the database uses (advisory locks are per database).
 SCHEMA_LOCK = 0x766C6C6D5F736368  # "vllm_sch"
+# The URL schemes read as PostgreSQL, and the driver they are opened with (psycopg 3).
+POSTGRES_SCHEMES = ("postgres://", "postgresql://")
+POSTGRES_DRIVER = "postgresql+psycopg://"
+_MISSING_DATABASE = re.compile(r'database "(?P<name>[^"]+)" does not exist')
 T = TypeVar("T")
 
 
@@ -123,9 +135,18 @@ def open_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
     new_file = _new_sqlite_file(url)
     if new_file is not None:
         _publish_sqlite(new_file, url, busy_seconds)
-    with engine.connect() as connection:
-        if current_revision(connection) == HEAD_REVISION:
-            return engine
+    try:
+        with engine.connect() as connection:
+            revision = current_revision(connection)
+    except OperationalError as exc:
+        missing = missing_database(str(exc), engine.url)
+        if missing is None:
+            raise
+        engine.dispose()
+        raise StoreError(missing) from None
+    if revision == HEAD_REVISION:
+        return engine
+    check_known_revision(revision, safe_url(url))
     with schema_lock(engine) as connection:
         revision = current_revision(connection)  # again: another opener may have done it
         if revision == HEAD_REVISION:
@@ -133,8 +154,52 @@ def open_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
         if revision is None and not inspect(connection).get_table_names():
             create_schema(connection)
         else:
+            check_known_revision(revision, safe_url(url))
             _upgrade_on(connection)
     return engine
+
+
+def missing_database(said: str, url: URL) -> str | None:
+    """What to do when the PostgreSQL database `url` names does not exist (None: `said`, what
+    the driver or pg_dump said, is another failure). Said at opening, where it means "not
+    created yet"; a database dropped under a running bot is said by `describe` as gone."""
+    match = _MISSING_DATABASE.search(said)
+    if match is None:
+        return None
+    name = match.group("name")
+    host = url.host or "localhost"
+    port = url.port or 5432
+    user = f" -U {url.username}" if url.username else ""
+    return (
+        f"database {name} does not exist on {host}:{port}: create it "
+        f"(createdb -h {host} -p {port}{user} {name}), or point DATABASE_URL at one that does"
+    )
+
+
+def known_revisions() -> set[str]:
+    """The schema revisions this version's migrations hold (read from their file names,
+    without importing Alembic)."""
+    return {
+        path.name.split("_", 1)[0]
+        for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")
+    }
+
+
+def check_known_revision(revision: str | None, where: str) -> None:
+    """Refuse a store whose recorded revision this version does not know: a newer
+    vllm-report wrote it (Alembic would only say it "can't locate" the revision)."""
+    if revision is None or revision in known_revisions():
+        return
+    if not re.fullmatch(r"\d{4}", revision):
+        raise StoreError(
+            f"the database ({where}) holds another program's schema (Alembic revision "
+            f"{revision}): point DATABASE_URL at a database of vllm-report's own"
+        )
+    raise StoreError(
+        f"this store ({where}) was written by a newer vllm-report (revision {revision}; this "
+        f"version knows up to {HEAD_REVISION}): upgrade vllm-report, or restore the backup "
+        "taken before"
+    )
 
 
 @contextmanager
@@ -165,14 +230,20 @@ def create_schema(connection: Connection) -> None:
     )
 
 
-def _new_sqlite_file(url: str) -> Path | None:
-    """The SQLite file `url` names when it does not exist yet (None: not a new file)."""
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names (None: not SQLite, in memory, or a `uri=true` URL)."""
     if not url.startswith("sqlite") or "uri=true" in url.lower():
         return None
     path = url.split("///", 1)[-1].split("?", 1)[0]
-    if not path or path == ":memory:" or Path(path).exists():
+    if not path or path == ":memory:":
         return None
     return Path(path)
+
+
+def _new_sqlite_file(url: str) -> Path | None:
+    """The SQLite file `url` names when it does not exist yet (None: not a new file)."""
+    path = sqlite_file(url)
+    return None if path is None or path.exists() else path
 
 
 def _publish_sqlite(path: Path, url: str, busy_seconds: float) -> None:
@@ -216,6 +287,7 @@ def upgrade(engine: Engine) -> None:
 
 def _upgrade_on(connection: Connection) -> None:
     """Alembic's upgrade to head inside the caller's (locked) transaction."""
+    check_known_revision(current_revision(connection), safe_url(str(connection.engine.url)))
     from alembic import command
     from alembic.config import Config
 
@@ -242,10 +314,17 @@ def make_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
             cursor.close()
 
         return engine
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     # pre-ping: a long-lived process outlives server restarts and idle timeouts.
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(driver_url(url), pool_pre_ping=True)
+
+
+def driver_url(url: str) -> str:
+    """`url` with the driver the project uses: `postgres://` (Heroku, Render, Supabase) and
+    `postgresql://` are PostgreSQL through psycopg 3; other URLs are kept as written."""
+    for scheme in POSTGRES_SCHEMES:
+        if url.startswith(scheme):
+            return POSTGRES_DRIVER + url.removeprefix(scheme)
+    return url
 
 
 def check_sqlite_file(path: Path, url: str) -> None:

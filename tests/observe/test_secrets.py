@@ -291,16 +291,7 @@ def told(command: str, code: int, out: str, err: str) -> str:
         (None, "cannot reach GitHub"),
         (github_echo, "GitHub answered 400: Malformed Authorization header 'token ***'"),
         (github_html, "GitHub answered 400"),
-        pytest.param(
-            github_html_ok,
-            "GitHub",
-            marks=pytest.mark.xfail(
-                raises=(TypeError, AttributeError),
-                strict=True,
-                reason="bot/collect does not yet turn a 200 that is not JSON (a captive portal's "
-                "page) into a sentence: PyGithub's TypeError escapes, a traceback (with no secret)",
-            ),
-        ),
+        (github_html_ok, "GitHub"),
     ],
     ids=["refusing", "unreachable", "echo-400", "html-400", "html-200"],
 )

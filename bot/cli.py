@@ -1,4 +1,5 @@
-"""Command line: `vllm-report show|post|serve|chart|site|explain|queue|radar|topics`.
+"""Command line: `vllm-report show|post|serve|chart|site|explain|queue|radar|topics`, and the
+operator's `doctor|backup|backfill|demo`.
 
 Exit status: 0 done, 1 GitHub or the store failed (the message says why), 2 the command
 or a setting is wrong (the message says what to type instead). No traceback reaches the
@@ -291,7 +292,9 @@ def _guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namesp
         return exc.exit_status
     except KeyboardInterrupt:
         print(
-            "vllm-report: interrupted; nothing half-done was recorded as complete", file=sys.stderr
+            "vllm-report: interrupted; nothing half-done was recorded as complete, and running "
+            "the same command again resumes where it stopped",
+            file=sys.stderr,
         )
         return 130
 
@@ -644,10 +647,14 @@ def add_radar_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
             "vllm-report radar 2025-09-01..2025-09-30",
             "vllm-report radar 7d --plugin gaudi",
             "vllm-report radar yesterday --format json",
+            "vllm-report radar wrong vllm-ascend#3221 24982   # that upstream PR did not break it",
         ],
     )
     radar.add_argument(
-        "when", nargs="*", default=["7d"], help="the window (default 7d; a day, a range)"
+        "when",
+        nargs="*",
+        default=["7d"],
+        help="the window (default 7d; a day, a range), or `wrong <plugin PR> <upstream PR>`",
     )
     _day_options(radar)
     radar.add_argument("--plugin", help="one watched plugin, e.g. gaudi or vllm-ascend")
@@ -663,6 +670,8 @@ def add_radar_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 def run_radar(args: argparse.Namespace) -> int:
     from bot.model import asking
 
+    if args.when[:1] == ["wrong"]:  # `radar wrong vllm-ascend#3221 24982`: a correction
+        return run_radar_wrong(args)
     _check_phrase(args)
     settings, rules = _configured(args)
     if not settings.plugin_list:
@@ -695,6 +704,22 @@ def run_radar(args: argparse.Namespace) -> int:
     if not found.complete:
         print("vllm-report: incomplete: " + "; ".join(found.notes), file=sys.stderr)
         return 1
+    return 0
+
+
+def run_radar_wrong(args: argparse.Namespace) -> int:
+    """Keep a person's word that an upstream PR did not break a plugin PR (the archive alone)."""
+    words = args.when[1:]
+    if len(words) != 2:
+        raise UsageError(
+            f"a correction names two PRs ({len(words)} given): "
+            "`vllm-report radar wrong vllm-ascend#3221 24982`"
+        )
+    settings, rules = _configured(args)
+    from bot.app import radar as radar_of
+
+    with _opened(settings, rules) as bot:
+        print(radar_of(bot).correct(words[0], words[1], "cli"))
     return 0
 
 
@@ -907,7 +932,7 @@ def check_section(name: str, rules: TopicRules) -> str:
     return asking.section(name, rules)
 
 
-# -- operations: doctor, backfill, demo (each in its own functions) ---------------------------
+# -- operations: doctor, backup, backfill, demo (each in its own functions) ------------------
 
 
 def _add_ops_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -923,6 +948,24 @@ def _add_ops_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         ["vllm-report doctor", "docker run --env-file .env vllm-report-bot doctor"],
     )
     doctor.set_defaults(func=run_doctor)
+
+    backup = _command(
+        commands,
+        "backup",
+        "copy the store to FILE, safely while `serve` runs",
+        "Copy the store to FILE while the bot may be running: SQLite through its online "
+        "backup API (the copy is checked with quick_check), PostgreSQL with pg_dump (custom "
+        "format; pg_dump must be installed). An existing FILE is kept unless --force. "
+        "Restore: stop the bot, then copy the SQLite file back (or pg_restore the dump); see "
+        "docs/backup-and-upgrade.md.",
+        [
+            "vllm-report backup vllm-report-$(date +%F).sqlite3",
+            "docker exec vllm-report vllm-report backup /data/before-upgrade.sqlite3",
+        ],
+    )
+    backup.add_argument("file", type=Path, help="the file to write (refused if it exists)")
+    backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    backup.set_defaults(func=run_backup)
 
     backfill = _command(
         commands,
@@ -969,6 +1012,17 @@ def run_doctor(args: argparse.Namespace) -> int:
     settings, problems = diagnose_settings()
     guard_secrets(settings.secrets())
     return show(asyncio.run(doctor(settings, problems)), sys.stdout)
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    from bot.observe.logs import guard_secrets
+    from bot.store.backup import backup
+    from config.settings import load_settings
+
+    settings = load_settings()
+    guard_secrets(settings.secrets())
+    print(backup(settings.store_url(), args.file, force=args.force).summary())
+    return 0
 
 
 def run_backfill(args: argparse.Namespace) -> int:

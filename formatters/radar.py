@@ -1,19 +1,23 @@
 """The breakage radar as Markdown, JSON (`vllm-radar/1`), Slack blocks and Discord embeds.
 
 What leads is what a plugin team and an upstream author need first: the upstream changes
-that broke plugins, the most plugins first, each with the plugins' fix PRs; then how far
-each pin lags; then upgrades and every link, for reference. Titles are strangers' text:
-cleaned and escaped for each surface.
+that broke plugins, the most plugins first, each with its title, author (whom to ask), merge
+date and whether upstream has since reverted it, and the plugins' fix PRs; then how far
+each pin lags; then upgrades and every link, for reference. The corrections people made
+(`/vllm-radar wrong`) and the precision they measure are said under the counts. Titles and
+logins are strangers' text: cleaned and escaped for each surface.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable
+from datetime import datetime, tzinfo
 from typing import Any
 
-from bot.model.radar import UPSTREAM, Culprit, Pin, PluginLink, Radar, UpstreamRef
+from bot.model.radar import UPSTREAM, Correction, Culprit, Pin, PluginLink, Radar, UpstreamRef
 from formatters._text import clean, discord_escape, item_url, slack_escape, truncate
 
 SCHEMA = "vllm-radar/1"
@@ -21,6 +25,7 @@ TITLE_CHARS = 90
 SLACK_CULPRITS = 8  # a Slack answer shows the top culprits; the rest are one link away
 DISCORD_DESCRIPTION = 4096
 SLACK_SECTION = 3000
+_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})")
 
 
 def short(repo: str) -> str:
@@ -48,6 +53,67 @@ def counts_line(radar: Radar) -> str:
     )
 
 
+def day(moment: datetime, tz: tzinfo | None) -> str:
+    """A moment as the day it was where the radar's window is read (`2025-09-15`)."""
+    return moment.astimezone(tz).date().isoformat()
+
+
+def culprit_facts(culprit: Culprit, tz: tzinfo | None, reverts: bool = True) -> list[str]:
+    """Who wrote the culprit, when it merged, and whether it was since reverted, as plain
+    words (`by @mgoin`, `merged 2025-09-15`, `not reverted as of 2025-10-01`): each surface
+    escapes them. The login is a stranger's text; the rest is ours. `reverts`: False when
+    `reverts_said_once` says it for all."""
+    said = [f"by @{clean(culprit.author, 39)}"] if culprit.author else []
+    if culprit.merged_at is not None:
+        said.append(f"merged {day(culprit.merged_at, tz)}")
+        if reverts or culprit.reverted is not None:
+            said.append(revert_text(culprit, tz))
+    return said
+
+
+def reverts_said_once(culprits: tuple[Culprit, ...]) -> str | None:
+    """One sentence when whether upstream reverted them is known for none of several
+    culprits (the archive does not hold vLLM since they merged): a "not known" on every line
+    would be noise."""
+    dated = [c for c in culprits if c.merged_at is not None]
+    if len(dated) > 1 and all(c.reverted is None for c in dated):
+        return (
+            "Reverts: not known for these culprits (the archive does not hold vLLM's PRs "
+            "since they merged; the daily report collects them)"
+        )
+    return None
+
+
+def revert_text(culprit: Culprit, tz: tzinfo | None) -> str:
+    revert = culprit.reverted_by
+    if revert is not None:
+        return f"reverted by vllm#{revert.number} on {day(revert.merged_at, tz)}"
+    if culprit.reverts_read_until is not None:  # the archive holds vLLM's PRs up to then
+        return f"not reverted as of {day(culprit.reverts_read_until, tz)}"
+    return "revert not known"
+
+
+def precision_line(radar: Radar) -> str | None:
+    """The corrections people made and the precision they measure, or None when the radar
+    names no culprit and none was corrected."""
+    precision = radar.precision
+    if precision is None:
+        return None
+    corrected = len(radar.corrections)
+    return (
+        f"Precision {precision:.0%}: {radar.attributions} culprit attributions stand, "
+        f"{corrected} corrected (`/vllm-radar wrong <plugin PR> <upstream PR>` says one is wrong)"
+    )
+
+
+def correction_text(correction: Correction, tz: tzinfo | None) -> str:
+    return (
+        f"{short(correction.plugin_repo)}#{correction.plugin_number}: not "
+        f"vllm#{correction.upstream_number} (said by {correction.by} on "
+        f"{day(correction.at, tz)})"
+    )
+
+
 def pins_said_once(pins: tuple[Pin, ...]) -> str | None:
     """One sentence when no pin can be told, all for the same reason (an old window):
     six lines saying the same would be noise."""
@@ -71,14 +137,24 @@ def render_radar_markdown(radar: Radar) -> str:
     lines = [f"# Breakage radar · {radar.window.label}", ""]
     lines.append(f"Plugins watched: {', '.join(short(p) for p in radar.plugins)}.")
     lines.append(counts_line(radar) + ".")
+    precision = precision_line(radar)
+    if precision:
+        lines.append(precision + ".")
     if not radar.complete:
         lines.append("")
         lines.append("**Incomplete:** " + "; ".join(radar.notes or ("some windows were cut",)))
     lines += ["", "## Upstream changes that broke plugins", ""]
     if not radar.culprits:
         lines.append("None named in this window.")
+    tz = radar.window.start.tzinfo
+    once = reverts_said_once(radar.culprits)
     for index, culprit in enumerate(radar.culprits, 1):
-        lines.append(f"{index}. {_md_culprit(culprit)}")
+        lines.append(f"{index}. {_md_culprit(culprit, tz, once is None)}")
+    if once:
+        lines += ["", once + "."]
+    if radar.corrections:
+        lines += ["", "## Corrections", ""]
+        lines += [f"- {_md_escape(correction_text(c, tz))}" for c in radar.corrections]
     lines += ["", "## Pins of upstream", ""]
     once = pins_said_once(radar.pins)
     if once:
@@ -101,10 +177,30 @@ def render_radar_markdown(radar: Radar) -> str:
     return "\n".join(lines)
 
 
-def _md_culprit(culprit: Culprit) -> str:
+def _md_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool) -> str:
     title = f" {_md_text(culprit.title)}" if culprit.title else ""
     head = f"[{ref_text(culprit.ref)}]({ref_url(culprit.ref)}){title}"
-    return f"{head} — broke {_joined(culprit, _md_fix)}"
+    facts = ", ".join(_md_fact(said, culprit) for said in culprit_facts(culprit, tz, reverts))
+    facts = f" ({facts})" if facts else ""
+    return f"{head}{facts} — broke {_joined(culprit, _md_fix)}"
+
+
+def _md_fact(said: str, culprit: Culprit) -> str:
+    """A culprit's fact with its links: the author's GitHub page, the revert PR."""
+    if said.startswith("by @") and culprit.author:
+        login = clean(culprit.author, 39)
+        if _LOGIN.fullmatch(login):  # GitHub's logins: a link to the person's page
+            return f"by [@{_md_escape(login)}](https://github.com/{login})"
+        return f"by @{_md_escape(login)}"
+    revert = culprit.reverted_by
+    if revert is not None and said.startswith("reverted by "):
+        url = item_url(UPSTREAM, "pr", revert.number)
+        return said.replace(f"vllm#{revert.number}", f"[vllm#{revert.number}]({url})", 1)
+    return said
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("[", "\\[").replace("]", "\\]").replace("_", "\\_").replace("*", "\\*")
 
 
 def _joined(culprit: Culprit, fix: Callable[[PluginLink], str]) -> str:
@@ -134,6 +230,7 @@ NOT_A_CAUSE = {
     "after-fix": "merged after the fix",
     "no-pr": "no PR merged it",
     "unverified": "not checked",
+    "corrected": "corrected: not the cause",
     "upstream-fix": "fixed upstream",
     "pending": "pending upstream",
     "ported": "ported",
@@ -174,6 +271,21 @@ def radar_to_dict(radar: Radar) -> dict[str, Any]:
         "complete": radar.complete,
         "notes": list(radar.notes),
         "plugins": list(radar.plugins),
+        "precision": {
+            "attributions": radar.attributions,
+            "corrected": len(radar.corrections),
+            "precision": radar.precision,
+        },
+        "corrections": [
+            {
+                "plugin_repo": c.plugin_repo,
+                "plugin_number": c.plugin_number,
+                "upstream_number": c.upstream_number,
+                "by": c.by,
+                "at": c.at.isoformat(),
+            }
+            for c in radar.corrections
+        ],
         "links": [
             {
                 "plugin_repo": link.plugin_repo,
@@ -201,6 +313,19 @@ def radar_to_dict(radar: Radar) -> dict[str, Any]:
             {
                 **_ref_json(c.ref),
                 "title": c.title,
+                "author": c.author,
+                "merged_at": c.merged_at.isoformat() if c.merged_at else None,
+                # True, False, or None: the archive does not hold vLLM since its merge.
+                "reverted": c.reverted,
+                "reverted_by": (
+                    {
+                        "number": c.reverted_by.number,
+                        "title": c.reverted_by.title,
+                        "merged_at": c.reverted_by.merged_at.isoformat(),
+                    }
+                    if c.reverted_by
+                    else None
+                ),
                 "plugins": list(c.plugins),
                 "fixes": [
                     {"plugin_repo": f.plugin_repo, "plugin_number": f.number} for f in c.fixes
@@ -238,7 +363,9 @@ def render_radar_slack(radar: Radar, link: str | None = None) -> dict[str, Any]:
             "elements": [{"type": "mrkdwn", "text": slack_escape(counts_line(radar))}],
         },
     ]
-    rows = [_slack_culprit(c) for c in radar.culprits[:SLACK_CULPRITS]] or [
+    tz = radar.window.start.tzinfo
+    reverts = reverts_said_once(radar.culprits)
+    rows = [_slack_culprit(c, tz, reverts is None) for c in radar.culprits[:SLACK_CULPRITS]] or [
         "No upstream change was named as breaking a plugin in this window."
     ]
     more = len(radar.culprits) - SLACK_CULPRITS
@@ -249,6 +376,10 @@ def render_radar_slack(radar: Radar, link: str | None = None) -> dict[str, Any]:
     blocks.append(
         {"type": "section", "text": {"type": "mrkdwn", "text": truncate(text, SLACK_SECTION)}}
     )
+    said = [line for line in (reverts, precision_line(radar)) if line]
+    if said:
+        text = slack_escape(". ".join(said) + ".")
+        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": text}]})
     once = pins_said_once(radar.pins)
     pins = (
         slack_escape(once)
@@ -278,28 +409,39 @@ def render_radar_slack(radar: Radar, link: str | None = None) -> dict[str, Any]:
     return {"text": slack_escape(f"{title}: {counts_line(radar)}"), "blocks": blocks}
 
 
-def _slack_culprit(culprit: Culprit) -> str:
+def _slack_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool) -> str:
     title = f" {slack_escape(clean(culprit.title, 70))}" if culprit.title else ""
+    facts = ", ".join(culprit_facts(culprit, tz, reverts))
+    facts = f" ({slack_escape(facts)})" if facts else ""
     fixes = _joined(culprit, lambda f: f"<{f.url}|#{f.number}>")
-    return f"• <{ref_url(culprit.ref)}|{ref_text(culprit.ref)}>{title} → {fixes}"
+    return f"• <{ref_url(culprit.ref)}|{ref_text(culprit.ref)}>{title}{facts} → {fixes}"
 
 
 def render_radar_discord(radar: Radar) -> dict[str, Any]:
-    rows = [
-        f"• [{ref_text(c.ref)}]({ref_url(c.ref)})"
-        + (f" {discord_escape(clean(c.title, 70))}" if c.title else "")
-        + " → "
-        + _joined(c, lambda f: f"[#{f.number}]({f.url})")
-        for c in radar.culprits
-    ] or ["No upstream change was named as breaking a plugin in this window."]
+    tz = radar.window.start.tzinfo
+    reverts = reverts_said_once(radar.culprits)
+    rows = [_discord_culprit(c, tz, reverts is None) for c in radar.culprits] or [
+        "No upstream change was named as breaking a plugin in this window."
+    ]
     description = truncate("\n".join(rows), DISCORD_DESCRIPTION)
     once = pins_said_once(radar.pins)
     pins = "" if once else "\n".join(f"{short(p.plugin_repo)}: {lag_text(p)}" for p in radar.pins)
+    footer = ". ".join(
+        line for line in (counts_line(radar), reverts, precision_line(radar)) if line
+    )
     embed: dict[str, Any] = {
         "title": f"Breakage radar · {radar.window.label}",
         "description": description,
-        "footer": {"text": truncate(counts_line(radar) + (f". {once}" if once else ""), 2048)},
+        "footer": {"text": truncate(footer + (f". {once}" if once else ""), 2048)},
     }
     if pins:
         embed["fields"] = [{"name": "Pins", "value": truncate(discord_escape(pins), 1024)}]
     return {"embeds": [embed]}
+
+
+def _discord_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool) -> str:
+    title = f" {discord_escape(clean(culprit.title, 70))}" if culprit.title else ""
+    facts = ", ".join(culprit_facts(culprit, tz, reverts))
+    facts = f" ({discord_escape(facts)})" if facts else ""
+    fixes = _joined(culprit, lambda f: f"[#{f.number}]({f.url})")
+    return f"• [{ref_text(culprit.ref)}]({ref_url(culprit.ref)}){title}{facts} → {fixes}"

@@ -6,18 +6,52 @@ which pins lag upstream main by more than the threshold. Pins that keep up, ment
 upgrades are the radar's own (`/vllm-radar`, `vllm-report radar`): a daily line that says
 "nothing broke" would teach readers to skip the section. A window with neither has no
 section at all.
+
+Each culprit's entry says whom to ask and where it stands: the upstream PR's author, its
+merge date, and whether upstream has since reverted it (a line under its head, so the head
+still reads "#N title — broke plugin"). When people corrected the radar (`/vllm-radar
+wrong`), the counts say how many and the precision that measures.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, tzinfo
 
-from bot.model.radar import Culprit, Pin, PluginLink, Radar
+from bot.model.radar import UPSTREAM, Culprit, Pin, PluginLink, Radar
 from bot.model.report import Report
 from formatters import outline_parts as ol
 from formatters import wording as w
-from formatters.radar import ref_url, short
+from formatters._text import item_url
+from formatters.radar import day, ref_url, reverts_said_once, short
+
+# The culprit's facts, in both languages (kept here until formatters.wording takes them).
+WORDS = {
+    "en": {
+        "by": "by ",
+        "merged": "merged {day}",
+        "reverted": "reverted by ",
+        "reverted_on": " on {day}",
+        "not_reverted": "not reverted as of {day}",
+        "revert_unknown": "revert not known",
+        "sep": ", ",
+        "corrections": "Culprits corrected by readers (/vllm-radar wrong): {n}; "
+        "precision {precision}.",
+        "reverts_unknown": "Whether upstream reverted them is not known: the archive does not "
+        "hold vLLM's PRs since they merged.",
+    },
+    "zh": {
+        "by": "作者 ",
+        "merged": "{day} 合并",
+        "reverted": "已被 ",
+        "reverted_on": " 于 {day} 回退",
+        "not_reverted": "截至 {day} 未被回退",
+        "revert_unknown": "是否回退未知",
+        "sep": "，",
+        "corrections": "读者更正的归因（/vllm-radar wrong）：{n} 处；准确率 {precision}。",
+        "reverts_unknown": "是否已被上游回退未知：存档中没有它们合并之后的 vLLM PR。",
+    },
+}
 
 CHAT_CULPRITS = 5  # in the chat reply, like its other sections
 HEADLINE_REFS = 3  # upstream numbers in the first message's line
@@ -65,9 +99,10 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
     if not radar.culprits and not late:
         return None
     blocks: list[ol.Block] = []
+    unknown = reverts_said_once(radar.culprits) is not None
     if radar.culprits:  # all of them: a day has a handful, a week a dozen or two
         until = radar.window.end
-        entries = tuple(_culprits(g, lang, until) for g in _by_fixes(radar.culprits))
+        entries = tuple(_culprits(g, lang, until, not unknown) for g in _by_fixes(radar.culprits))
         blocks.append(ol.Block(w.text(lang, "plugins_broke"), entries, "numbered"))
     if late:
         lines = tuple(ol.Entry((ol.Our(_lag(pin, lang)),)) for pin in late)
@@ -77,6 +112,11 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
     said = w.text(lang, "plugins_counts", links=len(radar.links), fixes=fixes, upgrades=upgrades)
     more = w.text(lang, "plugins_more", label=radar.window.label)
     space = "" if lang == "zh" else " "
+    if unknown:
+        said += space + WORDS[lang]["reverts_unknown"]
+    if radar.corrections and radar.precision is not None:  # readers said the radar was wrong
+        words = WORDS[lang]["corrections"]
+        said += space + words.format(n=len(radar.corrections), precision=f"{radar.precision:.0%}")
     blocks.append(ol.Block(None, (ol.Entry((ol.Our(f"{said}{space}{more}"),)),), "text"))
     if not radar.complete:  # a plugin that could not be read: the section is not the whole
         notes = tuple(ol.Entry((ol.Theirs(note, 300),)) for note in radar.notes)
@@ -94,7 +134,7 @@ def _by_fixes(culprits: tuple[Culprit, ...]) -> list[list[Culprit]]:
     return list(groups.values())
 
 
-def _culprits(group: list[Culprit], lang: str, until: datetime) -> ol.Entry:
+def _culprits(group: list[Culprit], lang: str, until: datetime, reverts: bool) -> ol.Entry:
     head: list[ol.Part] = []
     for index, culprit in enumerate(group):
         ref = culprit.ref
@@ -110,8 +150,53 @@ def _culprits(group: list[Culprit], lang: str, until: datetime) -> ol.Entry:
     names = w.LIST_SEP[lang].join(short(repo) for repo in first.plugins)
     head.append(ol.Our(w.text(lang, "plugins_broke_one", plugins=names)))
     lines = tuple(_fixes(repo, first.fixes, lang, until) for repo in first.plugins)
+    facts = _facts(group, lang, until.tzinfo, reverts)
     # Told again (the same upstream PR among the key changes): the fixes are what is new.
-    return ol.Entry(tuple(head), lines, first.ref.number, again=lines)
+    return ol.Entry(tuple(head), (*facts, *lines), first.ref.number, again=lines)
+
+
+def _facts(
+    group: list[Culprit], lang: str, tz: tzinfo | None, reverts: bool
+) -> tuple[ol.Line, ...]:
+    """A line per culprit that says whom to ask and where it stands: `#25249 by @jeejeelee,
+    merged 2025-09-20, not reverted as of 2025-09-23` (the number only when the entry has
+    several; the revert left out when not known and `reverts` is False: the section says it
+    once)."""
+    words = WORDS[lang]
+    lines = []
+    for culprit in group:
+        if culprit.merged_at is None and culprit.author is None:
+            continue
+        line: list[ol.Part] = []
+        if len(group) > 1 and culprit.ref.number is not None:
+            line.append(ol.Our(f"#{culprit.ref.number} "))
+        said: list[list[ol.Part]] = []
+        if culprit.author:
+            said.append([ol.Our(words["by"]), ol.Theirs(f"@{culprit.author}", ol.LOGIN_LIMIT)])
+        if culprit.merged_at is not None:
+            said.append([ol.Our(words["merged"].format(day=day(culprit.merged_at, tz)))])
+            if reverts or culprit.reverted is not None:
+                said.append(_revert(culprit, words, tz))
+        for index, parts in enumerate(said):
+            if index:
+                line.append(ol.Our(words["sep"]))
+            line += parts
+        lines.append(tuple(line))
+    return tuple(lines)
+
+
+def _revert(culprit: Culprit, words: dict[str, str], tz: tzinfo | None) -> list[ol.Part]:
+    revert = culprit.reverted_by
+    if revert is not None:
+        url = item_url(UPSTREAM, "pr", revert.number)
+        return [
+            ol.Our(words["reverted"]),
+            ol.Ref(revert.number, url),
+            ol.Our(words["reverted_on"].format(day=day(revert.merged_at, tz))),
+        ]
+    if culprit.reverts_read_until is not None:  # the archive holds vLLM's PRs up to then
+        return [ol.Our(words["not_reverted"].format(day=day(culprit.reverts_read_until, tz)))]
+    return [ol.Our(words["revert_unknown"])]
 
 
 def _fixes(repo: str, fixes: tuple[PluginLink, ...], lang: str, until: datetime) -> ol.Line:

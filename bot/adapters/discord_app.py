@@ -24,6 +24,7 @@ from bot.service.commands import (
     RadarRequest,
     ReportRequest,
 )
+from bot.service.radar_wrong import correct
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -104,7 +105,13 @@ class DiscordCommands:
         plugin: str | None = None,
         when: str | None = None,
         public: bool = False,
+        wrong: str | None = None,
     ) -> None:
+        if wrong is not None:  # a correction: `wrong: vllm-ascend#3221 24982`
+            await interaction.response.defer(ephemeral=True)
+            user = f"discord:{interaction.user.id}"
+            await send_answer(interaction, await correct(self.service, user, wrong.split()))
+            return
         await interaction.response.defer(ephemeral=not public, thinking=True)
         request = RadarRequest(plugin=plugin, when=when or "7d", public=public)
         answer = await self.service.radar(f"discord:{interaction.user.id}", request)
@@ -193,14 +200,16 @@ def build_tree(client: discord.Client, commands: DiscordCommands) -> app_command
         plugin="one plugin, e.g. gaudi (default: every watched plugin)",
         when="the window (default: the last 7 days)",
         public="post it in the channel instead of only to you",
+        wrong="a culprit is wrong: <plugin PR> <upstream PR>, e.g. vllm-ascend#3221 24982",
     )
     async def vllm_radar(
         interaction: discord.Interaction,
         plugin: str | None = None,
         when: str | None = None,
         public: bool = False,
+        wrong: str | None = None,
     ) -> None:
-        await commands.radar(interaction, plugin, when, public)
+        await commands.radar(interaction, plugin, when, public, wrong)
 
     @tree.command(name="vllm-topics", description="The topics a report can be limited to")
     async def vllm_topics(interaction: discord.Interaction) -> None:

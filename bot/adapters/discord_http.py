@@ -38,6 +38,7 @@ from bot.service.commands import (
     RadarRequest,
     ReportRequest,
 )
+from bot.service.radar_wrong import correct
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,7 @@ class Interactions:
         if kind == APPLICATION_COMMAND:
             options = _options(interaction)
             public = bool(options.get("public")) and _name(interaction) in PUBLIC_COMMANDS
+            public = public and not options.get("wrong")  # a correction: to its author only
             task = asyncio.create_task(self._answer(interaction, options, public))
             self.pending.add(task)
             task.add_done_callback(self.pending.discard)
@@ -152,6 +154,8 @@ class Interactions:
                 public=bool(options.get("public")),
             )
             return await self.service.queue(f"discord:{user}", queue)
+        if name == "vllm-radar" and options.get("wrong"):  # `wrong: vllm-ascend#3221 24982`
+            return await correct(self.service, f"discord:{user}", str(options["wrong"]).split())
         if name == "vllm-radar":
             radar = RadarRequest(
                 plugin=_str(options.get("plugin")),

@@ -19,9 +19,16 @@ from slack_bolt.response import BoltResponse
 
 from bot.adapters.drawn import drawn, key_of
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
-from bot.adapters.slack_text import parse_queue, parse_radar, parse_report, parse_subscription
+from bot.adapters.slack_text import (
+    inbound,
+    parse_queue,
+    parse_radar,
+    parse_report,
+    parse_subscription,
+)
 from bot.adapters.slack_transport import slack_client
 from bot.service.commands import Answer, CommandError, CommandService
+from bot.service.radar_wrong import correct, wrong_words
 from config.settings import Settings
 from formatters._text import slack_escape, truncate
 from formatters.radar import render_radar_slack
@@ -120,6 +127,10 @@ def build_slack_app(settings: Settings, service: CommandService) -> AsyncApp:
     @app.command("/vllm-radar")
     async def radar(ack: Any, command: dict[str, Any], respond: Respond) -> None:
         await ack()
+        wrong = wrong_words(inbound(command.get("text", "")))
+        if wrong is not None:  # `/vllm-radar wrong <plugin PR> <upstream PR>`
+            await send_answer(respond, await correct(service, f"slack:{command['user_id']}", wrong))
+            return
         try:
             request = parse_radar(command.get("text", ""))
         except CommandError as exc:

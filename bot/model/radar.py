@@ -41,6 +41,7 @@ VERDICTS = (
     "after-fix",  # merged after the fix: it cannot have broken it
     "no-pr",  # a commit no merged pull request brought to vLLM
     "unverified",  # GitHub could not be asked (budget spent, GitHub down)
+    "corrected",  # a person said it is not the cause (`/vllm-radar wrong`): never shown again
 )
 # The digest of the daily report's Plugins section, subscribed to like a topic.
 PLUGINS_TOPIC = "plugins"
@@ -105,16 +106,58 @@ class PluginLink:
 
 
 @dataclass(frozen=True)
+class Revert:
+    """A merged upstream PR that reverted a culprit (titled "Revert …", naming it)."""
+
+    number: int
+    title: str
+    merged_at: datetime
+
+
+@dataclass(frozen=True)
 class Culprit:
-    """An upstream change plugins had to fix for, with the fixes."""
+    """An upstream change plugins had to fix for, with the fixes, and who to ask about it:
+    its author, when it merged, and whether upstream has since reverted it (all from the
+    archive: `bot.analyze.radar_culprits` adds them)."""
 
     ref: UpstreamRef  # a vLLM pull request GitHub confirmed (a commit: the PR that merged it)
     title: str | None  # from the archive, when it holds the upstream PR
     fixes: tuple[PluginLink, ...]
+    author: str | None = None  # the upstream PR's author (a GitHub login)
+    merged_at: datetime | None = None
+    reverted_by: Revert | None = None
+    # Every vLLM PR merged from the culprit's merge up to this moment is archived (and none
+    # reverted it, unless `reverted_by`); None: the archive does not hold vLLM since then.
+    reverts_read_until: datetime | None = None
 
     @property
     def plugins(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(link.plugin_repo for link in self.fixes))
+
+    @property
+    def reverted(self) -> bool | None:
+        """Reverted upstream since it merged: yes, no, or None (not known: the archive does
+        not hold vLLM's PRs since its merge)."""
+        if self.reverted_by is not None:
+            return True
+        return False if self.reverts_read_until is not None else None
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A person's word that `upstream_number` did not break `plugin_repo#plugin_number`
+    (`/vllm-radar wrong`, `vllm-report radar wrong`): the radar never shows it as that fix's
+    culprit again, and counts it against its precision."""
+
+    plugin_repo: str
+    plugin_number: int
+    upstream_number: int
+    by: str  # who said it: `slack:U123`, `discord:456`, `cli`
+    at: datetime
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        return (self.plugin_repo, self.plugin_number, self.upstream_number)
 
 
 @dataclass(frozen=True)
@@ -139,3 +182,17 @@ class Radar:
     complete: bool
     notes: tuple[str, ...] = field(default_factory=tuple)
     late_after_days: float = 7.0  # a pin further behind main is news (VLLM_REPORT_PIN_LAG_DAYS)
+    corrections: tuple[Correction, ...] = ()  # those that took a culprit off this radar's fixes
+
+    @property
+    def attributions(self) -> int:
+        """The culprits the radar names for its fixes: (fix, upstream PR) pairs GitHub
+        confirmed and nobody corrected."""
+        return sum(len(link.confirmed) for link in self.links if link.relation == "breakage-fix")
+
+    @property
+    def precision(self) -> float | None:
+        """Measured precision: attributions that stand / (those + the corrected ones); None
+        when the radar has neither."""
+        said = self.attributions + len(self.corrections)
+        return self.attributions / said if said else None

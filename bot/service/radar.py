@@ -15,6 +15,12 @@ did not have and a commit no PR merged are asked again only when the answer is o
 the fix it is checked for. `look_up` caps the requests; what was not asked (the cap
 reached, GitHub failing) is said in the radar's notes, the radar is marked incomplete, and
 it is never shown as a culprit.
+
+Each culprit is shown with its upstream PR's title, author and merge time (the item it was
+confirmed with) and whether upstream has since reverted it (the archive's merged "Revert …"
+PRs; `bot.analyze.radar_culprits`): nothing more is asked of GitHub for them. A person may
+say a culprit is wrong (`correct`: `/vllm-radar wrong`, `vllm-report radar wrong`); every
+radar after applies it, and counts it against its precision.
 """
 
 from __future__ import annotations
@@ -26,13 +32,15 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from bot.analyze.radar import culprits, fact_key, plugin_links, verify
+from bot.analyze.radar_culprits import corrected, detailed
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.model.asking import AskError, did_you_mean
-from bot.model.radar import UPSTREAM, Pin, PluginLink, Radar
+from bot.model.radar import UPSTREAM, Correction, Culprit, Pin, PluginLink, Radar
 from bot.model.report import ActivityItem, Report
 from bot.model.windows import Window
 from bot.store import Span
+from bot.store.radar_corrections import RadarCorrections, Reverts
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +97,8 @@ class RadarService:
         self.plugins = tuple(plugins)
         self.clock = clock
         self.late_after_days = late_after_days
+        self.corrections = RadarCorrections.of_store(archiver.store)
+        self.reverts = Reverts.of_store(archiver.store)
 
     def plugin(self, name: str) -> str:
         """A watched plugin by the name people use: `gaudi`, `vllm-gaudi` or the whole
@@ -130,7 +140,8 @@ class RadarService:
             own_max = max((it.number for it in items), default=0)
             links += plugin_links(repo, items, own_max)
         checked = self._checked(links, look_up, now)
-        links, notes = checked.links, [*notes, *checked.notes]
+        links, applied = corrected(checked.links, self.corrections.of(watched))
+        notes = [*notes, *checked.notes]
         complete = complete and not checked.notes
         fresh = now - window.end <= PIN_FRESH
         pins = tuple(self._pin(repo) if fresh else _old(repo) for repo in watched)
@@ -139,12 +150,28 @@ class RadarService:
             window=window,
             plugins=watched,
             links=tuple(links),
-            culprits=tuple(culprits(links, checked.titles)),
+            culprits=tuple(self._detailed(culprits(links, checked.titles), checked.items)),
             pins=pins,
             complete=complete,
             notes=tuple(notes),
             late_after_days=self.late_after_days,
+            corrections=applied,
         )
+
+    def _detailed(self, found: list[Culprit], items: dict[int, ActivityItem]) -> list[Culprit]:
+        """The culprits with their authors, merge times and reverts, from the archive."""
+        merged = [
+            item.merged_at
+            for c in found
+            if c.ref.number is not None
+            and (item := items.get(c.ref.number)) is not None
+            and item.merged_at is not None
+        ]
+        if not merged:
+            return found
+        reverts = self.reverts.merged_since(UPSTREAM, min(merged))
+        covered = [(span.start, span.end) for span in self.archiver.store.coverage.spans(UPSTREAM)]
+        return detailed(found, items, reverts, covered)
 
     def broken_by(self, number: int) -> list[PluginLink]:
         """The archived plugin fixes that name upstream #number as what broke them (what
@@ -160,12 +187,82 @@ class RadarService:
                 if link.relation == "breakage-fix"
                 and any(r.cause and (r.number in (None, number)) for r in link.upstream)
             ]
+            checked, _ = corrected(
+                self._checked(named, 0, self.clock()).links, self.corrections.of()
+            )
             found += [
-                link
-                for link in self._checked(named, 0, self.clock()).links
-                if any(ref.number == number for ref in link.confirmed)
+                link for link in checked if any(ref.number == number for ref in link.confirmed)
             ]
         return found
+
+    def correct(self, plugin_pr: str, upstream_pr: str, by: str) -> str:
+        """Keep a person's word that `upstream_pr` did not break `plugin_pr` (`vllm-ascend#123`,
+        `ascend#123` or its URL; `45678`, `#45678`, `vllm#45678` or its URL): every later
+        radar leaves it out. The answer in one sentence; AskError (one sentence) for a PR
+        that is not one, a plugin not watched, or a pair the radar never claimed. From the
+        archive alone: no request."""
+        repo, number = self._plugin_pr(plugin_pr)
+        upstream = _upstream_number(upstream_pr)
+        name = f"{repo.split('/', 1)[1]}#{number}"
+        claimed = self._claimed(repo, number)
+        if claimed is None:
+            raise AskError(
+                f"{name} is not in the archive: the radar never read it, so it named no "
+                "culprit for it."
+            )
+        earlier = {c.key: c for c in self.corrections.of([repo])}
+        if (repo, number, upstream) in earlier:
+            said = earlier[(repo, number, upstream)]
+            return (
+                f"vllm#{upstream} was already corrected as not what broke {name} "
+                f"(by {said.by} on {said.at.date().isoformat()}); the radar does not show it."
+            )
+        if upstream not in claimed:
+            named = ", ".join(f"vllm#{n}" for n in sorted(claimed))
+            also = f" (it names {named})" if named else " (it names no culprit for it)"
+            raise AskError(f"the radar never named vllm#{upstream} as what broke {name}{also}.")
+        self.corrections.add(Correction(repo, number, upstream, by, self.clock()))
+        left = sorted(claimed - {upstream})
+        rest = (
+            f"it still names {', '.join(f'vllm#{n}' for n in left)}"
+            if left
+            else "it shows as unattributed"
+        )
+        return (
+            f"Noted: vllm#{upstream} did not break {name}. The radar no longer shows it as "
+            f"that fix's culprit; {rest}."
+        )
+
+    def _plugin_pr(self, said: str) -> tuple[str, int]:
+        """A watched plugin's PR as typed: its repository and number."""
+        found = _PLUGIN_PR.match(said.strip())
+        if found is None:
+            raise AskError(
+                f"'{said}' is not a plugin PR: say it as plugin#number, e.g. vllm-ascend#3221."
+            )
+        number = found.group("n")
+        if number.startswith("0"):
+            raise AskError(f"'{said}' is not a plugin PR: its number has a leading zero.")
+        return self.plugin(found.group("name")), int(number)
+
+    def _claimed(self, repo: str, number: int) -> set[int] | None:
+        """The upstream PRs the radar names as what broke `repo#number`, corrected or not
+        (from the archive: a fix the radar showed is archived, and so is what it checked);
+        None when the archive does not hold it."""
+        items = self.archiver.named(repo, [number])
+        if not items:
+            return None
+        # Its own number as the plugin's highest: every reading of a window holding it
+        # reads at most these as upstream.
+        links = plugin_links(repo, items, number)
+        checked = self._checked(links, 0, self.clock()).links
+        return {
+            ref.number
+            for link in checked
+            if link.relation == "breakage-fix"
+            for ref in link.confirmed
+            if ref.number is not None
+        }
 
     def _checked(self, links: list[PluginLink], look_up: int, now: datetime) -> Checked:
         """The links with their causes checked against what GitHub says of them (asking it
@@ -197,7 +294,8 @@ class RadarService:
         if asked:
             log.info("radar: asked GitHub about %d upstream numbers and commits", asked)
         titles = {f"#{item.number}": item.title for item in facts.values() if item is not None}
-        return Checked(checked, titles, tuple(notes))
+        items = {item.number: item for item in facts.values() if item is not None}
+        return Checked(checked, titles, tuple(notes), items)
 
     def _facts(
         self, wanted: dict[str, datetime], look_up: int, now: datetime
@@ -263,6 +361,31 @@ class Checked:
     links: list[PluginLink]  # each cause with GitHub's verdict
     titles: dict[str, str]  # upstream PRs' titles by `#N`, as archived
     notes: tuple[str, ...]  # what could not be checked
+    items: dict[int, ActivityItem]  # the upstream items GitHub confirmed them with, by number
+
+
+# A plugin PR as people write it: `vllm-ascend#3221`, `ascend#3221`,
+# `vllm-project/vllm-ascend#3221`, or its URL (`…/pull/3221`, `…/issues/3221`).
+_PLUGIN_PR = re.compile(
+    r"^(?:https?://(?:www\.)?github\.com/)?(?:[\w.-]+/)?(?P<name>[\w.-]+)"
+    r"(?:#|/pull/|/issues/)(?P<n>\d{1,7})/?$",
+    re.I,
+)
+# An upstream PR: `45678`, `#45678`, `vllm#45678`, `vllm-project/vllm#45678`, or its URL.
+_UPSTREAM_PR = re.compile(
+    r"^(?:https?://(?:www\.)?github\.com/vllm-project/vllm/pull/|(?:vllm-project/)?vllm#|#)?"
+    r"(?P<n>[1-9]\d{0,6})/?$",
+    re.I,
+)
+
+
+def _upstream_number(said: str) -> int:
+    found = _UPSTREAM_PR.match(said.strip())
+    if found is None:
+        raise AskError(
+            f"'{said}' is not an upstream PR number: say it as 45678, #45678 or vllm#45678."
+        )
+    return int(found.group("n"))
 
 
 def _archived(

@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0009"
+HEAD_REVISION = "0010"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -251,3 +251,16 @@ class LookupRow(Base):
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     number: Mapped[int | None] = mapped_column(Integer)
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RadarCorrectionRow(Base):
+    """A person's word that an upstream PR did not break a plugin PR (`/vllm-radar wrong`):
+    the breakage radar never shows it as that fix's culprit again."""
+
+    __tablename__ = "radar_corrections"
+
+    plugin_repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    plugin_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    upstream_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    said_by: Mapped[str] = mapped_column(String(80))
+    said_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -15,7 +15,8 @@ from formatters.outline_parts import Block, ChatPart, Entry, Line, Our, Outline,
 
 CHAT_OTHER_STORIES = 2  # stories of every other vendor in the chat's vendor reply
 CHAT_ROWS = 5  # entries of the other chat replies
-DAILY_PARTS = ("vendors", "key", "hot", "notable", "plugins", "trends")
+# "since" (what landed since last time) is there only when a report was published before.
+DAILY_PARTS = ("since", "vendors", "key", "hot", "notable", "plugins", "trends")
 # In the chat's vendor reply: the first vendor per bucket; the others get their top stories.
 CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "done": 1, "closed": 1}
 
@@ -30,9 +31,9 @@ def _once_parts(gist: Sequence[Entry], parts: Sequence[ChatPart]) -> tuple[ChatP
 def chat_parts(full: Outline, only: Sequence[str] = ()) -> tuple[ChatPart, ...]:
     """The replies after a chat headline, each capped to one message.
 
-    Nothing asked: the daily post (vendors, key changes, hot, notable, trends); a section
-    with nothing in it is left out. A topic report (a digest) asked for its topic: that
-    topic in full detail. Sections named: those.
+    Nothing asked: the daily post (since last time, vendors, key changes, hot, notable,
+    trends); a section with nothing in it is left out. A topic report (a digest) asked for
+    its topic: that topic in full detail. Sections named: those.
     """
     names = list(only) or list(DAILY_PARTS)
     parts = []
@@ -69,7 +70,8 @@ def _chat_part(full: Outline, name: str) -> ChatPart | None:
         from formatters.radar_outline import chat_blocks
 
         return ChatPart(name, section.title, chat_blocks(section, full.label, lang))
-    command = more_command(full, name)
+    # "since" is no section a command takes: its rest is in the full report.
+    command = more_command(full, name) if name != "since" else None
     if section.kind != "section":  # one topic, asked for or a digest: in detail
         detailed = section.in_detail()
         return ChatPart(name, section.title, tuple(_lead_vendor(detailed, lang, command)[1:]))

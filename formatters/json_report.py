@@ -7,7 +7,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from bot.model.report import ActivityItem, Prose, Report
+from bot.model.report import ActivityItem, Continuity, Prose, Report
 from formatters.wording import summary
 
 SCHEMA = "vllm-report/1"
@@ -57,7 +57,37 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         data["queue"] = queue_to_dict(report.queue)
     if report.prose is not None:
         data["prose"] = _prose(report, report.prose)
+    if report.continuity is not None:  # only when a report was published before it
+        data["continuity"] = _continuity(report, report.continuity)
     return data
+
+
+def _continuity(report: Report, found: Continuity) -> dict[str, Any]:
+    """Its past: what landed since the last published report, each shown item's first
+    featuring, the items not featured again (unchanged since), PRs long in review."""
+    tz = report.window.start.tzinfo
+    return {
+        "last_day": found.last_day,
+        "since_last_time": [
+            {
+                "number": entry.number,
+                "title": found.items[entry.number].title,
+                "url": found.items[entry.number].url,
+                "first_featured": entry.first_day,
+                "then": entry.then,
+                "now": entry.now,
+                "at": _time(entry.at, tz),
+                "by": entry.by,
+            }
+            for entry in found.since
+        ],
+        "featured_before": {
+            str(n): {"day": past.day, "place": past.place, "state": past.state}
+            for n, past in found.past.items()
+        },
+        "not_featured_again": list(found.old_news),
+        "review_days": {str(n): days for n, days in found.review_days.items()},
+    }
 
 
 def _prose(report: Report, prose: Prose) -> dict[str, Any]:

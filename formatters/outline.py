@@ -11,7 +11,7 @@ formatters.outline_parts', re-exported here for the renderers.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -19,7 +19,9 @@ from bot.model.report import (
     BASELINE_DAYS,
     SECTIONS,
     ActivityItem,
+    Featured,
     KeyChange,
+    Landed,
     ListName,
     Report,
     Sections,
@@ -60,6 +62,8 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
     sections: list[Section] = []
     info = report.sections
     if info is not None:
+        since = _since(report, lang)  # only with a past: a report standing alone has none
+        sections += [since] if since is not None else []
         sections.append(_summary(report, info, lang))
         # In most detail: a topic report's own topic, else the first vendor with items
         # (AMD / ROCm on most days); the other vendors briefly, subjects on demand.
@@ -226,6 +230,20 @@ def _state(item: ActivityItem, lang: str, end: datetime | None = None) -> str:
     return w.STATES[lang][state_key(as_of(item, end) if end is not None else item)]
 
 
+def _state_of(report: Report, number: int, lang: str) -> str:
+    """An item's state as the window ended; an open PR long in review says which day of
+    its review this is (a report with a past only: bot.analyze.continuity)."""
+    days = report.continuity.review_days.get(number) if report.continuity else None
+    if days:
+        return w.text(lang, "review_day", n=days)
+    return _state(report.item(number), lang, report.window.end)
+
+
+def _past(report: Report, number: int) -> Featured | None:
+    """When a published report first featured the item, and its state then."""
+    return report.continuity.past.get(number) if report.continuity else None
+
+
 # The Chinese edition says a title's tags in Chinese (the line under it: "修复：AMD/ROCm …")
 # and quotes the rest of the title shorter: its full English is one click away.
 _TAGS = re.compile(
@@ -256,7 +274,10 @@ def _head(
         label = kind_label(info.explained.get(number) if info is not None else None, lang)
         title = Theirs(_shown_title(item, lang), ZH_TITLE_LIMIT)
         line = [ref(report, number), Our(f" 【{label}】" if label else " "), title, Our(" — ")]
-    line.append(Our(state or _state(item, lang, report.window.end)))
+    line.append(Our(state or _state_of(report, number, lang)))
+    past = _past(report, number)
+    if past is not None:
+        line.append(Our(w.SEP[lang] + w.first_featured(lang, past.day, past.state)))
     if author and item.author:
         line += [Our(w.SEP[lang]), Theirs(item.author, LOGIN_LIMIT)]
     return tuple(line)
@@ -267,8 +288,7 @@ def _again_head(report: Report, number: int, lang: str, *, state: str | None = N
     with its title and author ("#38139 — 审阅中（见上）"): English named once is enough."""
     if lang == "en":
         return None
-    item = report.item(number)
-    state = state or _state(item, lang, report.window.end)
+    state = state or _state_of(report, number, lang)
     return (ref(report, number), Our(" — "), Our(state), Our("（见上）"))
 
 
@@ -330,7 +350,7 @@ def explained(
     kind = report.item(number).kind
 
     def state(n: int) -> str:
-        return _state(report.item(n), lang, report.window.end)
+        return _state_of(report, n, lang)
 
     pieces = explanation_pieces(
         found,
@@ -372,7 +392,7 @@ def _members(report: Report, story: Story, lang: str) -> Line | None:
         for index, number in enumerate(numbers):
             if index:
                 line.append(Our(w.LIST_SEP[lang]))
-            said = _state(report.item(number), lang, report.window.end)
+            said = _state_of(report, number, lang)
             line += [ref(report, number), Our(w.parens(lang, said))]
     return tuple(line)
 
@@ -625,13 +645,18 @@ def _grouped_refs(report: Report, groups: Sequence[Sequence[int]], lang: str) ->
 
 
 def _refs(
-    report: Report, numbers: Sequence[int], lang: str, *, lead_space: bool = False
+    report: Report,
+    numbers: Sequence[int],
+    lang: str,
+    *,
+    lead_space: bool = False,
+    make: Callable[[Report, int], Ref] = ref,
 ) -> list[Part]:
     parts: list[Part] = [Our(" ")] if lead_space and lang == "en" else []
     for index, number in enumerate(numbers):
         if index:
             parts.append(Our(w.LIST_SEP[lang]))
-        parts.append(ref(report, number))
+        parts.append(make(report, number))
     return parts
 
 
@@ -878,18 +903,9 @@ def _gist(report: Report, info: Sections, lang: str) -> tuple[Entry, ...]:
     """What happened, in a few lines, one thing of each kind: the two weightiest changes, the
     weightiest story of the first vendor and of the busiest other vendor, the liveliest
     thread, the gravest issue; each story once."""
-    numbers: list[int] = [k.number for k in info.key_changes[:2]]
-    numbers += _vendor_leads(info)
-    numbers += [h.number for h in info.hot_discussions[:1]]
-    numbers += [n.number for n in info.notable_issues[:1]]
-    numbers += [k.number for k in info.key_changes[2:]]  # room left: the next changes
-    seen: set[str] = set()
     entries = []
-    for number in numbers:
+    for number in gist_numbers(report, info):
         story = _story(report, info, number)
-        if story.id in seen:
-            continue
-        seen.add(story.id)
         own = _own_words(report, number) if lang == "en" else None
         lines = [own] if own is not None else []
         news = _members(report, story, lang) if _newsworthy(story, number) else None
@@ -905,9 +921,110 @@ def _gist(report: Report, info: Sections, lang: str) -> tuple[Entry, ...]:
         entry = Entry(_head(report, number, lang, author=False), tuple(lines), number)
         entry = replace(entry, again_head=_again_head(report, number, lang))
         entries.append(replace(entry, members=news))
-        if len(entries) == GIST_LINES:
-            break
     return tuple(entries)
+
+
+def gist_numbers(report: Report, info: Sections) -> list[int]:
+    """The items the gist tells, one per story, at most `GIST_LINES`: the two weightiest
+    changes, the first vendor's and the busiest other vendor's weightiest story, the
+    liveliest thread, the gravest issue, then the next changes. An item a published report
+    featured before whose state has not changed since is old news, not told again."""
+    old = frozenset(report.continuity.old_news) if report.continuity else frozenset()
+    numbers: list[int] = [k.number for k in info.key_changes[:2]]
+    numbers += _vendor_leads(info, old)
+    numbers += [h.number for h in info.hot_discussions[:1]]
+    numbers += [n.number for n in info.notable_issues[:1]]
+    numbers += [k.number for k in info.key_changes[2:]]  # room left: the next changes
+    seen: set[str] = set()
+    out = []
+    for number in numbers:
+        story = _story(report, info, number)
+        if story.id in seen or number in old:
+            continue
+        seen.add(story.id)
+        out.append(number)
+        if len(out) == GIST_LINES:
+            break
+    return out
+
+
+def featured(report: Report) -> tuple[Featured, ...]:
+    """What the report features, each item once, where it first appears: the gist, the key
+    changes, the notable issues, then what it says landed since last time; each with its
+    state as the window ended (what a later report's continuity reads)."""
+    info = report.sections
+    if info is None:
+        return ()
+    label, end = report.window.label, report.window.end
+    places: dict[int, str] = {}
+    for number in gist_numbers(report, info):
+        places.setdefault(number, "gist")
+    for change in info.key_changes:
+        places.setdefault(change.number, "key")
+    for issue in info.notable_issues:
+        places.setdefault(issue.number, "notable")
+    out = [
+        Featured(n, label, place, state_key(as_of(report.item(n), end)), end)
+        for n, place in places.items()
+    ]
+    landed = report.continuity.since if report.continuity is not None else ()
+    out += [
+        Featured(e.number, label, "since", e.now, end) for e in landed if e.number not in places
+    ]
+    return tuple(out)
+
+
+SINCE_SHOWN = 8  # landed work told in the full report; the rest by number
+
+
+def _since(report: Report, lang: str) -> Section | None:
+    """Since last time: work a published report featured before that has since merged, been
+    closed or been reverted, each with the day it was first featured and its state then."""
+    found = report.continuity
+    if found is None or not found.since:
+        return None
+    entries = tuple(_landed_entry(report, entry, lang) for entry in found.since[:SINCE_SHOWN])
+    rest: Line | None = None
+    more = [entry.number for entry in found.since[SINCE_SHOWN:]]
+    if more:
+        rest = (Our(w.text(lang, "more_stories", n=len(more), refs="").rstrip()),)
+        rest += tuple(_refs(report, more, lang, lead_space=True, make=_since_ref))
+    return Section("since", w.text(lang, "since"), (Block(None, entries, "list", rest),))
+
+
+def _landed_entry(report: Report, entry: Landed, lang: str) -> Entry:
+    """`#38049 [Model] Add … — featured 03-24 in review → merged today`."""
+    item = _since_item(report, entry.number)
+    if lang == "en":
+        lead, title = " ", Theirs(item.title)
+    else:  # as a head line says it: its tags in Chinese, the rest of its title shorter
+        info = report.sections
+        label = kind_label(info.explained.get(entry.number) if info is not None else None, lang)
+        lead, title = (
+            f" 【{label}】" if label else " ",
+            Theirs(_shown_title(item, lang), ZH_TITLE_LIMIT),
+        )
+    tz = report.window.start.tzinfo
+    on = None if report.window.contains(entry.at) else entry.at.astimezone(tz).strftime("%m-%d")
+    before, after = w.landed(lang, entry.first_day, entry.then, entry.now, on)
+    head: list[Part] = [_since_ref(report, entry.number), Our(lead), title, Our(" — " + before)]
+    if entry.by is not None:
+        head += [_since_ref(report, entry.by), Our(after)]
+    return Entry(tuple(head), (), None, covers=frozenset({entry.number}))
+
+
+def _since_item(report: Report, number: int) -> ActivityItem:
+    found = report.continuity.items.get(number) if report.continuity else None
+    return found if found is not None else report.item(number)
+
+
+def _since_ref(report: Report, number: int) -> Ref:
+    """A link to landed work, or to the revert that undid it (a PR, wherever it is held)."""
+    try:
+        item = _since_item(report, number)
+    except KeyError:  # a revert the report does not hold: GitHub redirects either way
+        return Ref(number, item_url(report.repo, "pr", number))
+    return Ref(number, item_url(report.repo, item.kind, number))
 
 
 NEWS = frozenset({"revert", "reverted", "reland", "replacement"})  # relations a headline says
@@ -917,8 +1034,9 @@ def _newsworthy(story: Story, number: int) -> bool:
     return story.lead == number and any(m.relation in NEWS for m in story.members)
 
 
-def _vendor_leads(info: Sections) -> list[int]:
-    """The weightiest live story of the first vendor with items and of the busiest other."""
+def _vendor_leads(info: Sections, old: frozenset[int] = frozenset()) -> list[int]:
+    """The weightiest live story of the first vendor with items and of the busiest other
+    (a story led by old news left out)."""
     present = [v.key for v in info.catalog.vendors if v.key in info.topics]
     if not present:
         return []
@@ -927,6 +1045,7 @@ def _vendor_leads(info: Sections) -> list[int]:
     for key in [present[0], *others[:1]]:
         section = info.topics[key]
         live = [s for b in ("merged", "review", "new") for s in section.buckets.get(b, ())]
+        live = [s for s in live if info.story(s).lead not in old]
         if live:
             best = max(live, key=lambda s: info.weights.get(info.story(s).lead, 0.0))
             leads.append(info.story(best).lead)
@@ -1015,6 +1134,8 @@ __all__ = [  # the parts are re-exported: renderers read one module
     "Section",
     "Theirs",
     "as_of",
+    "featured",
+    "gist_numbers",
     "once",
     "outline",
     "pick",

@@ -57,6 +57,8 @@ TEXT: dict[str, dict[str, str]] = {
         "(shaded: days not archived)",
         "chart_merged": "📈 PRs merged and opened over the last {days} report days",
         "stale_folded": "+{n} swept: closed by the stale bot or as low-effort work: {refs}",
+        "since": "⏮️ Since last time",
+        "review_day": "in review, day {n}",
         "by": "by {author}",
         "unknown_author": "unknown",
         "trend_legend": "▲ well above, ▼ well below the mean of the {days} days before.",
@@ -198,6 +200,8 @@ TEXT: dict[str, dict[str, str]] = {
         "chart_vendors": "📈 近 {days} 个报告日各厂商的条目数（阴影：未归档的日子）",
         "chart_merged": "📈 近 {days} 个报告日合并与新建的 PR",
         "stale_folded": "另有 {n} 项被批量清理（过期或低质量）：{refs}",
+        "since": "⏮️ 上次以来",
+        "review_day": "审阅中，第 {n} 天",
         "by": "作者 {author}",
         "unknown_author": "未知",
         "trend_legend": "▲ 明显高于、▼ 明显低于此前 {days} 天的均值。",
@@ -404,6 +408,36 @@ RELATIONS = {
         "delivers": ("对应需求", "对应需求"),
     },
 }
+
+
+def _short_day(label: str) -> str:
+    """`2026-03-24` as `03-24`: the year is the report's own."""
+    return label[5:] if len(label) == 10 else label
+
+
+def first_featured(lang: str, day: str, state: str) -> str:
+    """`first featured 03-24, in review` / `03-24 首次报道（审阅中）`."""
+    said = STATES[lang].get(state, state)
+    if lang == "zh":
+        return f"{_short_day(day)} 首次报道（{said}）"
+    return f"first featured {_short_day(day)}, {said}"
+
+
+def landed(lang: str, day: str, then: str, now: str, on: str | None) -> tuple[str, str]:
+    """The words around a revert's number for a since-last-time line: `featured 03-24 in
+    review → merged today`, `featured 03-24 merged → reverted today by ` … (`on`: the day it
+    happened, when not the report's own)."""
+    was = STATES[lang].get(then, then)
+    if lang == "zh":
+        when = "今日" if on is None else f"{on} "
+        start = f"{_short_day(day)} 报道时{was} → {when}"
+        if now == "reverted":
+            return start + "被 ", " 回退"
+        return start + STATES[lang].get(now, now), ""
+    when = "today" if on is None else on
+    word = "reverted" if now == "reverted" else STATES[lang].get(now, now)
+    start = f"featured {_short_day(day)} {was} → {word} {when}"
+    return (start + " by ", "") if now == "reverted" else (start, "")
 
 
 def relation_word(lang: str, relation: str, member_merged: bool, member_done: bool = False) -> str:

@@ -356,6 +356,47 @@ class Prose:
 
 
 @dataclass(frozen=True)
+class Featured:
+    """An item a published daily report featured (the store keeps them, bot.store.featured):
+    its report day, where (`gist`, `key`, `notable`; `since`: told as landed), and its
+    state as that day ended (a state word's key: review, draft, merged, closed_pr, open_issue,
+    rfc_open, issue_completed …, or reverted)."""
+
+    number: int
+    day: str  # the report day's label, 2026-03-24
+    place: str
+    state: str
+    day_end: datetime  # when that report day ended
+
+
+@dataclass(frozen=True)
+class Landed:
+    """Work featured before whose fate was settled since the last report: merged, closed
+    without merging (an issue: closed), or reverted."""
+
+    number: int
+    first_day: str  # the day it was first featured
+    then: str  # its state then
+    now: str  # merged, closed_pr, issue_completed …, reverted
+    at: datetime  # when (the revert's merge for `reverted`)
+    by: int | None = None  # the revert that took it back out
+
+
+@dataclass(frozen=True)
+class Continuity:
+    """What the published reports before this one featured, as far as it concerns this one
+    (bot.analyze.continuity): absent when none was published in the look-back."""
+
+    last_day: str  # the latest published report day before this one
+    last_end: datetime  # when that day ended: "since last time" starts there
+    since: tuple[Landed, ...] = ()
+    past: dict[int, Featured] = field(default_factory=dict)  # items shown: first featured
+    old_news: tuple[int, ...] = ()  # featured before, state unchanged: not featured again
+    review_days: dict[int, int] = field(default_factory=dict)  # long in review: day N
+    items: dict[int, ActivityItem] = field(default_factory=dict)  # the landed, as archived
+
+
+@dataclass(frozen=True)
 class Report:
     """The facts of one window: five counts, their lists, and whether the data is whole."""
 
@@ -373,6 +414,7 @@ class Report:
     context: dict[int, ActivityItem] = field(default_factory=dict)  # named, outside the window
     queue: Queue | None = None  # the review queue of the window, when it was asked for
     radar: Radar | None = None  # the hardware plugins' breakage radar (the daily report's)
+    continuity: Continuity | None = None  # its past in the reports published before it
 
     def item(self, number: int) -> ActivityItem:
         """An item of the window or of its context."""

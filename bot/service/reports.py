@@ -10,6 +10,16 @@ the daily run's (bot.service.daily_run).
 A report of a past, complete window is kept in memory for a few minutes, behind a lock (the
 daily run, the site and slash commands ask from several threads): a slash command asking
 for the day the bot just posted costs no recomputation.
+
+A full report of one day knows its past (bot.analyze.continuity): what the reports
+published in the 14 days before it featured — a day counts as published when its report
+files were written (the daily run, `post`, `backfill`; `show` publishes nothing), so a
+day asked for alone, or a first day, stands alone as before. What a published day
+featured is worked out again from the archive alone (its window, threads and pull
+details as stored; no GitHub request, no trend baseline, no model), once per process: each
+day's featuring is remembered, for every copy of this pipeline (`reading_only`,
+`facts_only`). It is read from the report as analyzed, before its own past is applied, so
+it never depends on the order days were asked in.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from bot.analyze import analyze, build_report, candidates, key_change_candidates
+from bot.analyze.continuity import LOOKBACK_DAYS, with_continuity
 from bot.analyze.history import history
 from bot.analyze.references import referenced
 from bot.analyze.trends import baseline_windows
@@ -34,13 +45,14 @@ from bot.collect.sync import Archiver
 from bot.model.errors import InputError, ServiceError
 from bot.model.history import History
 from bot.model.query import ReportQuery
-from bot.model.report import BASELINE_DAYS, ActivityItem, Report
+from bot.model.report import BASELINE_DAYS, ActivityItem, CommentRecord, Featured, Report
 from bot.model.rules import TopicRules
 from bot.model.windows import Window, current_day, day_window
 from bot.report_files import ReportFiles
 from bot.store import Span
 from formatters.json_report import render_json
 from formatters.markdown import render_markdown
+from formatters.outline import featured
 
 if TYPE_CHECKING:
     from bot.prose import ProseWriter
@@ -56,6 +68,28 @@ CHART_DAYS = 14  # the trend charts of a post and a page: the last two weeks of 
 QUEUE_FRESH = timedelta(days=3)
 CACHE_SIZE = 64
 CACHE_SECONDS = 600.0
+FEATURED_KEPT = 256  # report days whose featuring is remembered (a few bytes each)
+LANGS = ("en", "zh")  # a day is published when its report files exist in either
+
+
+class FeaturedDays:
+    """What each report day featured, by (repo, label, start), the oldest forgotten first;
+    shared by a pipeline's copies, behind a lock of its own."""
+
+    def __init__(self) -> None:
+        self._days: OrderedDict[tuple[str, str, datetime], tuple[Featured, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, repo: str, window: Window) -> tuple[Featured, ...] | None:
+        with self._lock:
+            return self._days.get((repo, window.label, window.start))
+
+    def put(self, repo: str, window: Window, found: tuple[Featured, ...]) -> tuple[Featured, ...]:
+        with self._lock:
+            self._days[(repo, window.label, window.start)] = found
+            while len(self._days) > FEATURED_KEPT:
+                self._days.popitem(last=False)
+        return found
 
 
 class Reports:
@@ -68,6 +102,7 @@ class Reports:
         prose: ProseWriter | None = None,
         queue: Callable[[Report], Report] | None = None,
         radar: Callable[[Report], Report] | None = None,
+        featured_days: FeaturedDays | None = None,
     ) -> None:
         self.archiver = archiver
         self.rules = rules
@@ -78,6 +113,8 @@ class Reports:
         self.radar = radar  # adds the plugins' breakage radar (the radar service's)
         self._cache: OrderedDict[ReportQuery, tuple[float, Report]] = OrderedDict()
         self._lock = threading.Lock()
+        # What each report day featured: a day's entry is the same whoever works it out.
+        self._featured = featured_days if featured_days is not None else FeaturedDays()
 
     def report(self, query: ReportQuery) -> Report:
         """The report `query` asks for, fetching only what the archive lacks."""
@@ -94,28 +131,11 @@ class Reports:
             )
         baseline = Span(window.start - timedelta(days=BASELINE_DAYS), window.start)
         notes += self.archiver.span(repo, baseline, now)
-        days_before = [Span(day.start, day.end) for day in baseline_windows(window)]
-        listed = build_report(items, window, repo=repo, complete=archived.complete).items
-        shortlist = [
-            listed[n] for n in key_change_candidates(list(listed.values()), window, self.rules)
-        ]
-        hot = candidates(listed.values(), window, self.rules)
-        threads = self.archiver.threads(repo, hot, window, now)
-        report = analyze(  # 2. analyzed
-            items,
-            window,
-            repo=repo,
-            rules=self.rules,
-            complete=archived.complete,
-            baseline_items=self.archiver.items(repo, baseline),
-            baseline_covered=self.archiver.covers(repo, days_before),
-            comments=threads,
-            details=self.archiver.pull_details(repo, shortlist, now),
-            context=self.archiver.named(repo, referenced(listed.values(), repo) - set(listed)),
-            notes=notes,
-            generated_at=now,
-            topic=query.topic,
+        report, threads = self._analyzed(  # 2. analyzed
+            self.archiver, repo, window, items, now, archived.complete, notes, query.topic
         )
+        if query.topic is None and _one_day(window):  # its past, when one was published
+            report = self._continued(report, now)
         if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
             report = self._with("review queue", self.queue, report)
             report = self._with("plugins", self.radar, report)
@@ -128,6 +148,96 @@ class Reports:
                 log.warning("%s for %s %s", problem, report.repo, window.label)
         self._remember(query, report)
         return report
+
+    def _analyzed(
+        self,
+        archiver: Archiver,
+        repo: str,
+        window: Window,
+        items: Sequence[ActivityItem],
+        now: datetime,
+        complete: bool,
+        notes: Sequence[str] = (),
+        topic: str | None = None,
+        *,
+        baseline: bool = True,
+    ) -> tuple[Report, dict[int, list[CommentRecord]]]:
+        """The window analyzed from what `archiver` holds (and fetches, if it may): the
+        likeliest hot threads, the key-change candidates' sizes, the items named; with
+        `baseline`, the 7 days before it for the trends. Also the threads read."""
+        listed = build_report(items, window, repo=repo, complete=complete).items
+        shortlist = [
+            listed[n] for n in key_change_candidates(list(listed.values()), window, self.rules)
+        ]
+        hot = candidates(listed.values(), window, self.rules)
+        threads = archiver.threads(repo, hot, window, now)
+        before = Span(window.start - timedelta(days=BASELINE_DAYS), window.start)
+        days_before = [Span(day.start, day.end) for day in baseline_windows(window)]
+        report = analyze(
+            items,
+            window,
+            repo=repo,
+            rules=self.rules,
+            complete=complete,
+            baseline_items=archiver.items(repo, before) if baseline else (),
+            baseline_covered=archiver.covers(repo, days_before)
+            if baseline
+            else (False,) * BASELINE_DAYS,
+            comments=threads,
+            details=archiver.pull_details(repo, shortlist, now),
+            context=archiver.named(repo, referenced(listed.values(), repo) - set(listed)),
+            notes=notes,
+            generated_at=now,
+            topic=topic,
+        )
+        return report, threads
+
+    # -- continuity: what the reports published before featured ------------------------------
+
+    def _continued(self, report: Report, now: datetime) -> Report:
+        """`report` with its past (bot.analyze.continuity): nothing changes when no report
+        was published in the look-back. The archive alone is read."""
+        repo, window = report.repo, report.window
+        if report.complete:  # what it features, for the days after it
+            self._featured.put(repo, window, featured(report))
+        past = [
+            r for day in self._published(repo, window) for r in self._featured_of(repo, day, now)
+        ]
+        if not past:
+            return report
+        archived = self.archiver.named(repo, {r.number for r in past})
+        last_end = max(r.day_end for r in past)
+        between = (
+            self.archiver.items(repo, Span(last_end, window.start))
+            if last_end < window.start
+            else []
+        )
+        return with_continuity(report, past, archived, between)
+
+    def _published(self, repo: str, window: Window) -> list[Window]:
+        """The report days of the look-back before `window` whose report files were written
+        and whose window the archive holds, oldest first."""
+        tz = ZoneInfo(window.timezone)
+        cutoff = window.start.astimezone(tz).time()
+        first = current_day(window.start, tz, cutoff)
+        days = [
+            day_window(first - timedelta(days=back), tz, cutoff)
+            for back in range(LOOKBACK_DAYS, 0, -1)
+        ]
+        written = [d for d in days if any(self.files.exists(repo, d, lang) for lang in LANGS)]
+        held = self.archiver.covers(repo, [Span(d.start, d.end) for d in written])
+        return [d for d, ok in zip(written, held, strict=True) if ok]
+
+    def _featured_of(self, repo: str, window: Window, now: datetime) -> tuple[Featured, ...]:
+        """What the report of a published day featured, as analyzed (without its own past),
+        worked out from the archive alone once per process."""
+        found = self._featured.get(repo, window)
+        if found is not None:
+            return found
+        reader = self.archiver.reading_only()
+        items = reader.items(repo, Span(window.start, window.end))
+        report, _ = self._analyzed(reader, repo, window, items, now, True, baseline=False)
+        return self._featured.put(repo, window, featured(report))
 
     def _with(self, part: str, add: Callable[[Report], Report] | None, report: Report) -> Report:
         """The report with a part GitHub shows now (the review queue, the plugins' radar);
@@ -160,12 +270,21 @@ class Reports:
     def facts_only(self) -> Reports:
         """The same archive, without model prose or the review queue: what `check` judges a
         text against (checking a report must not ask a model to write one)."""
-        return Reports(self.archiver, self.rules, self.files, self.clock)
+        return Reports(
+            self.archiver, self.rules, self.files, self.clock, featured_days=self._featured
+        )
 
     def reading_only(self) -> Reports:
         """A pipeline that answers from the archive alone: no GitHub request, no model call
         (cached model text is used). The site and the charts are built with it."""
-        return Reports(self.archiver.reading_only(), self.rules, self.files, self.clock, self.prose)
+        return Reports(
+            self.archiver.reading_only(),
+            self.rules,
+            self.files,
+            self.clock,
+            self.prose,
+            featured_days=self._featured,
+        )
 
     def history(self, repo: str, last: Window, days: int, topic: str | None = None) -> History:
         """The `days` report days ending with `last`'s last day, from the archive alone (a day
@@ -211,3 +330,8 @@ class Reports:
             self._cache.move_to_end(key)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
+
+
+def _one_day(window: Window) -> bool:
+    """A single report day (a range, or `7d`, has no past of its own)."""
+    return timedelta(hours=23) <= window.duration <= timedelta(hours=25)

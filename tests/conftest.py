@@ -22,6 +22,35 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
+# The slow integration tests: real processes killed and raced, PostgreSQL, the browser.
+# The README's `pytest` skips them (a contributor's run stays under 10 minutes on 2 cores);
+# `pytest --slow` runs everything, `pytest --slow -m slow` only them (.ci/run does both).
+SLOW_FILES = frozenset(
+    {
+        "test_delivery.py",
+        "test_replicas.py",
+        "test_races.py",
+        "test_deploy.py",
+        "test_scheduling.py",
+        "test_site_in_a_browser.py",
+    }
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", help="also run the slow integration tests")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    run_slow = config.getoption("--slow")
+    skip = pytest.mark.skip(reason="a slow integration test: `pytest --slow` runs it")
+    for item in items:
+        if item.get_closest_marker("postgres") or item.path.name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
+            if not run_slow:
+                item.add_marker(skip)
+
+
 # A PostgreSQL server the tests may create databases on. They make one of their own per
 # run (`vllm_report_test_<random>`) and drop it at the end: no existing database is touched.
 SERVER_URL = os.environ.get(

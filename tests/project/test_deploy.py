@@ -1,6 +1,6 @@
 """Deployment files, checked without a Docker engine: the Dockerfile's shape, the lock, the
 compose file, `.env.example` read the way `.env` loading and `docker --env-file` read it,
-every setting they name known to Settings and the README, and the image's entrypoint and
+every setting they name known to Settings and docs/settings.md, and the image's entrypoint and
 HEALTHCHECK run against a real `serve` process."""
 
 from __future__ import annotations
@@ -125,15 +125,15 @@ def test_env_example_reads_the_same_for_dotenv_and_docker(
     clean_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No inline comment, no quote, no ~ (docker --env-file takes a value literally), every
-    name a setting the README documents; uncommented, the file loads as `.env` with each value
-    exactly as Docker would pass it."""
+    name a setting docs/settings.md documents; uncommented, the file loads as `.env` with each
+    value exactly as Docker would pass it."""
     lines = example_lines()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
     assert set(lines) <= setting_names()
     for name, value in lines.items():
         assert " #" not in value and "\t#" not in value, name
         assert not value.startswith(("'", '"', "~")) and "~/" not in value, name
-        assert f"`{name}`" in readme, f"{name} is not in the README's settings"
+        assert f"`{name}`" in readme, f"{name} is not in docs/settings.md"
     uncommented = "\n".join(f"{name}={value}" for name, value in lines.items())
     (clean_env / ".env").write_text(uncommented + "\n", encoding="utf-8")
     monkeypatch.delenv("VLLM_REPORT_DATA_DIR")
@@ -144,8 +144,8 @@ def test_env_example_reads_the_same_for_dotenv_and_docker(
     assert settings.llm_api_key is None  # LLM_API_KEY= means "not set"
 
 
-def test_every_setting_is_in_the_readme() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_every_setting_is_in_the_settings_doc() -> None:
+    readme = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
     internal = {  # tuning knobs tests and benchmarks turn; documented in config/settings.py
         "VLLM_REPORT_GITHUB_TIMEOUT",
         "VLLM_REPORT_GITHUB_BACKOFF",

@@ -1,0 +1,203 @@
+"""The docs stay true to the code: every setting in docs/settings.md, every module in
+docs/architecture.md, a README people read (at most 200 lines), and no relative link in the
+README or docs/ that lands nowhere.
+
+Read from the source text alone (config/settings.py parsed, not imported), so this file
+imports nothing heavy and reaches no network."""
+
+from __future__ import annotations
+
+import ast
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+README_MAX_LINES = 200
+CODE_PACKAGES = ("bot", "formatters", "config")
+
+
+# -- settings ----------------------------------------------------------------------------
+
+
+def setting_env_names(source: str) -> dict[str, str]:
+    """{field: environment name} of every field of `class Settings`, named the way
+    config/settings.py names them: the first alias of a `validation_alias` (`_alias(...)` or
+    `AliasChoices(...)`), else the `env_prefix` plus the field name in upper case."""
+    tree = ast.parse(source)
+    settings = next(
+        node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Settings"
+    )
+    prefix = _env_prefix(settings)
+    names = {}
+    for node in settings.body:
+        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+            continue
+        field = node.target.id
+        if field.startswith("_") or field == "model_config":
+            continue
+        names[field] = _alias_name(node.value) or f"{prefix}{field.upper()}"
+    return names
+
+
+def _env_prefix(settings: ast.ClassDef) -> str:
+    for node in settings.body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "model_config" for t in targets):
+            assert isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            for keyword in node.value.keywords:
+                if keyword.arg == "env_prefix":
+                    return str(ast.literal_eval(keyword.value))
+    return ""
+
+
+def _alias_name(value: ast.expr | None) -> str | None:
+    """The first name of `Field(..., validation_alias=_alias("NAME", …) | AliasChoices("NAME",
+    …) | "NAME")`, upper-cased (the environment name), or None without an alias."""
+    if not isinstance(value, ast.Call):
+        return None
+    for keyword in value.keywords:
+        if keyword.arg not in ("validation_alias", "alias"):
+            continue
+        alias = keyword.value
+        if isinstance(alias, ast.Call) and alias.args:
+            alias = alias.args[0]
+        return str(ast.literal_eval(alias)).upper()
+    return None
+
+
+def test_the_settings_are_read_from_the_source() -> None:
+    """The parse itself: a plain field, a conventional name, a renamed one."""
+    names = setting_env_names((ROOT / "config" / "settings.py").read_text(encoding="utf-8"))
+    assert names["max_range_days"] == "VLLM_REPORT_MAX_RANGE_DAYS"
+    assert names["github_token"] == "GITHUB_TOKEN"
+    assert names["site_url"] == "VLLM_REPORT_SITE_URL"
+    assert len(names) >= 40
+
+
+def test_every_setting_is_in_the_settings_page() -> None:
+    """By its environment name and its TOML key (the field name), each in backticks."""
+    names = setting_env_names((ROOT / "config" / "settings.py").read_text(encoding="utf-8"))
+    page = (DOCS / "settings.md").read_text(encoding="utf-8")
+    missing = sorted(env for env in names.values() if f"`{env}`" not in page)
+    assert missing == [], f"settings missing from docs/settings.md: {missing}"
+    no_key = sorted(field for field in names if f"`{field}`" not in page)
+    assert no_key == [], f"TOML keys missing from docs/settings.md: {no_key}"
+
+
+# -- modules -----------------------------------------------------------------------------
+
+
+def code_modules() -> list[tuple[str, str]]:
+    """(path name, dotted name) of every module and package under bot/, formatters/,
+    config/: `bot/store/` and `bot.store` for a package, `bot/cli.py` and `bot.cli` for a
+    module."""
+    found = []
+    for package in CODE_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT)
+            if "__pycache__" in relative.parts:
+                continue
+            if path.name == "__init__.py":
+                parts = relative.parent.parts
+                found.append(("/".join(parts) + "/", ".".join(parts)))
+            else:
+                parts = relative.with_suffix("").parts
+                found.append((relative.as_posix(), ".".join(parts)))
+    return found
+
+
+def named(text: str, path_name: str, dotted: str) -> bool:
+    """Whether the text names a module on its own: `bot/store/` or `bot.store`, not only as
+    the start of `bot/store/items.py` or `bot.store.items`."""
+    for name in (path_name, dotted):
+        if re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w/]|\.\w)", text):
+            return True
+    return False
+
+
+def test_every_module_is_in_the_architecture_map() -> None:
+    page = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    modules = code_modules()
+    assert ("bot/cli.py", "bot.cli") in modules and ("config/", "config") in modules
+    missing = sorted(path for path, dotted in modules if not named(page, path, dotted))
+    assert missing == [], f"modules missing from docs/architecture.md: {missing}"
+
+
+def test_a_package_is_not_named_by_its_modules_alone() -> None:
+    assert not named("see `bot/store/items.py` and bot.store.items", "bot/store/", "bot.store")
+    assert named("| `bot/store/` | the store |", "bot/store/", "bot.store")
+    assert named("the store (bot.store).", "bot/store/", "bot.store")
+
+
+# -- the README --------------------------------------------------------------------------
+
+
+def test_the_readme_is_short() -> None:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines"
+
+
+# -- links -------------------------------------------------------------------------------
+
+PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+_INLINE_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_REFERENCE_LINK = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.MULTILINE)
+_FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def links(text: str) -> list[str]:
+    """Every link target outside code blocks and code spans."""
+    prose = _CODE_SPAN.sub("", _FENCE.sub("", text))
+    return _INLINE_LINK.findall(prose) + _REFERENCE_LINK.findall(prose)
+
+
+def anchors(markdown: str) -> set[str]:
+    """The anchors GitHub makes of a page's headings (lower case, punctuation dropped,
+    spaces to hyphens, repeats numbered)."""
+    seen: dict[str, int] = {}
+    found = set()
+    for heading in re.findall(r"^#{1,6}\s+(.+?)\s*#*\s*$", _FENCE.sub("", markdown), re.M):
+        text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).lower()
+        slug = "".join(c for c in text if c in " -_" or unicodedata.category(c)[0] in "LN").replace(
+            " ", "-"
+        )
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        found.add(slug if count == 0 else f"{slug}-{count}")
+    return found
+
+
+def has_anchor(page: Path, anchor: str) -> bool:
+    return anchor in anchors(page.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_lands(page: Path) -> None:
+    """A relative link names a file (or folder) that exists; its #anchor, on a Markdown
+    page of ours, a heading there."""
+    broken = []
+    for target in links(page.read_text(encoding="utf-8")):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):  # https:, mailto: …
+            continue
+        file_part, _, anchor = target.partition("#")
+        dest = (page.parent / file_part).resolve() if file_part else page
+        if not dest.exists():
+            broken.append(f"{target} (no such file)")
+        elif anchor and dest.suffix == ".md" and dest.is_file() and not has_anchor(dest, anchor):
+            broken.append(f"{target} (no such heading)")
+    assert broken == [], f"{page.relative_to(ROOT)}: {broken}"
+
+
+def test_the_link_reader_finds_links_and_headings() -> None:
+    text = "[a](docs/x.md#y) `[b](no.md)`\n```\n[c](no.md)\n```\n[d]: ../e.md\n"
+    assert links(text) == ["docs/x.md#y", "../e.md"]
+    assert anchors("## Check the set-up: `vllm-report doctor`\n## A\n## A\n") == {
+        "check-the-set-up-vllm-report-doctor",
+        "a",
+        "a-1",
+    }

@@ -12,7 +12,7 @@ from functools import cache
 import pytest
 
 from bot.analyze import analyze
-from bot.analyze.claims import Facts, claims_in, state_at
+from bot.analyze.claims import Facts, claims_in, state_at, title_verdict, wrong
 from bot.analyze.claims.checks import linked
 from bot.analyze.references import links
 from bot.model.claims import Claim
@@ -305,3 +305,151 @@ def test_a_pr_merged_at_the_windows_end_is_not_merged_in_the_share() -> None:
     moved = replace(report, items={**report.items, pr.number: at_end})
     (claim,) = [c for c in claims_in("12 of 92 new PRs merged.", facts(moved)) if c.type == "count"]
     assert claim.verdict == "correct"
+
+
+# -- the truth shown beside each claim --------------------------------------------------------
+
+
+def test_wrong_keeps_exactly_the_wrong_claims() -> None:
+    found = claims_in("#37607 is in review. #37607 was merged.", facts())
+    assert [c.verdict for c in found if c.type == "state"] == ["wrong", "correct"]
+    assert wrong(found) == [found[0]]
+    assert wrong([]) == []
+
+
+def test_a_state_of_an_unknown_item_is_unverifiable_and_says_why() -> None:
+    text = "#99999 was merged."
+    assert only(text, "state") == Claim(
+        99999, "state", text, "merged", "unverifiable", "not in the archive"
+    )
+
+
+def test_a_state_said_of_the_paragraphs_items_is_quoted_and_said_of_each() -> None:
+    said = claims_in("1. #37607\n   - It was merged.", facts())
+    assert [c.quote for c in said if c.type == "state"] == ["It was merged."]
+    # One sentence naming two kinds says it of both items.
+    text = "1. RFC #38069 and #37607\n   - RFC和PR均已关闭。"
+    assert verdicts(text, "state") == ["38069 closed wrong", "37607 closed correct"]
+
+
+def test_only_a_number_right_before_a_kind_counts_many() -> None:
+    # "3 PR": a count, so no kind names one item; two items: nobody can tell.
+    assert verdicts("1. #38086 and #37607\n   - 3 PR 已合并。", "state") == []
+    # A number four characters back is not a count of the PR.
+    text = "1. #38077 and #37607\n   - Day 2   PR was merged."
+    assert verdicts(text, "state") == ["37607 merged correct"]
+
+
+def test_calling_an_item_the_pr_in_our_prose_is_checked_with_the_truth() -> None:
+    text = "#37607: the PR adds tcmalloc."
+    assert only(text, "kind", strict=True) == Claim(37607, "kind", text, "pr", "correct", "a PR")
+    text = "#38077: the PR adds a guard."
+    assert only(text, "kind", strict=True) == Claim(38077, "kind", text, "pr", "wrong", "an issue")
+
+
+def test_a_vendors_figure_shows_its_truth_even_with_no_section() -> None:
+    line = "NVIDIA: 11 merged PRs"
+    assert only(line, "count") == Claim(
+        None, "count", line, "nvidia merged 11", "wrong", "nvidia merged 9"
+    )
+    line = "AWS Neuron: 2 merged PRs"  # no Neuron section that day: none of its PRs merged
+    assert only(line, "count") == Claim(
+        None, "count", line, "neuron merged 2", "wrong", "neuron merged 0"
+    )
+
+
+# -- titles -----------------------------------------------------------------------------------
+
+
+def test_a_title_verdict_reads_words_whatever_their_case() -> None:
+    real = "[CPU][UX][Perf] Enable tcmalloc by default"
+    assert title_verdict("ENABLE TCMALLOC by default", real) == "correct"
+    assert title_verdict("Enable tcmalloc default", real) == "unverifiable"  # a word left out
+    assert title_verdict("Enable jemalloc by default", real) == "wrong"
+
+
+def test_a_three_word_title_is_a_claim_and_a_word_left_out_unverifiable() -> None:
+    claim = only("#37607 (Enable tcmalloc default)", "title")
+    assert (claim.claimed, claim.verdict) == ("Enable tcmalloc default", "unverifiable")
+    assert claim.truth == "[CPU][UX][Perf] Enable tcmalloc by default"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#38077 (by hoshinoyouyou on Tuesday)",  # an author
+        "#38077 (BY hoshinoyouyou on Tuesday)",
+        "#38077 (@hoshinoyouyou reported it)",
+        "#38077 (CPU Offload)",  # a topic: two words
+        "#38077 (Qwen3.5 模型 answer 错误)",  # a paraphrase in Chinese
+        "#38077 (Qwen3.5 一 answer)",  # the first CJK character
+        "#38077 (Qwen3.5 \u9fff answer)",  # the last
+    ],
+)
+def test_brackets_that_are_no_title_claim_no_title(text: str) -> None:
+    assert verdicts(text, "title") == []
+
+
+# -- authors, links, vendors ------------------------------------------------------------------
+
+
+def test_a_vendor_or_an_english_word_after_by_is_no_author() -> None:
+    assert verdicts("#38086 is tuned by AMD.", "author") == []
+    assert verdicts("#38086 was reported by the team.", "author") == []
+    assert verdicts("#38077 is used by advanced users.", "author") == []
+
+
+def test_an_item_naming_itself_is_not_linked_to_itself() -> None:
+    own = item(90005, "pr", title="[Bugfix] x", body="Follow-up to #90005")
+    assert not linked(own, own, day())
+
+
+def test_a_vendor_heading_is_its_longest_name() -> None:
+    text = "## 🎯 NVIDIA Grace (Arm)\n- #38050 is fast."  # "arm" is the CPU's, but shorter
+    assert verdicts(text, "vendor") == ["38050 nvidia correct"]
+
+
+def test_a_vendor_beside_a_number_shows_its_truth() -> None:
+    text = "AMD's #38086 tunes RDNA4."
+    assert only(text, "vendor", strict=True) == Claim(
+        38086, "vendor", text, "amd", "correct", "amd"
+    )
+    text = "AMD's #37607 adds tcmalloc."
+    assert only(text, "vendor", strict=True) == Claim(
+        37607, "vendor", text, "amd", "wrong", "topics: ci_build, cpu"
+    )
+    text = "AMD's #38077 crashes."
+    assert only(text, "vendor", strict=True) == Claim(
+        38077, "vendor", text, "amd", "wrong", "no vendor"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("#99999 and AMD's #38086 tune RDNA4.", ["38086 amd correct"]),  # unknown: next
+        ("NVIDIA's #38050 lands.", ["38050 nvidia correct"]),  # not the first vendor
+        ("ROCm #38086, #37607 add kernels.", ["38086 amd correct"]),  # not past #38086
+        ("#37607 #38086 ROCm", ["38086 amd correct"]),  # not past #38086 either
+        (
+            "#38050 and ROCm #38086 #37607 add kernels.",
+            ["38050 amd wrong", "38086 amd correct"],
+        ),
+        ("#37607, #38086 (ROCm), #38050 land.", ["38086 amd correct", "38050 amd wrong"]),
+        ("#38086 (ROCm) lands.", ["38086 amd correct"]),
+        ("ROCm work, later #37607 lands.", []),  # 17 characters before: too far
+        ("#37607 tuned, not AMD.", []),  # 15 characters after: too far
+        ("Google's #38086 lands.", []),  # "Google" alone is not its TPU
+    ],
+)
+def test_a_vendor_counts_only_right_beside_its_number(text: str, expected: list[str]) -> None:
+    assert verdicts(text, "vendor", strict=True) == expected
+
+
+def test_a_vendor_is_read_whatever_the_order_of_the_vendors() -> None:
+    report = day()
+    names = {"cpu": ["cpu"], "amd": ["AMD/ROCm 生态"]}  # the generic one first
+    mine = Facts(report, {}, topics_of(report), names)
+    assert verdicts("AMD/ROCm 的 #38086 很快。", "vendor", strict=True, of=mine) == [
+        "38086 amd correct"
+    ]

@@ -605,3 +605,13 @@ def test_a_plugins_items_that_name_upstream_are_listed_newest_first() -> None:
         "breakage-fix",
         (UpstreamRef(UPSTREAM, "pr-or-issue", 31000),),
     )
+
+
+def test_the_tested_on_footer_cut_out_leaves_the_words_after_a_ref_readable() -> None:
+    """vllm-ascend's "vLLM main: <sha>" footer is cut out of the text (and kept as the
+    baseline): the words after it still give the ref before it its role."""
+    refs = upstream_refs("Fix x", "vllm#30000 vLLM main: 1a2b3c4d has been merged")
+    assert [(ref.number, ref.sha, ref.role) for ref in refs] == [
+        (30000, None, "upstream-fix"),
+        (None, "1a2b3c4d", "baseline"),
+    ]

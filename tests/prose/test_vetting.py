@@ -19,7 +19,7 @@ from bot.model.report import Report
 from bot.model.rules import load_rules
 from bot.model.windows import Window
 from bot.prose.inputs import Unit, _brief, day_unit
-from bot.prose.vetting import Vetter, translation_fault
+from bot.prose.vetting import Vetter, copies, identifiers, relation_fault, translation_fault
 from tests.anchor_data import anchor_days, anchor_items, as_activity
 
 RULES = load_rules()
@@ -207,3 +207,230 @@ def test_a_count_of_the_wrong_population_is_dropped() -> None:
     assert text == "" and why[0] == "count: says swept 28; the facts: swept 19"
     text, why = vet({"summary": "The bot swept 24 stale items (#37979)."}, today)
     assert text == "" and why[0].startswith("count: says stale 24")
+
+
+# The rules one by one, each at its edge: the sentence shown or dropped, and the exact reason
+# an operator reads for a drop.
+
+REASON = "Without compilation the InternVL encoder adds latency to multimodal requests."
+WHAT = (
+    "#38049 拟使用 `@support_torch_compile` 装饰器为 InternVL/InternViT 视觉编码器加入 "
+    "`torch.compile` 支持，沿用 Qwen2.5-VL 等多模态模型的既有做法。"
+)
+
+
+def vetted(answer: dict[str, object], about: Unit, lang: str = "en", **vendors: list[str]) -> Any:
+    return Vetter(day(), vendors or RULES.vendor_names()).vet(answer, about, lang)
+
+
+def test_the_count_of_sentences_shown_is_every_part_s() -> None:
+    answer = {
+        "what": WHAT,
+        "why": "#38049 仍在审阅中。InternVL 的视觉编码器仍未编译。",
+    }
+    found = vetted(answer, unit(38049, reason=REASON), "zh")
+    assert (found.rejected, found.kept) == ((), 3)
+    assert found.parts == {
+        "what": WHAT,
+        "why": "#38049 仍在审阅中。InternVL 的视觉编码器仍未编译。",
+    }
+    lost = vetted({**answer, "why": "#38049 修复了 InternVL 的崩溃。"}, unit(38049), "zh")
+    assert (lost.parts, lost.kept, lost.text) == ({}, 0, "")
+
+
+def test_a_part_that_is_not_text_is_quoted_and_its_unit_dropped() -> None:
+    """The quote is cut at 80 characters; the parts after it are still listed as lost."""
+    value = ["#38049 would add torch.compile support for the InternVL vision encoder, very soon."]
+    found = vetted({"what": value, "why": "#38049 仍在审阅中。"}, unit(38049, reason=REASON), "zh")
+    assert found.rejected == (
+        (repr(value)[:80], "not text"),
+        ("#38049 仍在审阅中。", "its unit lost a sentence"),
+    )
+    assert len(repr(value)) > 81 and found.kept == 0
+
+
+def test_the_day_s_summary_may_cite_any_item_of_the_report_and_state_its_figures() -> None:
+    """19 is the stale bot's closings (not one of the five counts): a figure of the report, so
+    a summary sentence that cites nothing may state it; #17817 is in the report though not
+    in the day's brief."""
+    today = day_unit(day(), "en")
+    assert 17817 in day().items and 17817 not in today.scope
+    for sentence in (
+        "The stale bot closed 19 stale items.",
+        "The stale bot closed 19 stale items (#17817).",
+    ):
+        text, why = vet({"summary": sentence}, today)
+        assert (text, why) == (sentence, [])
+
+
+def test_a_summary_gives_no_cause_and_no_figure_that_is_not_a_count() -> None:
+    today = day_unit(day(), "en")
+    text, why = vet(
+        {"summary": "19 stale items were closed because of inactivity (#37979)."}, today
+    )
+    assert (text, why) == ("", ["gives a cause its facts do not state"])
+    text, why = vet({"summary": "The day saw 26, 24, 79, 36 and 17 (#37979)."}, today)
+    assert why == ["writes 17, 24, 26, a figure the checker cannot settle"]
+
+
+def test_a_figure_or_name_written_beside_chinese_in_the_facts_is_given() -> None:
+    """The facts are read as written (not with their Chinese escaped): "减少30%" gives 30."""
+    about = unit(38049, reason="视觉编码器耗时减少30%。")
+    text, why = vet({"why": "#38049 拟让 InternVL 视觉编码器耗时减少 30%。"}, about, "zh")
+    assert why == [] and text
+
+
+def test_a_line_of_the_chinese_edition_is_chinese_for_a_fifth_of_its_letters() -> None:
+    """Letters, not characters: "#38049：InternVL 统一" is 2 of 10 (一 is U+4E00, the first
+    Chinese letter); "#38049 拟加 torch.compile" is 2 of 14; "#38049。" has none."""
+    text, why = vet({"why": "#38049：InternVL 统一"}, unit(38049, reason=REASON), "zh")
+    assert (text, why) == ("#38049：InternVL 统一", [])
+    for sentence in ("#38049 拟加 torch.compile", "#38049。"):
+        assert vet({"why": sentence}, unit(38049, reason=REASON), "zh") == ("", ["not Chinese"])
+
+
+def test_a_sentence_that_copies_any_of_its_item_s_texts_adds_nothing() -> None:
+    """The description, a thread's body, a comment: each is the item's own words."""
+    copied = "#38049 follows the established pattern from Qwen2.5-VL and other multimodal models."
+    assert vet({"why": copied}, unit(38049, reason=REASON))[1] == [
+        "copies its item's title or description"
+    ]
+    said = "The vision tower goes through Inductor graphs, once wired."
+    again = "#38049: the vision tower goes through Inductor graphs."
+    for about in (
+        unit(38049, reason=REASON, body=said),
+        unit(38049, reason=REASON, comments=[{"author": "ywang96", "text": said}]),
+    ):
+        assert vet({"why": again}, about)[1] == ["copies its item's title or description"]
+
+
+def test_a_sentence_naming_what_its_facts_do_not_lists_three_of_them() -> None:
+    sentence = "#38049 would compile InternVL with TorchInductorV2, FooBar1, BazQux2 and Quux3."
+    _, why = vet({"why": sentence}, unit(38049, reason=REASON))
+    assert why == ["names `bazqux2`, `foobar1`, `quux3`, not in its facts"]
+
+
+def test_a_vendor_the_item_is_filed_under_may_be_named() -> None:
+    """#37996 is filed under AMD; a vendor known by one name only (MI300X here) is given."""
+    sentence = "#37996 is seen on MI300X with Qwen3.5 GPTQ."
+    about = unit(37996, reason="Qwen3.5 GPTQ outputs only exclamation marks on this hardware.")
+    found = vetted({"why": sentence}, about, amd=["MI300X"])
+    assert (found.text, found.rejected) == (sentence, ())
+    found = vetted({"why": sentence}, about, nvidia=["MI300X"])
+    assert found.rejected == ((sentence, "names `mi300x`, not in its facts"),)
+
+
+def test_a_claim_settled_about_its_item_is_enough_and_one_left_open_is_not() -> None:
+    """ "#38049 is still open" names nothing, but the checker confirms it; a title it cannot
+    confirm ("(encoder support)": words of the title, not in its order) settles nothing."""
+    text, why = vet({"why": "#38049 is still open."}, unit(38049, reason=REASON))
+    assert (text, why) == ("#38049 is still open.", [])
+    text, why = vet({"why": "#38049 (encoder support) would help."}, unit(38049, reason=REASON))
+    assert why == ["no claim the checker can settle about its item"]
+
+
+def test_a_title_the_item_does_not_have_is_quoted_with_the_real_one() -> None:
+    sentence = "#38049 (Add torch.compile for Qwen vision) would cut latency."
+    _, why = vet({"why": sentence}, unit(38049, reason=REASON))
+    assert why == [
+        "title: says #38049 is Add torch.compile for Qwen vision; the facts: "
+        "[Model] Add torch.compile support for InternVL vision encoder"
+    ]
+
+
+def test_a_claim_about_another_item_is_told_by_that_item() -> None:
+    _, why = vet({"why": "#37992 was reported by tjtanaa on ROCm."}, unit(38049))
+    assert why == ["author: says #37992 is by tjtanaa; the facts: xuebwang-amd"]
+
+
+def test_a_translation_may_name_what_its_item_s_title_holds() -> None:
+    """The description here does not say InternVL; the title does."""
+    description = (
+        "Add `torch.compile` support for the vision encoder using the "
+        "`@support_torch_compile` decorator."
+    )
+    what = (
+        "#38049 拟使用 `@support_torch_compile` 装饰器为 InternVL 视觉编码器加入 "
+        "`torch.compile` 支持。"
+    )
+    about = unit(38049, reason=REASON, description=description)
+    assert vet({"what": what}, about, "zh") == (what, [])
+
+
+@pytest.mark.parametrize("missing", ["description", "title"])
+def test_a_translation_of_facts_without_a_description_or_title_is_checked(missing: str) -> None:
+    """Nothing to translate: the `what` is checked as any sentence (its names in its facts)."""
+    what = "#38049 拟为 InternViT 视觉编码器加入 torch.compile 支持。"
+    facts = {**unit(38049, reason="InternViT is compiled eagerly today.").facts}
+    facts["description"] = "Add `torch.compile` support for the InternViT vision encoder."
+    del facts[missing]
+    assert vet({"what": what}, Unit("item", 38049, facts, frozenset({38049})), "zh") == (what, [])
+
+
+def test_a_claim_settled_about_another_item_settles_nothing_about_its_own() -> None:
+    about = unit(38049, reason=REASON)
+    about = Unit("item", 38049, about.facts, frozenset({38049, 37996}))
+    _, why = vet({"why": "#38049 would help with issue #37996."}, about)
+    assert why == ["no claim the checker can settle about its item"]
+
+
+def test_a_translation_that_loses_or_adds_many_names_lists_three() -> None:
+    source = "Adds AaA1, BbB2, CcC3 and DdD4."
+    assert translation_fault("新增字段。", source) == (
+        "loses `aaa1`, `bbb2`, `ccc3` of what it translates"
+    )
+    assert translation_fault("新增 AaA1、BbB2、CcC3 和 DdD4 字段。", "Adds a field.") == (
+        "adds `aaa1`, `bbb2`, `ccc3`, not in what it translates"
+    )
+
+
+FOLLOW_UP = "Follow-up to #35809: adds a `moe_backend` field."
+
+
+@pytest.mark.parametrize(
+    "translated",
+    [
+        "#35809 的后续：新增字段。",  # #N first, the word right after it
+        "后续 #35809：新增字段。",  # the word first
+        "新增字段，是 #35809 的后续；另外本改动也一并修复了 #35809 中的问题。",  # its first mention
+        "后续：本次补充并完善了 #35809。",  # the word 12 characters before #N
+        "#35809 此前的后续。",  # and up to 6 after it
+    ],
+)
+def test_a_translation_that_keeps_what_a_cited_item_is_passes(translated: str) -> None:
+    assert relation_fault(translated, FOLLOW_UP) is None
+
+
+@pytest.mark.parametrize(
+    ("translated", "source"),
+    [
+        ("修复 #35809：新增字段。", FOLLOW_UP),  # a follow-up said to be a fix
+        ("#35809 修复了字段。", FOLLOW_UP),  # at the start of the line
+        ("后续：本次补充并完善了它 #35809。", FOLLOW_UP),  # the word 13 characters before
+        ("#35809 此前工作后续。", FOLLOW_UP),  # and 7 after: not about #35809
+        ("#35809 的改动不再保留。", "Reverts #35809."),  # a revert not said
+    ],
+)
+def test_a_translation_that_says_otherwise_what_a_cited_item_is_is_dropped(
+    translated: str, source: str
+) -> None:
+    assert relation_fault(translated, source) == "says otherwise what #35809 is to its item"
+
+
+def test_a_translation_that_does_not_write_the_cited_item_is_not_judged_on_it() -> None:
+    """Losing `#35809` is translation_fault's to say; its bare digits are no mention."""
+    assert relation_fault("新增字段（35809 的修复）。", FOLLOW_UP) is None
+
+
+def test_what_a_copy_is() -> None:
+    """Four of five words make a copy; a citation glued to a word is no word; a line with no
+    word copies nothing."""
+    title = "[Model] Add torch.compile support for InternVL vision encoder"
+    assert copies("#38049: torch compile for InternVL models.", [title])
+    assert not copies("#38049: torch compile for new models.", [title])
+    assert copies("PR#38049: torch compile vision", [title])
+    assert not copies("#38049 是什么？", [title])
+
+
+def test_a_code_span_of_punctuation_names_nothing() -> None:
+    assert identifiers("routes `->` and `...` through `FP8`") == {"fp8"}

@@ -28,6 +28,7 @@ from bot.model.report import (
     Story,
     TopicSection,
 )
+from bot.model.states import state_key
 from formatters import wording as w
 from formatters._text import item_url, truncate
 from formatters.explanations import explanation_pieces, kind_label, overview
@@ -190,30 +191,6 @@ def _title(report: Report, lang: str) -> str:
 def ref(report: Report, number: int) -> Ref:
     item = report.item(number)
     return Ref(number, item_url(report.repo, item.kind, number))
-
-
-_RFC = re.compile(r"\[\s*rfc\s*\]|^\s*rfc\b", re.I)  # an issue that proposes a design
-ISSUE_CLOSURES = {
-    "completed": "issue_completed",
-    "not_planned": "issue_not_planned",
-    "duplicate": "issue_duplicate",
-}
-
-
-def state_key(item: ActivityItem) -> str:
-    """An item's state in its own words: a PR merges or closes without merging; an issue
-    closes as completed, not planned or a duplicate (GitHub's `state_reason`)."""
-    if item.merged_at is not None:
-        return "merged"
-    if item.closed_at is not None:
-        if "stale" in item.labels:
-            return "stale"
-        if item.kind == "pr":
-            return "closed_pr"
-        return ISSUE_CLOSURES.get(item.state_reason or "", "closed_issue")
-    if item.kind == "pr":
-        return "draft" if item.draft else "review"
-    return "rfc_open" if _RFC.search(item.title) else "open_issue"
 
 
 def as_of(item: ActivityItem, end: datetime) -> ActivityItem:

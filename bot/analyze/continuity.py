@@ -20,7 +20,6 @@ the one it was, byte for byte.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -28,18 +27,13 @@ from zoneinfo import ZoneInfo
 
 from bot.analyze.references import links
 from bot.model.report import ActivityItem, Continuity, Featured, Landed, Report
+from bot.model.states import state_key
 from bot.model.windows import current_day
 
 LOOKBACK_DAYS = 14  # published report days read for an item's past
 REVIEW_LONG_DAYS = 7  # an open PR this many report days old says its day in review
 PLACES = ("gist", "key", "notable", "since")  # where a report features an item
 
-_RFC = re.compile(r"\[\s*rfc\s*\]|^\s*rfc\b", re.I)  # as formatters.outline reads a title
-_CLOSURES = {
-    "completed": "issue_completed",
-    "not_planned": "issue_not_planned",
-    "duplicate": "issue_duplicate",
-}
 # What a state amounts to: still open, landed, closed unlanded, taken back out.
 _PHASES = {"merged": "merged", "reverted": "reverted"} | {
     state: "open" for state in ("review", "draft", "rfc", "rfc_open", "open_issue")
@@ -47,21 +41,8 @@ _PHASES = {"merged": "merged", "reverted": "reverted"} | {
 
 
 def state_at(item: ActivityItem, end: datetime) -> str:
-    """Where `item` stood when `end` came, as a state word's key (the one
-    formatters.outline's `state_key` gives an item read as of `end`)."""
-    merged = item.merged_at is not None and item.merged_at < end
-    closed = item.closed_at is not None and item.closed_at < end
-    if merged:
-        return "merged"
-    if closed:
-        if "stale" in item.labels:
-            return "stale"
-        if item.kind == "pr":
-            return "closed_pr"
-        return _CLOSURES.get(item.state_reason or "", "closed_issue")
-    if item.kind == "pr":
-        return "draft" if item.draft else "review"
-    return "rfc_open" if _RFC.search(item.title) else "open_issue"
+    """Where `item` stood when `end` came (what the report of that day said of it)."""
+    return state_key(item, end)
 
 
 def phase(state: str) -> str:

@@ -71,11 +71,15 @@ def truncate(text: str, limit: int) -> str:
     return text if len(text) <= limit else _cut_words(text, limit)
 
 
+WHOLE_WORD = 12  # a short quote gives up this much to end on a whole word
+
+
 def _cut_words(text: str, limit: int) -> str:
-    """At most `limit` characters ending in '…': at the last space of the final fifth when
-    there is one ("…48.9% E2E throughput…", not "…throughput improvem…"), else hard."""
+    """At most `limit` characters ending in '…': at the last space of the final fifth, or of
+    the last dozen characters in a short quote, when there is one ("…48.9% E2E
+    throughput…", "…error message for FP8…", not "…throughput improvem…"), else hard."""
     cut = text[: max(1, limit - 1)]
     space = cut.rfind(" ")
-    if space >= max(1, limit - 1) * 4 // 5:
+    if space > 0 and cut[:space].strip() and space >= min(len(cut) * 4 // 5, len(cut) - WHOLE_WORD):
         cut = cut[:space]
     return cut.rstrip() + ELLIPSIS

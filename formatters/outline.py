@@ -222,13 +222,16 @@ def _past(report: Report, number: int) -> Featured | None:
 
 
 # The Chinese edition says a title's tags in Chinese (the line under it: "修复：AMD/ROCm …")
-# and quotes the rest of the title shorter: its full English is one click away.
+# and quotes the rest of the title shorter: its full English is one click away. A title a
+# little over the limit is quoted whole (an ellipsis would save a word and lose the name
+# that ends it, "…kernel from AITER"); a longer one is cut at a word.
 _TAGS = re.compile(
     r"^(?:\s*[\[{][^\]}]{1,40}[\]}]\s*:?"
     r"|\s*(?:feat|fix|docs|perf|refactor|tests?|ci|chore|build)(?:\([^()]{1,30}\))?!?:\s)+\s*",
     re.I,
 )
-ZH_TITLE_LIMIT = 44
+ZH_TITLE_LIMIT = 38
+ZH_TITLE_WHOLE = 40
 
 
 def _shown_title(item: ActivityItem, lang: str) -> str:
@@ -236,8 +239,16 @@ def _shown_title(item: ActivityItem, lang: str) -> str:
     return item.title if lang == "en" else _TAGS.sub("", item.title)
 
 
-def _title_limit(lang: str) -> int:
-    return TITLE_LIMIT if lang == "en" else ZH_TITLE_LIMIT
+def _title_limit(title: str, lang: str) -> int:
+    """How much of the shown title a head line quotes."""
+    if lang == "en":
+        return TITLE_LIMIT
+    return len(title) if len(title) <= ZH_TITLE_WHOLE else ZH_TITLE_LIMIT
+
+
+def _zh_title(item: ActivityItem) -> Theirs:
+    shown = _shown_title(item, "zh")
+    return Theirs(shown, _title_limit(shown, "zh"))
 
 
 def _head(
@@ -249,7 +260,7 @@ def _head(
     else:  # its tags said in Chinese (【修复】), the rest of its title quoted, shorter
         info = report.sections
         label = kind_label(info.explained.get(number) if info is not None else None, lang)
-        title = Theirs(_shown_title(item, lang), ZH_TITLE_LIMIT)
+        title = _zh_title(item)
         line = [ref(report, number), Our(f" 【{label}】" if label else " "), title, Our(" — ")]
     line.append(Our(state or _state_of(report, number, lang)))
     past = _past(report, number)
@@ -339,7 +350,7 @@ def explained(
         links=links,
         beside=beside,
         bare=bare,
-        seen=truncate(_shown_title(report.item(number), lang), _title_limit(lang)),
+        seen=truncate(shown := _shown_title(report.item(number), lang), _title_limit(shown, lang)),
     )
     if not pieces:
         return None
@@ -979,7 +990,7 @@ def _landed_entry(report: Report, entry: Landed, lang: str) -> Entry:
         label = kind_label(info.explained.get(entry.number) if info is not None else None, lang)
         lead, title = (
             f" 【{label}】" if label else " ",
-            Theirs(_shown_title(item, lang), ZH_TITLE_LIMIT),
+            _zh_title(item),
         )
     tz = report.window.start.tzinfo
     on = None if report.window.contains(entry.at) else entry.at.astimezone(tz).strftime("%m-%d")

@@ -47,6 +47,15 @@ def test_truncate_keeps_what_fits_and_cuts_the_rest() -> None:
     assert truncate("ab cdef", 4) == "ab…"
 
 
+def test_a_short_quote_ends_on_a_whole_word_and_a_long_text_gives_up_at_most_a_fifth() -> None:
+    title = "Add tuned moe configs for Qwen3NextForCausalLM on MI355X"
+    assert truncate(title, 38) == "Add tuned moe configs for…"  # not "…for Qwen3NextFo…"
+    assert truncate("Supercalifragilisticexpialidocious words", 20) == "Supercalifragilisti…"
+    words = "word " * 60  # a long description: the cut is never more than a fifth back
+    cut = truncate(words + "tail", 200)
+    assert len(cut) >= 160 and cut.endswith("word…")
+
+
 def test_spans_merge_and_subtract_at_touching_edges() -> None:
     assert merge_spans([Span(T0, T0 + 2 * H), Span(T0 + H, T0 + 2 * H)]) == [Span(T0, T0 + 2 * H)]
     wanted = Span(T0, T0 + 4 * H)

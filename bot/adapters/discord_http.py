@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -100,8 +101,9 @@ class Interactions:
             interaction = json.loads(body)
         except ValueError:
             return 400, {"error": "not an interaction"}
-        if not _well_formed(interaction):
-            return 400, {"error": "not an interaction"}
+        wrong = malformed(interaction)
+        if wrong is not None:
+            return 400, {"error": f"not an interaction: {wrong}"}
         kind = interaction["type"]
         if kind == PING:
             return 200, {"type": PONG}
@@ -233,19 +235,46 @@ def may_manage_channel(interaction: dict[str, Any]) -> bool:
     return bool(permissions & (MANAGE_CHANNELS | ADMINISTRATOR))
 
 
-def _well_formed(interaction: Any) -> bool:
-    """The shape every reader below relies on: an object with an integer type, `member` and
-    `user` objects when present, and `data` (when present) an object whose `options` (when
-    present) is a list."""
+_SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+_TOKEN = re.compile(r"[A-Za-z0-9._-]{1,500}")  # it goes into the follow-up's URL path
+
+
+def malformed(interaction: Any) -> str | None:
+    """What makes a verified body unusable, said in a few words; None when every field the
+    handlers read has Discord's shape. Checked once here, so nothing below meets a missing
+    key, a non-numeric permission or a token that would change the follow-up's URL."""
     if not isinstance(interaction, dict) or type(interaction.get("type")) is not int:
-        return False
+        return "an object with an integer `type` is expected"
     for part in ("member", "user"):
         if interaction.get(part) is not None and not isinstance(interaction[part], dict):
-            return False
+            return f"`{part}` is not an object"
+    member = interaction.get("member") or {}
+    if member.get("user") is not None and not isinstance(member["user"], dict):
+        return "`member.user` is not an object"
+    permissions = member.get("permissions")
+    if permissions is not None and not _SNOWFLAKE.fullmatch(str(permissions)):
+        return "`member.permissions` is not a number"
+    for key in ("guild_id", "channel_id"):
+        value = interaction.get(key)
+        if value is not None and not _SNOWFLAKE.fullmatch(str(value)):
+            return f"`{key}` is not a Discord id"
     data = interaction.get("data")
-    if data is None:
-        return True
-    return isinstance(data, dict) and isinstance(data.get("options") or [], list)
+    if interaction["type"] not in (APPLICATION_COMMAND, AUTOCOMPLETE):
+        return None if data is None or isinstance(data, dict) else "`data` is not an object"
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        return "a command needs `data` with its `name`"
+    options = data.get("options") or []
+    if not isinstance(options, list) or not all(
+        isinstance(o, dict) and isinstance(o.get("name"), str) for o in options
+    ):
+        return "`data.options` is not a list of named options"
+    if interaction["type"] == APPLICATION_COMMAND:
+        if not _SNOWFLAKE.fullmatch(str(interaction.get("application_id") or "")):
+            return "a command needs its `application_id`"
+        token = interaction.get("token")
+        if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+            return "a command needs its `token`"
+    return None
 
 
 def _name(interaction: dict[str, Any]) -> str:

@@ -489,7 +489,9 @@ def _told_post(settings: Settings, window: Window, result: PostResult) -> int:
     )
     for destination, why in delivery.failed.items():
         print(f"vllm-report: {destination}: {masked(why)}", file=sys.stderr)
-    return 1 if delivery.failed else 0
+    for copy in delivery.copies_left:
+        print(f"vllm-report: {masked(copy)}", file=sys.stderr)
+    return 1 if delivery.failed or delivery.copies_left else 0
 
 
 # -- checking a report's claims (issue 19) ----------------------------------------------------

@@ -245,6 +245,9 @@ class DeliveryResult:
     recovered: int = 0
     withdrawn: int = 0  # copies removed: another holder had posted the part first
     failed: dict[str, str] = field(default_factory=dict)  # destination key → why
+    # Copies that could not be removed (a missing scope, a rate limit): what a person must
+    # delete by hand, one sentence each. The run is not clean while one stands.
+    copies_left: list[str] = field(default_factory=list)
 
 
 class LeaseBusy(Exception):
@@ -455,7 +458,11 @@ class Deliverer:
                 await transport.delete(where[0], message_id, where[1])
                 result.withdrawn += 1
             except (TransportError, DestinationGone) as exc:
-                log.warning("could not remove the copy of %s: %s", key.part, exc)
+                said = (
+                    f"{key.destination}: {key.part} was posted twice and the copy (message "
+                    f"{message_id}) could not be removed ({exc}); delete it by hand"
+                )
+                result.copies_left.append(said)  # said by `post`, logged by `serve`
         return standing
 
     async def _claim(self, key: PartKey) -> Claim:

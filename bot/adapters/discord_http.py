@@ -245,6 +245,16 @@ def malformed(interaction: Any) -> str | None:
     key, a non-numeric permission or a token that would change the follow-up's URL."""
     if not isinstance(interaction, dict) or type(interaction.get("type")) is not int:
         return "an object with an integer `type` is expected"
+    wrong = _malformed_asker(interaction)
+    if wrong is None and interaction["type"] in (APPLICATION_COMMAND, AUTOCOMPLETE):
+        wrong = _malformed_command(interaction)
+    elif wrong is None and not isinstance(interaction.get("data", {}), dict | None):
+        wrong = "`data` is not an object"
+    return wrong
+
+
+def _malformed_asker(interaction: dict[str, Any]) -> str | None:
+    """Who asks and where: `member`, `user`, the permissions and the ids."""
     for part in ("member", "user"):
         if interaction.get(part) is not None and not isinstance(interaction[part], dict):
             return f"`{part}` is not an object"
@@ -258,9 +268,13 @@ def malformed(interaction: Any) -> str | None:
         value = interaction.get(key)
         if value is not None and not _SNOWFLAKE.fullmatch(str(value)):
             return f"`{key}` is not a Discord id"
+    return None
+
+
+def _malformed_command(interaction: dict[str, Any]) -> str | None:
+    """A command or an autocomplete: its name and options; a command also its follow-up's
+    application id and token."""
     data = interaction.get("data")
-    if interaction["type"] not in (APPLICATION_COMMAND, AUTOCOMPLETE):
-        return None if data is None or isinstance(data, dict) else "`data` is not an object"
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         return "a command needs `data` with its `name`"
     options = data.get("options") or []
@@ -268,12 +282,13 @@ def malformed(interaction: Any) -> str | None:
         isinstance(o, dict) and isinstance(o.get("name"), str) for o in options
     ):
         return "`data.options` is not a list of named options"
-    if interaction["type"] == APPLICATION_COMMAND:
-        if not _SNOWFLAKE.fullmatch(str(interaction.get("application_id") or "")):
-            return "a command needs its `application_id`"
-        token = interaction.get("token")
-        if not isinstance(token, str) or not _TOKEN.fullmatch(token):
-            return "a command needs its `token`"
+    if interaction["type"] != APPLICATION_COMMAND:
+        return None
+    if not _SNOWFLAKE.fullmatch(str(interaction.get("application_id") or "")):
+        return "a command needs its `application_id`"
+    token = interaction.get("token")
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        return "a command needs its `token`"
     return None
 
 

@@ -354,6 +354,8 @@ class DailyRun:
                     sent=done.sent,
                     skipped=done.skipped,
                 )
+        for copy in result.delivery.copies_left:
+            problem(log, "copy-left", "%s", copy, window=label)
 
 
 def _destination_hint(platform: str) -> str:

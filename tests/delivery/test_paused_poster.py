@@ -20,13 +20,15 @@ PARTS: list[tuple[str, Payload]] = [(name, {"text": name}) for name in ("headlin
 LEASE = timedelta(seconds=30)
 
 
-def test_a_poster_woken_after_a_takeover_leaves_each_part_once(store_url: str) -> None:
+def paused_run(store_url: str, slack: FakeSlack) -> tuple[DeliveryResult, DeliveryResult, set[str]]:
+    """A pauses past its lease before sending part a; B takes every part over and posts;
+    A wakes and sends its copy. Returns A's result, B's, and the ids the ledger holds."""
     first, second = Store(store_url), Store(store_url)
     wall = [NOW]
     where = Destination("slack", "C1")
     taken_over: list[DeliveryResult] = []
 
-    with FakeSlack() as slack:
+    if True:  # the fake Slack is the caller's
 
         def deliverer(store: Store, transport: SlackTransport, owner: str) -> Deliverer:
             return Deliverer(
@@ -54,13 +56,35 @@ def test_a_poster_woken_after_a_takeover_leaves_each_part_once(store_url: str) -
         a = deliverer(first, Paused(slack_client("xoxb-a", slack.api_url), pace=0), "a")
         b = deliverer(second, SlackTransport(slack_client("xoxb-b", slack.api_url), pace=0), "b")
         woken = asyncio.run(a.deliver(REPO, WINDOW, where, PARTS, "t"))
-        shown = Counter(post.part for post in slack.channel_posts("C1"))
+    recorded = first.ledger.message_ids(REPO, WINDOW)
     first.close()
     second.close()
+    return woken, taken_over[0], recorded
 
+
+def test_a_poster_woken_after_a_takeover_leaves_each_part_once(store_url: str) -> None:
+    with FakeSlack() as slack:
+        woken, taken_over, recorded = paused_run(store_url, slack)
+        shown = Counter(post.part for post in slack.channel_posts("C1"))
+        standing = {post.ts for post in slack.channel_posts("C1")}
     assert shown == {"headline": 1, "a": 1, "b": 1}
+    assert standing == recorded  # the message kept is the one recorded, not A's copy
     assert woken.withdrawn == 1  # A's copy of part a, sent after B's, is gone
-    assert taken_over[0].sent == 2  # B posted a and b; the headline was A's
+    assert woken.copies_left == []
+    assert taken_over.sent == 2  # B posted a and b; the headline was A's
+
+
+def test_a_copy_that_cannot_be_removed_is_said_with_its_message_id(store_url: str) -> None:
+    """Slack refuses the delete (a missing scope): the run does not pretend the channel
+    shows each part once; it names the copy to delete by hand."""
+    with FakeSlack(refuse_delete="missing_scope") as slack:
+        woken, _, recorded = paused_run(store_url, slack)
+        copies = [p.ts for p in slack.channel_posts("C1") if p.part == "a"]
+    assert len(copies) == 2 and woken.withdrawn == 0
+    (copy,) = set(copies) - recorded
+    (said,) = woken.copies_left
+    assert said.startswith("slack:C1: a was posted twice and the copy (message ")
+    assert copy in said and "missing_scope" in said and said.endswith("delete it by hand")
 
 
 def test_a_copy_is_removed_from_discord_over_its_api() -> None:

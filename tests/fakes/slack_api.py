@@ -55,6 +55,7 @@ class FakeSlack(FakeServer):
     uploads: dict[str, bytes] = field(default_factory=dict)  # file id → bytes uploaded
     file_names: dict[str, tuple[str, str]] = field(default_factory=dict)  # id → name, alt
     upload_urls: int = 0  # files.getUploadURLExternal calls
+    refuse_delete: str | None = None  # chat.delete answers this error ("missing_scope" …)
 
     def __post_init__(self) -> None:
         super().__init__()
@@ -163,6 +164,9 @@ class _Handler(BaseHTTPRequestHandler):
         )
 
     def m_chat_delete(self, args: dict[str, Any]) -> None:
+        if self.fake.refuse_delete is not None:
+            self._send(200, {"ok": False, "error": self.fake.refuse_delete})
+            return
         kept = [
             p
             for p in self.fake.posted

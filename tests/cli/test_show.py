@@ -11,7 +11,6 @@ import pytest
 from bot.cli import main
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
-from tests.golden import check_golden
 
 DAY = anchor_days()[2]  # 2026-03-25, the busiest AMD day
 
@@ -20,16 +19,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_golden_markdown(
-    lang: str, fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The whole report for a real day, byte for byte (UPDATE_GOLDEN=1 rewrites the files)."""
-    code, out, err = run(capsys, "show", DAY.label, "--cutoff", DAY.cutoff, "--lang", lang)
-    assert code == 0, err
-    check_golden(f"report-{DAY.label}.{lang}.md", out)
 
 
 def test_sections_come_in_the_reference_order(

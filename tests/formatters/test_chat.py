@@ -30,7 +30,6 @@ from tests.chat_checks import (
 )
 from tests.factories import REPO, WINDOW_0326, archive_link, item, make_report
 from tests.fakes.github_api import FakeGitHub
-from tests.golden import check_golden
 
 RULES = load_rules()
 LINK = "https://reports.example.org/vllm"
@@ -39,28 +38,6 @@ LINK = "https://reports.example.org/vllm"
 def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
     assert main(list(argv)) == 0
     return json.loads(capsys.readouterr().out)
-
-
-@pytest.mark.parametrize("platform", ["slack", "discord"])
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_golden_daily_post(
-    platform: str,
-    lang: str,
-    fake_github: FakeGitHub,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The whole daily post of a real day, payload for payload."""
-    monkeypatch.setenv("VLLM_REPORT_SITE_URL", LINK)
-    day = anchor_days()[2]
-    messages = cli_json(
-        capsys, "show", day.label, "--cutoff", day.cutoff, "--format", platform, "--lang", lang
-    )
-    suffix = "" if lang == "en" else f".{lang}"
-    check_golden(
-        f"{platform}-{day.label}{suffix}.json",
-        json.dumps(messages, ensure_ascii=False, indent=2) + "\n",
-    )
 
 
 @pytest.mark.parametrize("day", anchor_days(), ids=lambda d: d.label)

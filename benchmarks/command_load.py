@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import aiohttp
 from aiohttp import web
 
-from bot.adapters.slack_app import build_slack_app, slack_web_app
+from bot.adapters.slack.app import build_slack_app, slack_web_app
 from bot.app import commands, open_bot
 from bot.model.rules import load_rules
 from config.settings import load_settings
@@ -75,7 +75,8 @@ async def level(
 
 def draw_on_the_loop() -> None:
     """The baseline: every answer drawn again, on the event loop (the code before issue 20)."""
-    import bot.adapters.slack_app as slack_app
+    import bot.adapters.slack as slack
+    import bot.commands.answers as answers
 
     class Inline:
         @staticmethod
@@ -85,8 +86,8 @@ def draw_on_the_loop() -> None:
         def __getattr__(self, name: str) -> object:
             return getattr(asyncio, name)
 
-    slack_app.asyncio = Inline()  # type: ignore[assignment]
-    slack_app.drawn = lambda key, draw: draw()  # type: ignore[assignment]
+    slack.asyncio = Inline()  # type: ignore[assignment]
+    answers.drawn = lambda key, draw: draw()  # type: ignore[assignment]
 
 
 async def measure(calls: int, levels: list[int], text: str) -> None:

@@ -504,12 +504,12 @@ def fuzz_text(rng: random.Random) -> str:
 
 def figure_fuzz(rng: random.Random, folder: Path, count: int) -> None:
     print(f"{count} fuzzed command inputs (Slack text parser → command service → pipeline)")
-    from bot.adapters.slack_text import parse_report
     from bot.app import commands, open_bot
     from bot.collect.source import Collected
     from bot.collect.sync import Archiver
+    from bot.commands import Asker, CommandError, ReportShown
+    from bot.commands.report import ReportRequest
     from bot.model.rules import load_rules
-    from bot.service.commands import CommandError, ReportRequest
     from config.settings import load_settings
 
     class NoGitHub:
@@ -535,7 +535,7 @@ def figure_fuzz(rng: random.Random, folder: Path, count: int) -> None:
         bot = open_bot(settings, rules)
         bot.reports.archiver = Archiver(bot.store, bot.reports.archiver.source, NoGitHub)  # type: ignore[arg-type]
         service = commands(bot)
-        topics = service.topic_keys
+        report = service.table["vllm-report"]
         tracebacks: Counter[str] = Counter()
         answered = refused = 0
 
@@ -545,7 +545,7 @@ def figure_fuzz(rng: random.Random, folder: Path, count: int) -> None:
             try:
                 if index % 2:
                     try:
-                        request = parse_report(text, topics)
+                        request = service.read(report, text)
                     except CommandError:
                         refused += 1
                         return
@@ -558,9 +558,9 @@ def figure_fuzz(rng: random.Random, folder: Path, count: int) -> None:
                         lang=rng.choice([None, "en", "zh", *pieces]),
                         public=rng.random() < 0.5,
                     )
-                answer = await service.report(f"fuzz:{index}", request)
-                answered += 1 if answer.report is not None else 0
-                refused += 1 if answer.report is None else 0
+                answer = await service.answer(report, Asker("fuzz", str(index)), request)
+                answered += 1 if isinstance(answer, ReportShown) else 0
+                refused += 0 if isinstance(answer, ReportShown) else 1
             except Exception as exc:
                 tracebacks[f"{type(exc).__name__}: {str(exc)[:80]}"] += 1
 

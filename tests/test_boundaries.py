@@ -20,9 +20,10 @@ from bot.analyze.topics import NOISY_AREA_TOPICS, NOISY_LABEL_COUNT, label_noise
 from bot.collect.client import Collector, _cut
 from bot.collect.source import GitHubSource
 from bot.collect.sync import Archiver
+from bot.commands import Asker, Commands, RateLimiter, Said, Services
+from bot.commands.report import ReportRequest
 from bot.model.rules import load_rules
 from bot.model.windows import WindowError, current_day, day_window, parse_window
-from bot.service.commands import CommandService, RateLimiter, ReportRequest
 from bot.store import Span, Store
 from config.settings import load_settings
 from tests.anchor_data import REPO
@@ -139,7 +140,7 @@ def test_the_31_day_limit_is_inclusive(phrase: str, allowed: bool) -> None:
             ask()
 
 
-# -- the per-user command limit (bot/service/commands.py) -------------------------------------
+# -- the per-user command limit (bot/commands/table.py) ----------------------------------------
 
 
 def test_rate_limiter_window_edge() -> None:
@@ -175,7 +176,7 @@ def test_the_service_applies_the_per_user_limit(monkeypatch: pytest.MonkeyPatch)
     """Mutant: the service never asks the limiter (the limiter's own test passes either way)."""
     monkeypatch.setenv("VLLM_REPORT_COMMAND_LIMIT_PER_MINUTE", "2")
     reports = _Reports()
-    service = CommandService(
+    services = Services(
         load_settings(),
         RULES,
         reports,  # type: ignore[arg-type]
@@ -183,10 +184,15 @@ def test_the_service_applies_the_per_user_limit(monkeypatch: pytest.MonkeyPatch)
         lambda: datetime(2026, 3, 30, tzinfo=UTC),
     )
     now = [100.0]
-    service.limiter = RateLimiter(2, clock=lambda: now[0])
+    services.limiter = RateLimiter(2, clock=lambda: now[0])
+    commands = Commands(services)
 
     async def ask(user: str) -> str | None:
-        return (await service.report(user, ReportRequest(when="2026-03-25"))).text
+        asker = Asker("slack", user.removeprefix("slack:"))
+        told = await commands.answer(
+            commands.table["vllm-report"], asker, ReportRequest(when="2026-03-25")
+        )
+        return told.text if isinstance(told, Said) else None
 
     answers = [asyncio.run(ask("slack:U1")) for _ in range(3)]
     assert answers[:2] == [None, None]
@@ -197,25 +203,25 @@ def test_the_service_applies_the_per_user_limit(monkeypatch: pytest.MonkeyPatch)
     assert reports.asked == 4
 
 
-# -- Slack's five responses per response_url (bot/adapters/slack_app.py) ----------------------
+# -- Slack's five responses per response_url (bot/commands/answers.py) ------------------------
 
 
 def test_slack_answers_use_at_most_five_responses(monkeypatch: pytest.MonkeyPatch) -> None:
     """Mutant: the cap removed (Slack drops the 6th response and later ones)."""
-    from bot.adapters import slack_app
-    from bot.service.commands import Answer
+    from bot.adapters.slack import deliver
+    from bot.commands import ReportShown, answers
 
     messages = [{"text": f"m{n}", "blocks": []} for n in range(8)]
-    monkeypatch.setattr(slack_app, "render_slack", lambda *a, **k: messages)
-    monkeypatch.setattr(slack_app, "key_of", lambda *a: (object(),))  # no memo across tests
+    monkeypatch.setattr(answers, "render_slack", lambda *a, **k: messages)
+    monkeypatch.setattr(answers, "key_of", lambda *a: (object(),))  # no memo across tests
     sent: list[dict[str, Any]] = []
 
     async def respond(**kwargs: Any) -> None:
         sent.append(kwargs)
 
-    answer = Answer(report=object(), link="https://example.org/r.md")  # type: ignore[arg-type]
-    asyncio.run(slack_app.send_answer(respond, answer))
-    assert len(sent) == slack_app.RESPONSE_URL_POSTS == 5
+    answer = ReportShown(report=object(), link="https://example.org/r.md")  # type: ignore[arg-type]
+    asyncio.run(deliver(respond, answer))
+    assert len(sent) == answers.SLACK_RESPONSES == 5
     assert [m["text"] for m in sent[:4]] == ["m0", "m1", "m2", "m3"]
     assert sent[4]["text"].startswith("…and 4 more messages")
 

@@ -10,17 +10,17 @@
 Mutated (mutmut, configured in pyproject.toml's [tool.mutmut]): report windows
 (bot/model/windows.py), the five counts (bot/analyze/counts.py), coverage spans
 (bot/store/spans.py), the delivery ledger (bot/store/ledger.py), delivery
-(bot/delivery.py), text escaping (formatters/_text.py), the HTTP replay guard
+(bot/delivery/), text escaping (formatters/_text.py), the HTTP replay guard
 (bot/adapters/replay.py) and the leader's lease (bot/store/leases.py), each whole; and of
 the modules that hold a safety check among much else, only the functions in SAFETY below:
-the request checks of both HTTP endpoints (bot/adapters/discord_http.py,
-bot/adapters/slack_app.py) and who may subscribe a channel (those two and
-bot/service/commands.py). `--safety` runs SAFETY alone: every signature, timestamp,
-replay, permission and lease check, with the functions around them. Each mutant runs against
-the tests that reach the mutated function, on SQLite (`-m "not postgres"`: the PostgreSQL
-matrix runs in CI). Prints the score per file and every surviving mutant with its diff; the
-survivors that are equivalent (no test could tell them apart) are listed with the reason in
-EQUIVALENT below.
+the request checks of both HTTP endpoints (bot/adapters/discord/http.py,
+bot/adapters/slack/app.py) and who may subscribe a channel (bot/adapters/slack/__init__.py,
+bot/adapters/discord/, bot/commands/subscribe.py and base.py). `--safety` runs SAFETY
+alone: every signature, timestamp, replay, permission and lease check, with the functions
+around them. Each mutant runs against the tests that reach the mutated function, on SQLite
+(`-m "not postgres"`: the PostgreSQL matrix runs in CI). Prints the score per file and every
+surviving mutant with its diff; the survivors that are equivalent (no test could tell them
+apart) are listed with the reason in EQUIVALENT below.
 """
 
 from __future__ import annotations
@@ -40,17 +40,19 @@ if "--dir" in sys.argv:  # report on another checkout's run (e.g. the code befor
 # The safety checks, as mutmut names its mutants (module.x_function or module.xǁClassǁmethod).
 SAFETY = [
     "bot.adapters.replay.*",  # the replay guard
-    "bot.adapters.discord_http.x_verify__mutmut_*",  # Ed25519 over timestamp + body
-    "bot.adapters.discord_http.xǁInteractionsǁhandle__mutmut_*",  # signature, window, replays
-    "bot.adapters.discord_http.x_may_manage_channel__mutmut_*",  # who may subscribe a channel
-    "bot.adapters.slack_app.x_build_slack_app__mutmut_*",  # verification on, the replay guard
-    "bot.adapters.slack_app.x_can_manage__mutmut_*",  # who may subscribe a channel
-    "bot.adapters.slack_app.x__stamp__mutmut_*",  # the timestamp the replay guard is given
-    "bot.adapters.slack_app.x_slack_web_app__mutmut_*",  # the timestamp's pre-check
-    "bot.service.commands.xǁCommandServiceǁsubscribe__mutmut_*",  # the permission, applied
+    "bot.adapters.discord.http.x_verify__mutmut_*",  # Ed25519 over timestamp + body
+    "bot.adapters.discord.http.xǁInteractionsǁhandle__mutmut_*",  # signature, window, replays
+    "bot.adapters.discord.http.x_may_manage_channel__mutmut_*",  # who may subscribe a channel
+    "bot.adapters.slack.app.x_build_slack_app__mutmut_*",  # verification on, the replay guard
+    "bot.adapters.slack.x_can_manage__mutmut_*",  # who may subscribe a channel (Slack)
+    "bot.adapters.discord.gateway.x_asker__mutmut_*",  # ... (Discord's gateway)
+    "bot.adapters.slack.app.x__stamp__mutmut_*",  # the timestamp the replay guard is given
+    "bot.adapters.slack.app.x_slack_web_app__mutmut_*",  # the timestamp's pre-check
+    "bot.commands.subscribe.xǁSubscribeǁanswer__mutmut_*",  # the permission, applied
+    "bot.commands.base.xǁAskerǁcan_manage__mutmut_*",  # a DM, or the platform's word
     "bot.store.leases.*",  # the leader's lease and its fencing check
     "bot.store.ledger.xǁLedgerǁholds__mutmut_*",  # the delivery lease's fencing check
-    "bot.delivery.xǁDelivererǁ_parts__mutmut_*",  # the lease checked right before each send
+    "bot.delivery.deliverer.xǁDelivererǁ_parts__mutmut_*",  # the lease checked before each send
 ]
 # Mutated whole: every function (with SAFETY, the default run).
 WHOLE = [
@@ -85,27 +87,19 @@ EQUIVALENT: dict[str, str] = {
     # From the `--safety` run of 2026-12-01 (a mutant's number moves when its function
     # changes: check the diff before trusting a reason). Only functions of the safety checks.
     **{
-        f"bot.adapters.discord_http.xǁInteractionsǁhandle__mutmut_{n}": "a missing header's "
+        f"bot.adapters.discord.http.xǁInteractionsǁhandle__mutmut_{n}": "a missing header's "
         "default: None or 'XXXX' is refused like '' (no signature, or one that cannot verify)"
         for n in (5, 7, 10, 13, 15, 18)
     },
-    "bot.adapters.discord_http.x_may_manage_channel__mutmut_5": "in a DM `where` is always "
+    "bot.adapters.discord.http.x_may_manage_channel__mutmut_5": "in a DM `where` is always "
     "dm, and the service asks for the permission only for `here`",
-    "bot.adapters.discord_http.x_may_manage_channel__mutmut_16": "`or 1`: 1 has neither the "
+    "bot.adapters.discord.http.x_may_manage_channel__mutmut_16": "`or 1`: 1 has neither the "
     "Administrator (8) nor the Manage Channels (16) bit",
-    "bot.adapters.slack_app.x_build_slack_app__mutmut_3": "the app is built only with a bot "
+    "bot.adapters.slack.app.x_build_slack_app__mutmut_3": "the app is built only with a bot "
     "token (Settings.slack_commands_on)",
-    "bot.adapters.slack_app.x_build_slack_app__mutmut_13": "Bolt verifies by default; it "
+    "bot.adapters.slack.app.x_build_slack_app__mutmut_13": "Bolt verifies by default; it "
     "never verifies Socket Mode requests (no secret there)",
-    "bot.adapters.slack_app.x_build_slack_app__mutmut_19": "the token is always set (see 3)",
-    **{
-        f"bot.adapters.slack_app.x_build_slack_app__mutmut_{n}": "Slack always sends `text` "
-        "(empty when nothing was typed)"
-        for n in (30, 32, 35)
-    },
-    "bot.service.commands.xǁCommandServiceǁsubscribe__mutmut_1": "every caller passes remove=",
-    "bot.service.commands.xǁCommandServiceǁsubscribe__mutmut_47": "the topic was checked "
-    "first: its rule is never None",
+    "bot.adapters.slack.app.x_build_slack_app__mutmut_19": "the token is always set (see 3)",
     **{
         f"bot.store.leases.xǁLeasesǁacquire__mutmut_{n}": why
         for n, why in (
@@ -180,7 +174,7 @@ def main() -> int:
         statuses = {
             n: s
             for n, s in statuses.items()
-            if not n.startswith("bot.adapters.slack_app.") or "ReplayGuard" in n
+            if not n.startswith("bot.adapters.slack.app.") or "ReplayGuard" in n
         }
     survivors = {n: run("show", n, check=False) for n, s in statuses.items() if s == "survived"}
     log_only = {

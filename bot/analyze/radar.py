@@ -47,135 +47,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypeGuard
 
+from bot.analyze import radar_words as words
 from bot.model.radar import NOT_NAMED, UPSTREAM, Culprit, PluginLink, Reading, UpstreamRef
 from bot.model.report import ActivityItem
-
-# -- where upstream is named ---------------------------------------------------------------
-
-# github.com/vllm-project/vllm/pull/N, and the "vllm/pull/N" some titles shorten it to; a
-# fork's "someone/vllm/pull/N" is not upstream.
-_URL = re.compile(
-    r"(?:(?:https?://)?(?:www\.)?github\.com/vllm-project/|(?<![\w/.@-])vllm-project/"
-    r"|(?<![\w/.@-]))vllm/(?:(?P<what>pull|issues)/(?P<n>\d+)|commit/(?P<sha>[0-9a-f]{7,40}))"
-    r"(?![\w-])",
-    re.I,
-)
-# Another repository's URL: its number is that repository's, however else it is written.
-_OTHER_URL = re.compile(r"github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?:pull|issues)/(?P<n>\d+)", re.I)
-_QUALIFIED = re.compile(r"(?<![\w/.-])(?P<repo>[\w.-]+/[\w.-]+|vllm)#(?P<n>\d{2,6})\b", re.I)
-# "upstream #N", "vllm PR 22570", "upstream change 25510": upstream said in words.
-_SAID_UPSTREAM = re.compile(
-    r"(?<![\w/-])(?:upstream|vllm)(?:'s)?\s+(?:main\s+)?(?:(?P<word>pr|change|commit|update)\s*)?"
-    r"(?P<mark>[#:]?)\s*(?P<hash>#?)(?P<n>\d{4,6})\b",
-    re.I,
-)
-# "PR 22570", "PR#25896", "caused by #20059": a PR, but maybe the plugin's own.
-_PLAIN = re.compile(
-    r"\bPR[\s#:-]*(?P<p>\d{4,6})\b"
-    r"|(?:caused by|broken by|brought by|introduced by|culprit(?: commit| pr)?:?|due to|after"
-    r"|from|because of|following|fix(?:es)? for)\s+(?:upstream\s+)?(?:vllm\s+)?(?:pr\s*)?"
-    r"#(?P<c>\d{4,6})\b",
-    re.I,
-)
-_BARE = re.compile(r"(?<![\w/#&-])#(?P<n>\d{4,6})\b")
-# A commit named without a URL: "commit 3e04107", "vllm@3e04107d9".
-_COMMIT = re.compile(r"(?:\bcommit\s*:?\s*|\bvllm@)(?P<sha>[0-9a-f]{7,40})\b", re.I)
-# "- vLLM version: v0.9.2 - vLLM main: https://github.com/vllm-project/vllm/commit/<sha>":
-# what the PR was tested on (vllm-ascend's template), on its own line or run together.
-_BASELINE = re.compile(
-    r"vLLM (?:main|version)\s*:\s*(?:https?://github\.com/vllm-project/vllm/(?:commit|tree)/)?"
-    r"[\w.+-]+",
-    re.I,
-)
-_GAUDI_FIX_TAG = re.compile(r"\[FIX_FOR_VLLM_(?:LATEST|CUSTOM[^\]]*)\]", re.I)
-_SHA = re.compile(r"\b[0-9a-f]{7,40}\b")
-
-# -- what a named change is to the plugin: the words around it -----------------------------
-
-# Where a sentence (and so the words that belong to a ref) starts: a blank line, a list
-# item, the end of a sentence.
-_BOUNDARY = re.compile(r"\n\s*\n|\n\s*(?:[-*•>]|\d+[.)、])\s|[.;!?](?=\s)")
-BEFORE_CHARS = 160  # at most this much of its sentence before a ref is read
-AFTER_CHARS = 60
-# The phrase nearest before a ref decides, unless the words right after it say more.
-_BEFORE = re.compile(
-    r"(?P<upstream_fix>fixed (?:in|by|via|with)|(?:has|have|had) been (?:fixed|resolved)"
-    r"|resolved (?:in|by)|already (?:fixed|merged|landed)|upstream merged|merged upstream)"
-    r"|(?P<pending>\bonce\b|\bdepends? on|\bdependent on|\bdependency on|requirement on"
-    r"|blocked (?:on|by)|\bwait(?:s|ing)? (?:for|on)|\bpending\b|\buntil\b)"
-    r"|(?P<ported>\bport(?:s|ed|ing)?\b|\bback-?port\w*|cherry[- ]?pick\w*|copied from"
-    r"|\bintegrat\w+\b[^\n]{0,60}?\bfrom\b|applying of)"
-    r"|(?P<related>\brelated\b|similar to|see also|same as|inspired by|\bcompare\b|\[?\bref\b)"
-    r"|(?P<baseline>\btest(?:ed|ing)? (?:[\w.`-]+ ){0,6}?(?:with|on|against)\b)"
-    r"|(?P<culprit>caused by|introduced (?:by|in)|brought by|broken by|\bbroke\b|\bbreaks?\b"
-    r"|due to|because of|\bafter\b|culprit|reverted (?:in|by)|changed (?:by|in)|\bfix(?:es)?\b"
-    r"|\badapt\w*|\bfollow\w*|workaround (?:of|for))",
-    re.I,
-)
-_AFTER = re.compile(
-    r"\S{0,12}?\W{0,3}(?:"
-    r"(?P<upstream_fix>(?:has|have|had|got|was|were|is|are)\s+(?:been\s+|already\s+)?"
-    r"(?:merged|fixed|resolved|landed)\b)"
-    r"|(?P<pending>(?:is|gets?|will be|are)\s+(?:implemented|merged|landed|released)\b"
-    r"|(?:is\s+)?(?:still\s+)?(?:pending|not (?:yet )?merged)\b)"
-    r"|(?P<culprit>(?:breaks|broke|has broken|introduced|introduces|caused|causes|is causing)\b)"
-    r")",
-    re.I,
-)
-# A commit the words put the plugin on: where an upgrade moves to, what a refactor aligns with.
-_PIN_WORDS = re.compile(
-    r"(?:\bto|\bas of|\baligned? with|\bbump(?:ed|s)?|\bupgrade[sd]?|\bpin(?:ned|s)?)"
-    r"(?:\W+(?:new|newest|latest|the|vllm|main|upstream|commit|hash|id|sha|version))*\W*$",
-    re.I,
-)
-
-# -- why upstream is named: the relation -----------------------------------------------------
-
-_UPGRADE = re.compile(
-    r"main2main|\bupgrade\b.*\bvllm\b|\bvllm\b.*\b(?:upgrade|bump)\b|\bbump\b.*\bvllm\b"
-    r"|\bupdate\b.*\bvllm\b.*\b(?:pin|version|commit|hash|to)\b|\bvllm pin\b"
-    r"|\brebase\b.*\bvllm\b|\bpin vllm\b|\bvllm updates\b|\bupgrade to\b.*\bvllm"
-    r"|compatib\w* with upstream|\badd(?:s|ed|ing)? support for (?:vllm )?v?\d+\.\d+",
-    re.I,
-)
-# Words of a title that say the plugin had to change because upstream did.
-_BREAK_TITLE = re.compile(
-    r"(?:\b|bug|hot|quick)fix|\bbroke|\bbreak|\bfail(?:s|ed|ing)? after\b|\bintroduced\b"
-    r"|\balign\b|\badapt|\baccommodate|\bafter (?:upstream|change|pr|vllm)|\bcaused\b"
-    r"|\bdue to\b|\bbring back\b|\brecover|\bcatch ?up\b|\bfollow\b|\bFIX_FOR_VLLM|\bcompatib"
-    r"|\bchanged\b|\bsync\b.*\bchange|\bworkaround\b|\bTEMP-WA\b",
-    re.I,
-)
-# A revert of the plugin's own change (its pin, a patch): breakage only with these words.
-_REVERT = re.compile(r"^\W*revert\b", re.I)
-_ACTIVE_BREAK = re.compile(
-    r"\bbreaks\b|\bbroke\b|\bbroken by\b|\bintroduced\b[^.]{0,80}\bcausing\b"
-    r"|\bcaus(?:es|ing)\b[^.]{0,40}\b(?:fail\w*|error|crash\w*|break\w*|regression)",
-    re.I,
-)
-# Words of a title that say upstream is named for another reason.
-_MENTION = re.compile(
-    r"\brevert\b|\bremove\b.*\bpatch\b|\bcleanup\b.*\bpatch\b|\bpatch\b.*\b(?:remove|cleanup)"
-    r"|has been fixed in vllm|fixed (?:in|by) upstream|\buseless patch\b|\bport(?:s|ed|ing)?\b"
-    r"|\bbackport\b|\bapplying of\b|\bnominat|\bmaintainers?\b|\bdocs?\b|\bmkdocs\b"
-    r"|\bintegrate upstream\b|\bintree\b|\bin-tree\b|\brestore support\b|\btests?\b",
-    re.I,
-)
-# In the description: the plugin adapted to, or worked around, an upstream change.
-_BREAK_BODY = re.compile(
-    r"\bbreak|\bbroke|\bculprit|\bcrash|\bdue to\b|\badapt|\baccommodate|\bcompat|incompatib"
-    r"|\bafter\b.*\bupstream|\bupstream change|\bchanges? in vllm\b|\bbecause of\b"
-    r"|\bintroduced by\b|\bcaus(?:e|es|ed|ing)\b|\bfollow(?:s|ing)? (?:the )?(?:vllm|upstream)"
-    r"|\bfollow[- ]?up\b",
-    re.I,
-)
-# A title that says upstream is named because it fixed or gave something: never a break.
-_NOT_A_BREAK = re.compile(
-    r"has been fixed in vllm|fixed (?:in|by) upstream|already fixed|\b(?:remove|cleanup)\b.*"
-    r"\bpatch\b|\bbackport\b|\bported\b|\bports?\b|\bblocked on\b",
-    re.I,
-)
-_UPSTREAM_WORD = re.compile(r"\bupstream\b|\bvllm\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -196,10 +70,10 @@ def upstream_refs(title: str, body: str | None, own_max: int | None = None) -> l
     could be the plugin's (at or below it) is read as upstream's only where the text says
     upstream (a URL, `vllm#N`, "upstream PR N")."""
     body = body or ""
-    baselines = [m.group(0) for m in _BASELINE.finditer(body)]
+    baselines = [m.group(0) for m in words.BASELINE.finditer(body)]
     # A blank line between: the title is a sentence of its own.
-    text = f"{title}\n\n{_BASELINE.sub(' ', body)}"
-    tagged = _GAUDI_FIX_TAG.search(title) is not None
+    text = f"{title}\n\n{words.BASELINE.sub(' ', body)}"
+    tagged = words.GAUDI_FIX_TAG.search(title) is not None
     found: dict[str, UpstreamRef] = {}
     previous = 0
     for named in _places(text, own_max, tagged):
@@ -208,7 +82,7 @@ def upstream_refs(title: str, body: str | None, own_max: int | None = None) -> l
         held = found.setdefault(named.ref.key, replace(named.ref, role=role))
         if named.ref.kind == "issue":  # GitHub's own URL says issue, whatever else said #N
             found[named.ref.key] = replace(held, kind="issue", role="issue")
-    tested_on = {sha.lower() for said in baselines for sha in _SHA.findall(said)}
+    tested_on = {sha.lower() for said in baselines for sha in words.SHA.findall(said)}
     refs = [_as_baseline(ref, tested_on) for ref in found.values()]
     known = {ref.sha for ref in refs if ref.sha}
     refs += [
@@ -260,7 +134,7 @@ def _upstream_repo(repo: str) -> bool:
 
 
 def _urls(text: str) -> Iterator[_Named]:
-    for match in _URL.finditer(text):
+    for match in words.URL.finditer(text):
         if match.group("sha"):
             ref = UpstreamRef(UPSTREAM, "commit", sha=match.group("sha").lower())
             yield _Named(match.start(), match.end(), ref)
@@ -272,14 +146,14 @@ def _urls(text: str) -> Iterator[_Named]:
 
 
 def _qualified(text: str) -> Iterator[_Named]:
-    for match in _QUALIFIED.finditer(text):
+    for match in words.QUALIFIED.finditer(text):
         number = _number(match.group("n"))
         if _upstream_repo(match.group("repo")) and number is not None:
             yield _Named(match.start(), match.end(), UpstreamRef(UPSTREAM, "pr-or-issue", number))
 
 
 def _said_upstream(text: str) -> Iterator[_Named]:
-    for match in _SAID_UPSTREAM.finditer(text):
+    for match in words.SAID_UPSTREAM.finditer(text):
         digits = match.group("n")
         number = _number(digits)
         marked = "#" in match.group("mark") + match.group("hash")
@@ -290,7 +164,7 @@ def _said_upstream(text: str) -> Iterator[_Named]:
 
 
 def _commits(text: str) -> Iterator[_Named]:
-    for match in _COMMIT.finditer(text):
+    for match in words.COMMIT.finditer(text):
         sha = match.group("sha").lower()
         if any(c.isdigit() for c in sha) and any(c.isalpha() for c in sha):
             yield _Named(match.start("sha"), match.end(), UpstreamRef(UPSTREAM, "commit", sha=sha))
@@ -300,7 +174,7 @@ def _elsewhere(text: str) -> set[int]:
     """Numbers the text gives to another repository (its URL or `org/repo#N`)."""
     return {
         int(m.group("n"))
-        for m in [*_OTHER_URL.finditer(text), *_QUALIFIED.finditer(text)]
+        for m in [*words.OTHER_URL.finditer(text), *words.QUALIFIED.finditer(text)]
         if not _upstream_repo(m.group("repo"))
     }
 
@@ -311,13 +185,13 @@ def _maybe_own(
     """`PR N`, "caused by #N", a bare `#N`: upstream only where it cannot be the plugin's
     own number: above `own_max` when known, else only in a gaudi fix-tagged PR (whose
     numbers are upstream's) or with cause words."""
-    for match in _PLAIN.finditer(text):
+    for match in words.PLAIN.finditer(text):
         group = "p" if match.group("p") else "c"  # the words before the number stay context
         number = _number(match.group(group))
         if _could_be_upstream(number, own_max, elsewhere, said=True):
             ref = UpstreamRef(UPSTREAM, "pr-or-issue", number)
             yield _Named(match.start(group), match.end(), ref)
-    for match in _BARE.finditer(text):
+    for match in words.BARE.finditer(text):
         number = _number(match.group("n"))
         if _could_be_upstream(number, own_max, elsewhere, said=tagged):
             yield _Named(match.start(), match.end(), UpstreamRef(UPSTREAM, "pr-or-issue", number))
@@ -335,16 +209,16 @@ def _could_be_upstream(
 
 def _role(text: str, named: _Named, previous: int) -> str:
     """What the words around a named change make it (see the module docstring)."""
-    start = max(previous, named.start - BEFORE_CHARS)
-    for boundary in _BOUNDARY.finditer(text, start, named.start):
+    start = max(previous, named.start - words.BEFORE_CHARS)
+    for boundary in words.BOUNDARY.finditer(text, start, named.start):
         start = boundary.end()
     before = text[start : named.start]
-    if named.ref.sha is not None and _PIN_WORDS.search(before):
+    if named.ref.sha is not None and words.PIN_WORDS.search(before):
         return "pin"
-    near = _last(_BEFORE.finditer(before))
+    near = _last(words.BEFORE.finditer(before))
     if near is not None and near.lastgroup == "culprit":
         return "culprit"
-    after = _AFTER.match(text[named.end : named.end + AFTER_CHARS])
+    after = words.AFTER.match(text[named.end : named.end + words.AFTER_CHARS])
     chosen = after if after is not None else near
     if chosen is None or chosen.lastgroup is None:
         return "culprit"
@@ -381,21 +255,21 @@ def read(title: str, body: str | None, own_max: int | None = None) -> Reading:
 
 
 def _relation(title: str, body: str, named: bool) -> str:
-    if _REVERT.search(title):  # the plugin takes back its own pin or patch
-        if _ACTIVE_BREAK.search(f"{title}\n{body}"):
+    if words.REVERT.search(title):  # the plugin takes back its own pin or patch
+        if words.ACTIVE_BREAK.search(f"{title}\n{body}"):
             return "breakage-fix"
         return "mention-only" if named else "none"
-    upgrade, broke = _UPGRADE.search(title), _BREAK_TITLE.search(title)
+    upgrade, broke = words.UPGRADE.search(title), words.BREAK_TITLE.search(title)
     # "Upgrade vLLM to … and fix …" is an upgrade; "Fix … , also update vLLM pin" a fix.
     if upgrade is not None and (broke is None or upgrade.start() <= broke.start()):
         return "upgrade"
-    if _NOT_A_BREAK.search(title):
+    if words.NOT_A_BREAK.search(title):
         return "mention-only" if named else "none"
     if broke is not None:
-        return "breakage-fix" if named or _UPSTREAM_WORD.search(title) else "none"
+        return "breakage-fix" if named or words.UPSTREAM_WORD.search(title) else "none"
     if not named:
         return "none"
-    if _MENTION.search(title) or not _BREAK_BODY.search(body):
+    if words.MENTION.search(title) or not words.BREAK_BODY.search(body):
         return "mention-only"
     return "breakage-fix"
 
@@ -403,7 +277,7 @@ def _relation(title: str, body: str, named: bool) -> str:
 def _in_relation(relation: str, refs: list[UpstreamRef], title: str) -> Iterator[UpstreamRef]:
     """The refs as the relation makes them: an upgrade's causes are what it adapted to (and
     a commit its title names is where it moved to); a mention names no cause."""
-    pinned = {sha.lower() for sha in _SHA.findall(title)} if relation == "upgrade" else set()
+    pinned = {sha.lower() for sha in words.SHA.findall(title)} if relation == "upgrade" else set()
     for ref in refs:
         if ref.sha is not None and any(ref.sha.startswith(p) for p in pinned):
             yield replace(ref, role="pin")

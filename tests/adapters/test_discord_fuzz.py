@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.adapters.discord_http import Interactions
+from bot.adapters.discord.http import Interactions
 from tests.adapters.test_discord_http import command, discord_fake, endpoint, signed  # noqa: F401
 from tests.fakes.discord_api import FakeDiscord
 

@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 from nacl.signing import SigningKey
 
-from bot.adapters.discord_http import Interactions, web_app
+from bot.adapters.discord.http import Interactions, web_app
 from bot.app import commands, open_bot
 from bot.model.rules import load_rules
 from bot.store import Subscription
@@ -143,7 +143,9 @@ def test_bad_requests_get_401_and_change_nothing(attack: str, discord_fake: Fake
             raw, headers = signed(body)
             first, _ = await interactions.handle(raw, headers)
             await interactions.drain()
-            interactions.service.store.remove(interactions.service.store.list()[0])
+            interactions.commands.services.store.remove(
+                interactions.commands.services.store.list()[0]
+            )
             if attack == "replayed-in-capitals":  # the same signature bytes, other text
                 headers["X-Signature-Ed25519"] = headers["X-Signature-Ed25519"].upper()
             second, _ = await interactions.handle(raw, headers)
@@ -156,7 +158,7 @@ def test_bad_requests_get_401_and_change_nothing(attack: str, discord_fake: Fake
     statuses = asyncio.run(scenario())
     replayed = attack.startswith("replayed")
     assert statuses == ([200, 401] if replayed else [401])
-    assert interactions.service.store.list() == []
+    assert interactions.commands.services.store.list() == []
     assert len(discord_fake.webhooks) == (1 if replayed else 0)
 
 
@@ -205,7 +207,7 @@ def test_a_refused_request_does_not_use_up_the_signature_it_carried(
         return [forged, genuine]
 
     assert asyncio.run(scenario()) == [401, 200]
-    assert [s.topic for s in interactions.service.store.list()] == ["amd"]
+    assert [s.topic for s in interactions.commands.services.store.list()] == ["amd"]
 
 
 @pytest.mark.parametrize(
@@ -306,7 +308,7 @@ def test_subscribing_a_channel_needs_manage_channels(
     assert (status, answer["data"]["flags"]) == (200, 64)
     ((_, _, said),) = discord_fake.webhooks
     assert said["flags"] == 64
-    subscribed = interactions.service.store.list()
+    subscribed = interactions.commands.services.store.list()
     stored = [(s.target_kind, s.target_id, s.topic, s.created_by) for s in subscribed]
     if gets is None:
         assert said["content"].startswith(NEEDS_PERMISSION)
@@ -324,7 +326,7 @@ def test_unsubscribing_a_channel_needs_manage_channels_too(
     """A channel's digest someone else set up: a member who may not manage the channel (or
     whose permissions Discord does not send) cannot take it away; one who may, can."""
     interactions = endpoint(discord_fake)
-    store = interactions.service.store
+    store = interactions.commands.services.store
     store.add(Subscription("discord", "channel", "111", "amd", "9999"), datetime.now(UTC))
     body = command("vllm-unsubscribe", {"topic": "amd"})
     if permissions is None:

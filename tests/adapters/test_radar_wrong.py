@@ -73,7 +73,7 @@ def test_discord_wrong_on_the_interactions_endpoint_and_the_gateway(
 
     import discord
 
-    from bot.adapters.discord_app import DiscordCommands
+    from bot.adapters.discord.gateway import Gateway
     from bot.app import commands, open_bot
     from bot.model.rules import load_rules
     from config.settings import load_settings
@@ -102,13 +102,13 @@ def test_discord_wrong_on_the_interactions_endpoint_and_the_gateway(
         statuses = asyncio.run(scenario())
         messages = [message for _, _, message in fake.webhooks]
         # The gateway's callback: the same service, the same sentence.
-        gateway = DiscordCommands(commands(open_bot(load_settings(), load_rules(None))))
+        gateway = Gateway(commands(open_bot(load_settings(), load_rules(None))))
         hit = create_autospec(discord.Interaction, instance=True)
         hit.response = create_autospec(discord.InteractionResponse, instance=True)
         hit.followup = create_autospec(discord.Webhook, instance=True)
         hit.user = create_autospec(discord.User, instance=True)
         hit.user.id = 4242
-        asyncio.run(gateway.radar(hit, wrong="gaudi#285 24982"))
+        asyncio.run(gateway.run("vllm-radar", hit, wrong="gaudi#285 24982"))
     assert [status for status, _ in statuses] == [200, 200, 200]
     # A correction is answered only to its author, even when asked `public`.
     assert statuses[1] == (200, {"type": 5, "data": {"flags": 64}})

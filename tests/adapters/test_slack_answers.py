@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.adapters.slack_app import ANSWER_TEXT_LIMIT, send_answer
-from bot.service.commands import Answer
+from bot.adapters.slack import deliver
+from bot.commands import Said
+from bot.commands.answers import SLACK_TEXT_LIMIT
 
 
 def test_an_answer_that_echoes_a_long_text_stays_within_slacks_limit() -> None:
@@ -18,8 +19,8 @@ def test_an_answer_that_echoes_a_long_text_stays_within_slacks_limit() -> None:
         sent.append(message)
 
     typed = "<" * 12_000
-    asyncio.run(send_answer(respond, Answer(text=f"No topic named '{typed}'.")))
+    asyncio.run(deliver(respond, Said(f"No topic named '{typed}'.")))
     [message] = sent
-    assert len(message["text"]) <= ANSWER_TEXT_LIMIT
+    assert len(message["text"]) <= SLACK_TEXT_LIMIT
     assert message["text"].startswith("No topic named '&lt;&lt;")
     assert message["text"].endswith("…")

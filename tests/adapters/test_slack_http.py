@@ -16,12 +16,12 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.adapters import slack_app
 from bot.adapters.replay import ReplayGuard
-from bot.adapters.slack_app import build_slack_app, slack_web_app
+from bot.adapters.slack import app as slack_app
+from bot.adapters.slack.app import build_slack_app, slack_web_app
 from bot.app import commands, open_bot
+from bot.commands import Commands
 from bot.model.rules import load_rules
-from bot.service.commands import CommandService
 from bot.store import Subscription
 from config.settings import Settings, load_settings
 from tests.fakes.slack_api import FakeSlack, signed_command
@@ -36,7 +36,7 @@ def endpoint(
     admins: str = "U1",
     users_info: dict[str, Any] | None = None,
     secret_in_env_file: bool = False,
-) -> Iterator[tuple[FakeSlack, Settings, CommandService]]:
+) -> Iterator[tuple[FakeSlack, Settings, Commands]]:
     """The fake Slack, the settings of HTTP mode (`admins` listed in SLACK_ADMINS) and the
     command service. `users_info`: what the fake's `users.info` answers instead of its own
     (the user, with `is_admin` when the user is in `fake.admins`). The signing secret is in
@@ -66,7 +66,7 @@ def endpoint(
 
 def served(
     settings: Settings,
-    service: CommandService,
+    service: Commands,
     requests: list[Request],
     before: Callable[[int], None] | None = None,
 ) -> list[int]:
@@ -153,7 +153,7 @@ def test_every_request_is_verified(
     the real one's signature: only a verified request counts as seen."""
     with endpoint(monkeypatch) as (slack, settings, service):
         got = served(settings, service, tampered(attack, slack))
-        subscribed = service.store.list()
+        subscribed = service.services.store.list()
     assert got == statuses
     assert len(subscribed) == (1 if 200 in statuses else 0)
 
@@ -167,7 +167,7 @@ def test_the_signing_secret_from_the_env_file_is_the_one_checked(
         forged = signed_command(slack, "/vllm-subscribe", "amd", "not-the-secret-0000000000000")
         good = signed_command(slack, "/vllm-subscribe", "amd", SECRET)
         statuses = served(settings, service, [forged, good])
-        subscribed = service.store.list()
+        subscribed = service.services.store.list()
     assert statuses == [401, 200] and len(subscribed) == 1
 
 
@@ -221,7 +221,10 @@ def test_only_admins_subscribe_a_channel(
         request = signed_command(slack, "/vllm-subscribe", "amd", SECRET, user="U2")
         again = signed_command(slack, "/vllm-subscribe", "amd", SECRET, user="U2")
         statuses = served(settings, service, [request, again])
-        stored = [(s.target_kind, s.target_id, s.topic, s.created_by) for s in service.store.list()]
+        stored = [
+            (s.target_kind, s.target_id, s.topic, s.created_by)
+            for s in service.services.store.list()
+        ]
         said = [args["text"] for _, args in slack.responses]
     assert statuses == [200, 200]
     if allowed:
@@ -239,13 +242,15 @@ def test_only_admins_subscribe_a_channel(
 def test_only_admins_unsubscribe_a_channel(admin: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """A channel's digest an admin set up: a member cannot take it away, an admin can."""
     with endpoint(monkeypatch) as (slack, settings, service):
-        service.store.add(Subscription("slack", "channel", "C1", "amd", "U1"), datetime.now(UTC))
+        service.services.store.add(
+            Subscription("slack", "channel", "C1", "amd", "U1"), datetime.now(UTC)
+        )
         if admin:
             slack.admins.add("U2")
         request = signed_command(slack, "/vllm-unsubscribe", "amd", SECRET, user="U2")
         again = signed_command(slack, "/vllm-unsubscribe", "amd", SECRET, user="U2")
         statuses = served(settings, service, [request, again])
-        left = [(s.target_kind, s.target_id, s.topic) for s in service.store.list()]
+        left = [(s.target_kind, s.target_id, s.topic) for s in service.services.store.list()]
         said = [args["text"] for _, args in slack.responses]
     assert statuses == [200, 200]
     if admin:
@@ -275,7 +280,7 @@ def test_a_subscription_typed_wrong_says_what_to_type(
         request = signed_command(slack, "/vllm-subscribe", text, SECRET)
         statuses = served(settings, service, [request])
         said = [args["text"] for _, args in slack.responses]
-        stored = service.store.list()
+        stored = service.services.store.list()
     assert (statuses, stored) == ([200], [])
     assert len(said) == 1 and said[0].startswith(says)
 

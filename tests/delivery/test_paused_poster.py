@@ -8,7 +8,7 @@ import asyncio
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-from bot.adapters.slack_transport import SlackTransport, slack_client
+from bot.adapters.slack.transport import SlackTransport, slack_client
 from bot.delivery import Deliverer, DeliveryResult, Destination, PartKey, Payload
 from bot.store import Store
 from tests.fakes.slack_api import FakeSlack
@@ -90,7 +90,7 @@ def test_a_copy_that_cannot_be_removed_is_said_with_its_message_id(store_url: st
 def test_a_copy_is_removed_from_discord_over_its_api() -> None:
     """Discord's nonce usually answers a late copy with the first message; when it does
     not (the nonce's few minutes are past), the copy is deleted like Slack's."""
-    from bot.adapters.discord_transport import DiscordTransport
+    from bot.adapters.discord.transport import DiscordTransport
     from tests.fakes.discord_api import FakeDiscord
 
     key = PartKey(REPO, WINDOW, "discord:123", "a")

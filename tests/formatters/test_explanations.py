@@ -19,7 +19,7 @@ from bot.model.rules import load_rules
 from bot.model.windows import Window
 from formatters import outline as ol
 from formatters._text import truncate
-from formatters.explanations import figure_zh
+from formatters.figures_zh import figure_zh
 from formatters.markdown import render_markdown
 from tests.anchor_data import anchor_days, anchor_items, as_activity
 from tests.factories import item

@@ -211,6 +211,8 @@ def test_plugins_is_a_topic_to_subscribe_to_while_plugins_are_watched(
     from bot.app import commands, open_bot
     from bot.model.rules import load_rules
     from config.settings import load_settings
+    from tests.asking import ask
+    from tests.asking import said as sentence
 
     monkeypatch.setenv("DATABASE_URL", store_url)
 
@@ -219,8 +221,8 @@ def test_plugins_is_a_topic_to_subscribe_to_while_plugins_are_watched(
         bot = open_bot(load_settings(), load_rules(None))
         try:
             service = commands(bot)
-            answer = service.subscribe("slack", "U1", "C1", "Plugins", "dm", can_manage=False)
-            return answer.text or "", service.topics().text or ""
+            answer = ask(service, "vllm-subscribe", "Plugins dm")
+            return sentence(answer), sentence(ask(service, "vllm-topics"))
         finally:
             bot.close()
 
@@ -231,7 +233,7 @@ def test_plugins_is_a_topic_to_subscribe_to_while_plugins_are_watched(
     )
     assert "\nplugins — Plugins (breakage radar): upstream changes that broke" in topics
     refused, topics = said("none")
-    assert refused.startswith("unknown topic 'Plugins'") and "plugins" not in topics
+    assert refused.startswith("unknown topic 'plugins'") and "plugins —" not in topics
 
 
 def test_no_plugin_watched_says_so_on_the_command_line(

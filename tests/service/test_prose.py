@@ -334,7 +334,7 @@ def test_model_prose_reaches_the_daily_post_and_a_slash_command(
     carry the checked model text, and the command's answer costs no request."""
     import asyncio
 
-    from bot.adapters.slack_app import build_slack_app
+    from bot.adapters.slack.app import build_slack_app
     from bot.app import commands, open_bot
     from bot.model.rules import load_rules
     from config.settings import load_settings

@@ -18,7 +18,8 @@ from bot.analyze.queue import (
     stale_soon,
     waiting_ages,
 )
-from bot.collect.queue import RECHECK, Scope, Search, label_clause, list_queries, search_query
+from bot.collect.queue import RECHECK, Scope, label_clause, list_queries
+from bot.collect.queue_graphql import Search, search_query
 from bot.collect.source import GitHubSource
 from bot.collect.sync import Archiver
 from bot.model.queue import Queue, QueueItem, QueueRules, ResponseFact, ScopeQueue

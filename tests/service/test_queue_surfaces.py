@@ -16,14 +16,13 @@ from unittest.mock import create_autospec
 import discord
 import pytest
 
-from bot.adapters.discord_app import DiscordCommands
-from bot.adapters.slack_app import build_slack_app
-from bot.adapters.slack_text import parse_queue
+from bot.adapters.discord.gateway import Gateway
+from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, daily_job, open_bot, queue_digest, transports
 from bot.cli import main
+from bot.commands import CommandError, Commands, Services
 from bot.model.queue import Queue, ResponseFact
 from bot.model.rules import load_rules
-from bot.service.commands import CommandError, CommandService
 from bot.service.queue import QueueDigest, QueueQuery, last_days, schedule_digest
 from bot.store import Span, Store, Subscription
 from config.settings import load_settings
@@ -233,6 +232,12 @@ def test_cli_queue_bad_input_is_one_sentence_and_status_2(
 # -- slash commands -----------------------------------------------------------------------------
 
 
+def parse_queue(text: str, topics: list[str]) -> Any:
+    """The request Slack's text gives (the text reader needs only the topic rules)."""
+    table = Commands(Services(load_settings(), RULES, None, None, None))  # type: ignore[arg-type]
+    return table.read(table.table["vllm-queue"], text)
+
+
 def test_queue_command_words() -> None:
     topics = [t.key for t in RULES.topics]
     request = parse_queue("AMD 7d zh public", topics)
@@ -242,7 +247,7 @@ def test_queue_command_words() -> None:
         parse_queue("amdd", topics)
 
 
-def commands_service(now: datetime) -> CommandService:
+def commands_service(now: datetime) -> Commands:
     settings = load_settings()
     bot = open_bot(settings, RULES, lambda: now)
     return commands(bot)
@@ -282,13 +287,13 @@ def test_discord_vllm_queue_defers_then_follows_up(
     hand_env: FakeGitHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GITHUB_TOKEN", "a-token")
-    commands = DiscordCommands(commands_service(NOW))
+    gateway = Gateway(commands_service(NOW))
     fake = create_autospec(discord.Interaction, instance=True)
     fake.response = create_autospec(discord.InteractionResponse, instance=True)
     fake.followup = create_autospec(discord.Webhook, instance=True)
     fake.user = create_autospec(discord.User, instance=True)
     fake.user.id = 4242
-    asyncio.run(commands.queue(fake, topic="amd", when="2026-03-25"))
+    asyncio.run(gateway.run("vllm-queue", fake, topic="amd", when="2026-03-25"))
     fake.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
     (sent,) = fake.followup.send.await_args_list
     assert sent.kwargs["embeds"][0].title == "vLLM review queue · 2026-03-25 · AMD / ROCm"
@@ -299,7 +304,7 @@ def test_discord_vllm_queue_defers_then_follows_up(
 def test_discord_http_vllm_queue_is_deferred_and_answered(
     hand_env: FakeGitHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.adapters.discord_http import DEFERRED_ANSWER, EPHEMERAL, Interactions
+    from bot.adapters.discord.http import DEFERRED_ANSWER, EPHEMERAL, Interactions
     from tests.adapters.test_discord_http import PUBLIC, command, signed
     from tests.fakes.discord_api import FakeDiscord
 

@@ -6,7 +6,6 @@ also broke vllm-gaudi#285); vllm-gaudi#215 names #25332, #25321 and #25366."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 
@@ -147,28 +146,30 @@ def test_the_chat_command_checks_the_words_and_answers_in_a_sentence(
     radar: Radar,  # noqa: F811
 ) -> None:
     from bot.app import commands, open_bot
+    from bot.commands.radar import Correction, RadarRequest
     from bot.model.rules import load_rules
-    from bot.service.radar_wrong import correct, wrong_words
     from config.settings import load_settings
+    from tests.asking import ask, said
 
-    assert wrong_words("ascend 7d") is None
-    assert wrong_words("Wrong ascend#3221 24982") == ["ascend#3221", "24982"]
     service, _ = radar
     month(service)
     bot = open_bot(load_settings(), load_rules(None), clock=service.clock)
     try:
         chat = commands(bot)
-        one = asyncio.run(correct(chat, "slack:U1", ["ascend#3221"]))
-        assert one.text is not None and one.text.startswith(
+        radar_ = chat.table["vllm-radar"]
+        assert isinstance(chat.read(radar_, "ascend 7d"), RadarRequest)
+        assert chat.read(radar_, "Wrong ascend#3221 24982") == Correction(
+            words=("ascend#3221", "24982")
+        )
+        one = said(ask(chat, "vllm-radar", "wrong ascend#3221"))
+        assert one.startswith(
             "a correction names two PRs (1 given): say `/vllm-radar wrong <plugin PR> "
         )
-        done = asyncio.run(correct(chat, "slack:U1", ["ascend#3221", "24982"]))
-        assert done.text is not None and done.text.startswith("Noted: vllm#24982")
+        done = ask(chat, "vllm-radar", "wrong ascend#3221 24982")
+        assert said(done).startswith("Noted: vllm#24982")
         assert done.ephemeral
-        bad = asyncio.run(correct(chat, "slack:U1", ["ascend#3221", "x"]))
-        assert (
-            bad.text == "'x' is not an upstream PR number: say it as 45678, #45678 or vllm#45678."
-        )
+        bad = said(ask(chat, "vllm-radar", "wrong ascend#3221 x"))
+        assert bad == "'x' is not an upstream PR number: say it as 45678, #45678 or vllm#45678."
     finally:
         bot.close()
 

@@ -43,7 +43,7 @@ def served(fixture_site: Site) -> Iterator[tuple[str, Path]]:
     """The site behind the bot's own web server on 127.0.0.1 (a port of its own)."""
     from aiohttp import web
 
-    from bot.adapters.web import web_app
+    from bot.adapters.web.server import web_app
 
     _, root, _ = fixture_site
 

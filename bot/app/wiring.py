@@ -1,5 +1,5 @@
-"""Composition root: settings → store, rules, archiver, prose, reports, review queue; the
-daily run and its schedule; transports; commands; serve.
+"""The composition root's parts: settings → store, rules, archiver, prose, reports, review
+queue; the daily run and its schedule; transports; commands (bot.app.serve runs them).
 
 Every service is built and wired here, once, and handed down: the CLI, the daily run and
 the slash commands share one `Reports` (so a configured model writes prose for all three)
@@ -15,34 +15,31 @@ import concurrent.futures
 import contextlib
 import itertools
 import logging
-import signal
 import threading
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from bot.collect.source import GitHubSource, Stopped
 from bot.collect.sync import Archiver
 from bot.delivery import Destination, Transport
-from bot.model.errors import InputError, ServiceError
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
-from bot.observe.logs import event, hush, problem
+from bot.observe.logs import hush
 from bot.report_files import ReportFiles
 from bot.service.reports import Reports
 from bot.store import Store
 from config.settings import Settings
 
 if TYPE_CHECKING:
+    from bot.commands import Commands
     from bot.model.report import Report
     from bot.observe.metrics import Metrics
     from bot.prose import ProseWriter
-    from bot.service.command_log import TimedCommands
     from bot.service.daily import DailyJob
     from bot.service.daily_run import JobObserver, PostResult
     from bot.service.doctor import Check
-    from bot.service.health import RunHealth
     from bot.service.queue import QueueDigest, QueueService
     from bot.service.radar import RadarService
 
@@ -189,7 +186,7 @@ class Workers(concurrent.futures.ThreadPoolExecutor):
         super().shutdown(wait=False, cancel_futures=cancel_futures)  # nothing is waited for
 
 
-def _workers(bot: Bot) -> Workers:
+def start_workers(bot: Bot) -> Workers:
     """This loop's executor, and a fresh start for a bot used again (tests run several)."""
     workers = Workers()
     asyncio.get_running_loop().set_default_executor(workers)
@@ -197,7 +194,7 @@ def _workers(bot: Bot) -> Workers:
     return workers
 
 
-def _stop(bot: Bot, workers: Workers) -> None:
+def stop_workers(bot: Bot, workers: Workers) -> None:
     """The process stops: no new request to GitHub or the model; the steps running now are
     left to end with it, untold."""
     bot.stopping.set()
@@ -292,11 +289,11 @@ def radar(bot: Bot) -> RadarService:
     )
 
 
-def commands(bot: Bot) -> TimedCommands:
-    """The slash commands, every one timed and logged."""
-    from bot.service.command_log import TimedCommands
+def commands(bot: Bot, metrics: Metrics | None = None) -> Commands:
+    """The slash commands, every one timed and logged (and measured, given `metrics`)."""
+    from bot.commands import Commands, Services
 
-    return TimedCommands(
+    services = Services(
         bot.settings,
         bot.rules,
         bot.reports,
@@ -305,6 +302,7 @@ def commands(bot: Bot) -> TimedCommands:
         bot.queues,
         radar=radar(bot),
     )
+    return Commands(services, metrics)
 
 
 @contextlib.asynccontextmanager
@@ -317,12 +315,12 @@ async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
     opened: dict[str, Transport] = {}
     closers = []
     if settings.slack_bot_token:
-        from bot.adapters.slack_transport import SlackTransport, slack_client
+        from bot.adapters.slack.transport import SlackTransport, slack_client
 
         client = slack_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_url)
         opened["slack"] = SlackTransport(client, pace=settings.slack_post_interval)
     if settings.discord_bot_token:
-        from bot.adapters.discord_transport import DiscordTransport
+        from bot.adapters.discord.transport import DiscordTransport
 
         discord_transport = DiscordTransport(
             settings.discord_bot_token.get_secret_value(), settings.discord_api_url
@@ -347,203 +345,13 @@ async def post_once(
     configured destination and subscriber through the ledger. Interrupted (Ctrl-C cancels
     it), it stops at once: the step running is left to end with the process; what was
     recorded complete is complete, and a rerun goes on from there."""
-    workers = _workers(bot)
+    workers = start_workers(bot)
     try:
         async with transports(bot.settings) as opened:
             return await daily_job(bot, opened).post(window, refresh, check)
     except asyncio.CancelledError:
-        _stop(bot, workers)
+        stop_workers(bot, workers)
         raise
-
-
-async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
-    """Run until SIGINT/SIGTERM (or `stop` is set): schedule, catch up, answer commands,
-    serve HTTP; one log line per event (see bot.observe)."""
-    from bot.observe.github_meter import github_meter
-    from bot.observe.metrics import Metrics
-    from bot.service.daily_run import JobObserver
-    from bot.service.health import RunHealth
-    from bot.service.leader import Leader
-    from bot.service.scheduling import build_scheduler, next_run
-
-    settings = bot.settings
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    workers = _workers(bot)
-    before = asyncio.all_tasks()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    clock = bot.reports.clock
-    started = clock()
-    meter = github_meter()
-    metrics = Metrics()
-    metrics.watch(meter)
-    # Every replica schedules; only the one holding the scheduler lease runs the job.
-    leader = Leader(bot.store.leases, timedelta(seconds=settings.leader_lease_seconds))
-    due = next_run(settings.tz, settings.cutoff_time, settings.post_delay_minutes, started)
-    health = RunHealth(started, lambda: due, leading=lambda: leader.held is not None)
-    async with transports(settings) as opened:
-        job = daily_job(bot, opened, JobObserver(metrics, health, meter))
-        if bot.reports.prose is not None:
-            bot.reports.prose.listeners.append(metrics.prose_failed)
-        answers = commands(bot)
-        answers.metrics = metrics
-        gated_retry = leader.gate(job.retry)
-
-        async def retry() -> None:  # each minute; the lease is read only when one is due
-            if job.retry_due():
-                await gated_retry()
-
-        scheduler = build_scheduler(
-            settings.tz,
-            settings.cutoff_time,
-            settings.post_delay_minutes,
-            leader.gate(job.run),
-            retry=retry,
-        )
-        from bot.service.queue import schedule_digest
-
-        schedule_digest(scheduler, queue_digest(bot, job), settings, leader.gate)
-        web = await _start_http(settings, health, metrics, clock)  # first: a taken port stops
-        scheduler.start()
-        event(log, "started", started_line(bot, job.destinations(), due), next_run=due.isoformat())
-        if settings.slack_bot_token and not settings.slack_commands_on:
-            problem(
-                log,
-                "slack-commands-off",
-                "Slack slash commands are off: SLACK_BOT_TOKEN is set but neither "
-                "SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode); daily "
-                "posts still go out — set one of them to answer commands",
-            )
-        # The catch-up runs each time this replica becomes the leader (at once when alone).
-        tasks: list[asyncio.Task[Any]] = [
-            asyncio.create_task(
-                leader.keep(stop, leader.gate(job.catch_up)), name="scheduler lease"
-            )
-        ]
-        if settings.slack_commands_on:
-            from bot.adapters.slack_app import start_slack
-
-            tasks.append(
-                asyncio.create_task(start_slack(settings, answers, stop), name="Slack app")
-            )
-        if settings.discord_public_key:  # HTTP interactions: stateless, any number of replicas
-            from bot.adapters.discord_http import start_interactions
-
-            tasks.append(
-                asyncio.create_task(
-                    start_interactions(settings, answers, stop), name="Discord interactions"
-                )
-            )
-        elif settings.discord_bot_token:  # the gateway: one connection, one process
-            from bot.adapters.discord_app import start_discord
-
-            tasks.append(
-                asyncio.create_task(start_discord(settings, answers, stop), name="Discord gateway")
-            )
-        for task in tasks:
-            task.add_done_callback(_told_if_failed)
-        await stop.wait()
-        _stop(bot, workers)  # a catch-up's GitHub or model request is not waited out
-        scheduler.shutdown(wait=False)
-        with contextlib.suppress(Exception):  # a failure was told when the task ended
-            await asyncio.wait_for(tasks[0], STOP_WAIT)  # the leader hands its lease back
-        for task in tasks[1:]:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)  # each failure was logged once
-        if web is not None:
-            await web.cleanup()
-        if bot.reports.prose is not None:
-            bot.reports.prose.listeners.remove(metrics.prose_failed)
-    # The catch-up (cancelled by the leader) and a scheduled run end before the last line.
-    await _ended(asyncio.all_tasks() - before - {asyncio.current_task()})
-    workers.abandon()  # nor is anything a step started meanwhile told after it
-    event(log, "stopped", "stopped")
-
-
-async def _ended(tasks: set[asyncio.Task[Any]]) -> None:
-    """Cancel `tasks` and wait (a while) for them to end."""
-    for task in tasks:
-        task.cancel()
-    if tasks:
-        await asyncio.wait(tasks, timeout=STOP_WAIT)
-
-
-def started_line(bot: Bot, destinations: Sequence[Destination], due: datetime) -> str:
-    """The one line `serve` starts with: platforms, store, when the next run is."""
-    from bot.store.engine import safe_url
-
-    settings = bot.settings
-    platforms = []
-    if settings.slack_bot_token:
-        way = (
-            "Socket Mode"
-            if settings.slack_app_token
-            else f"HTTP mode on :{settings.slack_port}"
-            if settings.slack_signing_secret
-            else "posting only, commands off"
-        )
-        platforms.append(f"Slack ({way})")
-    if settings.discord_bot_token or settings.discord_public_key:
-        way = (
-            f"interactions on :{settings.discord_interactions_port}"
-            if settings.discord_public_key
-            else "gateway"
-        )
-        platforms.append(f"Discord ({way})")
-    where = ", ".join(d.key for d in destinations) or "archive only"
-    local = due.astimezone(settings.tz)
-    day = (local - timedelta(days=1)).date().isoformat()
-    return (
-        f"started: {' + '.join(platforms) or 'no chat platform'}; posting to {where}; "
-        f"repo {settings.repo}; store {safe_url(bot.store.url)}; next run "
-        f"{local:%Y-%m-%d %H:%M} {settings.timezone} (report day {day}); catch-up of "
-        f"{settings.catch_up_days} days"
-    )
-
-
-async def _start_http(
-    settings: Settings, health: RunHealth, metrics: Metrics, clock: Callable[[], datetime]
-) -> Any:
-    """The site, /healthz and /metrics on VLLM_REPORT_HTTP_PORT, when it is set."""
-    if settings.http_port is None:
-        return None
-    from bot.adapters.web import start_web, web_app
-
-    async def healthy() -> tuple[bool, dict[str, Any]]:
-        return health.check(clock())
-
-    app = web_app(settings.site_root, healthy, metrics.render)
-    try:
-        return await start_web(app, settings.http_host, settings.http_port)
-    except OSError as exc:
-        # Running on without /healthz would leave a health check failing for no told reason
-        # (a second `serve` on the same port is the usual cause): stop, and say so.
-        raise ServiceError(
-            f"cannot listen on {settings.http_host}:{settings.http_port} "
-            f"({exc.strerror or exc}): another process holds it — stop it, or choose another "
-            "VLLM_REPORT_HTTP_PORT"
-        ) from None
-
-
-def _told_if_failed(task: asyncio.Task[Any]) -> None:
-    """A part of `serve` that stopped with an error is told at once, in one line."""
-    if task.cancelled():
-        return
-    exc = task.exception()
-    if exc is None:
-        return
-    if isinstance(exc, (ServiceError, InputError)):
-        problem(log, "task-failed", "%s stopped: %s", task.get_name(), exc)
-        return
-    log.error(
-        "%s stopped: %s: %s (a bug: run with -vv and report what it prints)",
-        task.get_name(),
-        type(exc).__name__,
-        exc,
-        exc_info=exc if log.isEnabledFor(logging.DEBUG) else None,
-    )
 
 
 async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Check]:

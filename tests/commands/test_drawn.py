@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.adapters.drawn import drawn, key_of
 from bot.analyze.counts import build_report
+from bot.commands.drawn import drawn, key_of
 from tests.factories import REPO, WINDOW_0326, item
 
 

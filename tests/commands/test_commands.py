@@ -11,12 +11,12 @@ from unittest.mock import create_autospec
 import discord
 import pytest
 
-from bot.adapters.discord_app import DiscordCommands, build_tree
-from bot.adapters.slack_app import build_slack_app
-from bot.adapters.slack_text import inbound, parse_report
+from bot.adapters.discord.gateway import Gateway, build_tree
+from bot.adapters.slack import typed
+from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, open_bot
+from bot.commands import TABLE, CommandError, Commands, RateLimiter, Services
 from bot.model.rules import load_rules
-from bot.service.commands import CommandError, CommandService, RateLimiter
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
@@ -28,7 +28,18 @@ DAY = anchor_days()[2]
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 
 
-# -- the shared parser -------------------------------------------------------------------
+# -- words typed as text, read by the command's options ------------------------------------
+
+
+def read(name: str, text: str) -> Any:
+    """The request Slack's text gives (the text reader needs only the topic rules)."""
+    table = Commands(Services(load_settings(), RULES, None, None, None))  # type: ignore[arg-type]
+    return table.read(table.table[name], typed(text))
+
+
+def parse_report(text: str, topics: list[str]) -> Any:
+    assert topics == TOPICS
+    return read("vllm-report", text)
 
 
 def test_report_arguments_in_any_order() -> None:
@@ -61,7 +72,7 @@ def test_bad_arguments_say_what_to_type(text: str, says: str) -> None:
 
 def test_slack_encoded_input_is_decoded_first() -> None:
     """Slack sends &amp; and <url|text>; the parser sees what the person typed."""
-    assert inbound("<https://github.com/vllm-project/vllm|vllm-project/vllm> &amp; amd") == (
+    assert typed("<https://github.com/vllm-project/vllm|vllm-project/vllm> &amp; amd") == (
         "vllm-project/vllm & amd"
     )
 
@@ -93,7 +104,7 @@ def slack_env(
         yield fake
 
 
-def service() -> CommandService:
+def service() -> Commands:
     settings = load_settings()
     bot = open_bot(settings, RULES)
     return commands(bot)
@@ -134,13 +145,13 @@ def test_slack_report_command_acks_then_answers_ephemerally(slack_env: FakeSlack
     never waits on GitHub), then the headline and the AMD section, only to you."""
     commands = service()
     gate = threading.Event()
-    report = commands.reports.report
+    report = commands.services.reports.report
 
     def held_report(query: Any) -> Any:
         assert gate.wait(60), "the test never let the report go"
         return report(query)
 
-    commands.reports.report = held_report  # type: ignore[method-assign]
+    commands.services.reports.report = held_report  # type: ignore[method-assign]
 
     async def scenario() -> tuple[int, int]:
         app = build_slack_app(load_settings(), commands)
@@ -196,14 +207,14 @@ def test_slack_forged_stale_and_replayed_requests_get_401_and_change_nothing(
             request = signed(slack_env, "/vllm-subscribe", "amd dm")
             first = await dispatch(app, *request)
             await finished()
-            commands.store.remove(commands.store.list()[0])
+            commands.services.store.remove(commands.services.store.list()[0])
             statuses = [first, await dispatch(app, *request)]
         await finished()
         return statuses
 
     statuses = asyncio.run(scenario())
     assert statuses[-1] == 401
-    assert commands.store.list() == []
+    assert commands.services.store.list() == []
     assert len(slack_env.responses) == (1 if attack == "replayed" else 0)
 
 
@@ -237,7 +248,7 @@ def test_slack_subscribe_needs_permission_for_a_channel(slack_env: FakeSlack) ->
     assert texts_[2] == "this channel will get the NVIDIA digest after each daily report"
     assert texts_[3] == "your DMs: amd\nthis channel: nvidia"
     assert texts_[4] == "your DMs will no longer get the AMD / ROCm digest"
-    remaining = commands.store.list()
+    remaining = commands.services.store.list()
     assert [(s.target_kind, s.target_id, s.topic) for s in remaining] == [
         ("channel", "C1", "nvidia")
     ]
@@ -262,9 +273,9 @@ def test_discord_report_defers_then_follows_up_with_embeds(
     fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("VLLM_REPORT_CUTOFF", DAY.cutoff)
-    commands = DiscordCommands(service())
+    gateway = Gateway(service())
     fake = interaction()
-    asyncio.run(commands.report(fake, when=DAY.label, section="hot", public=True))
+    asyncio.run(gateway.run("vllm-report", fake, when=DAY.label, section="hot", public=True))
     fake.response.defer.assert_awaited_once_with(ephemeral=False, thinking=True)
     sends = fake.followup.send.await_args_list
     assert len(sends) == 2
@@ -275,11 +286,11 @@ def test_discord_report_defers_then_follows_up_with_embeds(
 
 
 def test_discord_subscribe_checks_manage_channels() -> None:
-    commands = DiscordCommands(service())
+    gateway = Gateway(service())
     denied, allowed, in_dm = interaction(), interaction(manage=True), interaction(guild=False)
-    asyncio.run(commands.subscribe(denied, "amd"))
-    asyncio.run(commands.subscribe(allowed, "amd"))
-    asyncio.run(commands.subscribe(in_dm, "nvidia"))
+    asyncio.run(gateway.run("vllm-subscribe", denied, topic="amd"))
+    asyncio.run(gateway.run("vllm-subscribe", allowed, topic="amd"))
+    asyncio.run(gateway.run("vllm-subscribe", in_dm, topic="nvidia"))
     said = [f.followup.send.await_args.kwargs["content"] for f in (denied, allowed, in_dm)]
     assert "needs permission" in said[0]
     assert said[1] == "this channel will get the AMD / ROCm digest after each daily report"
@@ -288,12 +299,12 @@ def test_discord_subscribe_checks_manage_channels() -> None:
 
 def test_discord_autocomplete_and_command_tree() -> None:
     """Topics and sections autocomplete (≤ 25 choices); the seven commands are registered."""
-    commands = DiscordCommands(service())
-    topics = asyncio.run(commands.topic_choices(interaction(), "nv"))
+    gateway = Gateway(service())
+    topics = asyncio.run(gateway.choose("topic", "nv"))
     assert [c.value for c in topics] == ["nvidia"]
-    assert len(asyncio.run(commands.section_choices(interaction(), ""))) <= 25
+    assert len(asyncio.run(gateway.choose("section", ""))) <= 25
     client = discord.Client(intents=discord.Intents.none())
-    tree = build_tree(client, commands)
+    tree = build_tree(client, gateway)
     assert sorted(c.name for c in tree.get_commands()) == [
         "vllm-queue",
         "vllm-radar",
@@ -303,3 +314,50 @@ def test_discord_autocomplete_and_command_tree() -> None:
         "vllm-topics",
         "vllm-unsubscribe",
     ]
+
+
+# -- the table: every platform registers every command, with the command's own options ---
+
+
+def test_discord_registers_each_commands_options_as_the_table_says() -> None:
+    """The tree is built from the table: a command, an option, a choice or an autocomplete
+    missing from Discord (or typed wrong) fails here."""
+    from discord.enums import AppCommandOptionType
+
+    tree = build_tree(discord.Client(intents=discord.Intents.none()), Gateway(service()))
+    registered = {c.name: c for c in tree.get_commands()}
+    assert set(registered) == {c.name for c in TABLE}
+    for command in TABLE:
+        slash = registered[command.name]
+        assert isinstance(slash, discord.app_commands.Command)
+        assert slash.description == command.description
+        parameters = {p.name: p for p in slash.parameters}
+        assert set(parameters) == {o.name for o in command.options}
+        for option in command.options:
+            got = parameters[option.name]
+            kind = AppCommandOptionType.boolean if option.flag else AppCommandOptionType.string
+            assert (got.type, got.required, got.description) == (
+                kind,
+                option.required,
+                option.description,
+            )
+            assert [c.value for c in got.choices] == list(option.choices)
+            assert got.autocomplete == (option.complete is not None)
+
+
+def test_slack_answers_every_command_of_the_table(slack_env: FakeSlack) -> None:
+    """Each command of the table is registered with Bolt: a signed request for it is
+    acknowledged and answered (here with bad words: one sentence, no report made)."""
+    commands = service()
+
+    async def scenario() -> list[int]:
+        app = build_slack_app(load_settings(), commands)
+        said = [
+            await dispatch(app, *signed(slack_env, f"/{c.name}", "x " * 20, user=f"U{n}"))
+            for n, c in enumerate(TABLE)
+        ]
+        await finished()
+        return said
+
+    assert asyncio.run(scenario()) == [200] * len(TABLE)
+    assert len(texts(slack_env)) == len(TABLE)

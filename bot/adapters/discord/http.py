@@ -1,6 +1,6 @@
 """Discord slash commands over HTTP (an interactions endpoint), for stateless replicas.
 
-The gateway client (discord_app.py) keeps one WebSocket per bot, so only one process can
+The gateway client (gateway.py) keeps one WebSocket per bot, so only one process can
 answer commands through it. With `DISCORD_PUBLIC_KEY` set, `serve` answers them on
 `POST /discord/interactions` instead (port `DISCORD_INTERACTIONS_PORT`): any number of
 replicas behind a load balancer, no connection held.
@@ -29,17 +29,9 @@ import aiohttp
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from bot.adapters.discord_answers import answer_messages
+from bot.adapters.discord import choices, completes
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
-from bot.model.report import SECTIONS
-from bot.service.commands import (
-    Answer,
-    CommandService,
-    QueueRequest,
-    RadarRequest,
-    ReportRequest,
-)
-from bot.service.radar_wrong import correct
+from bot.commands import Answer, Asker, Commands, Request, Said
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -48,11 +40,8 @@ PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
 PONG, DEFERRED_ANSWER, AUTOCOMPLETE_RESULT = 1, 5, 8
 EPHEMERAL = 1 << 6
 MANAGE_CHANNELS, ADMINISTRATOR = 1 << 4, 1 << 3
-AUTOCOMPLETE_CHOICES = 25
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 DEFAULT_API = "https://discord.com/api/v10"
-# The answers that may be posted for all to see.
-PUBLIC_COMMANDS = ("vllm-report", "vllm-queue", "vllm-radar")
 Response = tuple[int, dict[str, Any]]
 
 
@@ -70,12 +59,12 @@ class Interactions:
 
     def __init__(
         self,
-        service: CommandService,
+        commands: Commands,
         public_key: str,
         api_url: str | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.service = service
+        self.commands = commands
         self.key = VerifyKey(bytes.fromhex(public_key))
         self.api_url = (api_url or DEFAULT_API).rstrip("/")
         self.clock = clock
@@ -113,81 +102,35 @@ class Interactions:
                 "data": {"choices": self._choices(interaction)},
             }
         if kind == APPLICATION_COMMAND:
-            options = _options(interaction)
-            public = bool(options.get("public")) and _name(interaction) in PUBLIC_COMMANDS
-            public = public and not options.get("wrong")  # a correction: to its author only
-            task = asyncio.create_task(self._answer(interaction, options, public))
+            command = self.commands.table.get(_name(interaction))
+            request = self.commands.request(command, _options(interaction)) if command else None
+            public = request is not None and request.public
+            task = asyncio.create_task(self._answer(interaction, request))
             self.pending.add(task)
             task.add_done_callback(self.pending.discard)
             return 200, {"type": DEFERRED_ANSWER, "data": {"flags": 0 if public else EPHEMERAL}}
         return 400, {"error": f"interaction type {kind} is not handled"}
 
-    async def _answer(
-        self, interaction: dict[str, Any], options: dict[str, Any], public: bool
-    ) -> None:
+    async def _answer(self, interaction: dict[str, Any], request: Request | None) -> None:
         try:
-            answer = await self._work(interaction, options)
-            await self._follow_up(interaction, answer, ephemeral=not public)
+            command = self.commands.table.get(_name(interaction))
+            if command is None or request is None:
+                answer: Answer = Said(f"unknown command '{_name(interaction)}'")
+            else:
+                answer = await self.commands.answer(command, _asker(interaction), request)
+            await self._follow_up(interaction, answer, ephemeral=answer.ephemeral)
         except Exception:  # the person gets a sentence; the log gets the rest
             log.exception("Discord interaction failed")
             await self._follow_up(
-                interaction, Answer(text="something went wrong; try again"), ephemeral=True
+                interaction, Said("something went wrong; try again"), ephemeral=True
             )
-
-    async def _work(self, interaction: dict[str, Any], options: dict[str, Any]) -> Answer:
-        name = _name(interaction)
-        user = _user(interaction)
-        channel = str(interaction.get("channel_id") or "")
-        in_dm = not interaction.get("guild_id")
-        if name == "vllm-report":
-            request = ReportRequest(
-                when=str(options.get("when") or "yesterday"),
-                section=_str(options.get("section")),
-                topic=_str(options.get("topic")),
-                lang=_str(options.get("lang")),
-                public=bool(options.get("public")),
-            )
-            return await self.service.report(f"discord:{user}", request)
-        if name == "vllm-queue":
-            queue = QueueRequest(
-                topic=_str(options.get("topic")),
-                when=str(options.get("when") or "yesterday"),
-                lang=_str(options.get("lang")),
-                public=bool(options.get("public")),
-            )
-            return await self.service.queue(f"discord:{user}", queue)
-        if name == "vllm-radar" and options.get("wrong"):  # `wrong: vllm-ascend#3221 24982`
-            return await correct(self.service, f"discord:{user}", str(options["wrong"]).split())
-        if name == "vllm-radar":
-            radar = RadarRequest(
-                plugin=_str(options.get("plugin")),
-                when=str(options.get("when") or "7d"),
-                public=bool(options.get("public")),
-            )
-            return await self.service.radar(f"discord:{user}", radar)
-        if name in ("vllm-subscribe", "vllm-unsubscribe"):
-            where = "dm" if in_dm else str(options.get("where") or "here")
-            return self.service.subscribe(
-                "discord",
-                user,
-                channel,
-                str(options.get("topic") or ""),
-                where,
-                may_manage_channel(interaction),
-                remove=name == "vllm-unsubscribe",
-            )
-        if name == "vllm-subscriptions":
-            return self.service.subscriptions("discord", user, channel)
-        if name == "vllm-topics":
-            return self.service.topics()
-        return Answer(text=f"unknown command '{name}'")
 
     async def _follow_up(
         self, interaction: dict[str, Any], answer: Answer, ephemeral: bool
     ) -> None:
         url = f"{self.api_url}/webhooks/{interaction['application_id']}/{interaction['token']}"
         flags = EPHEMERAL if ephemeral else 0
-        messages = await asyncio.to_thread(answer_messages, answer)
+        messages = await asyncio.to_thread(answer.discord)
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
         for message in messages:
@@ -202,16 +145,8 @@ class Interactions:
         if focused is None:
             return []
         field, current = focused
-        current = current.lower()
-        if field == "topic":
-            rules = self.service.rules
-            found = [t for t in rules.topics if current in f"{t.key} {t.name}".lower()]
-            return [
-                {"name": f"{t.key} — {t.name}"[:100], "value": t.key}
-                for t in found[:AUTOCOMPLETE_CHOICES]
-            ]
-        names = [*SECTIONS, *self.service.topic_keys]
-        return [{"name": n, "value": n} for n in names if current in n][:AUTOCOMPLETE_CHOICES]
+        complete = completes(self.commands.table.get(_name(interaction)), field)
+        return [{"name": n, "value": v} for n, v in choices(self.commands, complete, current)]
 
     async def drain(self) -> None:
         """Wait for the follow-ups in flight (tests, shutdown)."""
@@ -223,6 +158,15 @@ class Interactions:
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+
+def _asker(interaction: dict[str, Any]) -> Asker:
+    async def may_manage() -> bool:
+        return may_manage_channel(interaction)
+
+    channel = str(interaction.get("channel_id") or "")
+    in_dm = not interaction.get("guild_id")
+    return Asker("discord", _user(interaction), channel, in_dm, may_manage)
 
 
 def may_manage_channel(interaction: dict[str, Any]) -> bool:
@@ -314,10 +258,6 @@ def _focused(interaction: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-def _str(value: Any) -> str | None:
-    return str(value) if value not in (None, "") else None
-
-
 def web_app(interactions: Interactions, path: str = "/discord/interactions") -> Any:
     """The aiohttp application serving the endpoint (the raw body is what is verified)."""
     from aiohttp import web
@@ -332,14 +272,12 @@ def web_app(interactions: Interactions, path: str = "/discord/interactions") -> 
     return app
 
 
-async def start_interactions(
-    settings: Settings, service: CommandService, stop: asyncio.Event
-) -> None:
+async def start_interactions(settings: Settings, commands: Commands, stop: asyncio.Event) -> None:
     """Serve the interactions endpoint until `stop`."""
     from aiohttp import web
 
     key = settings.discord_public_key or ""
-    interactions = Interactions(service, key, settings.discord_api_url)
+    interactions = Interactions(commands, key, settings.discord_api_url)
     runner = web.AppRunner(web_app(interactions))
     await runner.setup()
     site = web.TCPSite(runner, "0.0.0.0", settings.discord_interactions_port)  # noqa: S104

@@ -1,0 +1,1 @@
+"""The bot's own web server: the report site, `/healthz` and `/metrics` (server.py)."""

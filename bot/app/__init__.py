@@ -1,0 +1,34 @@
+"""Composition root: every service is built and wired once (wiring.py) and handed down; the
+CLI, the daily run and the slash commands share them. `serve` (serve.py) runs the bot."""
+
+from bot.app.serve import serve
+from bot.app.wiring import (
+    Bot,
+    commands,
+    daily_job,
+    doctor,
+    github_source,
+    now,
+    open_bot,
+    post_once,
+    prose_writer,
+    queue_digest,
+    radar,
+    transports,
+)
+
+__all__ = [
+    "Bot",
+    "commands",
+    "daily_job",
+    "doctor",
+    "github_source",
+    "now",
+    "open_bot",
+    "post_once",
+    "prose_writer",
+    "queue_digest",
+    "radar",
+    "serve",
+    "transports",
+]

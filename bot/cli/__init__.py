@@ -1,0 +1,88 @@
+"""Command line: `vllm-report show|post|serve|chart|site|explain|queue|radar|topics`, and the
+operator's `doctor|backup|backfill|demo`.
+
+Exit status: 0 done, 1 GitHub or the store failed (the message says why), 2 the command
+or a setting is wrong (the message says what to type instead). No traceback reaches the
+user for any of these.
+
+Only argparse is imported up front: `--help` and usage errors answer at once. Each command
+imports what it needs when it runs (settings, the store, the SDKs). One module per
+command group (reports, check, queue, radar, ops); options.py and common.py are shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from types import TracebackType
+
+from bot.cli.check import add_check_command
+from bot.cli.ops import add_ops_commands
+from bot.cli.options import Version
+from bot.cli.queue import add_queue_command
+from bot.cli.radar import add_radar_command
+from bot.cli.reports import add_report_commands, add_topics_command
+from bot.model.errors import InputError, ServiceError, masked
+
+log = logging.getLogger("bot")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from bot.observe.logs import setup_logging
+
+    args = build_parser().parse_args(argv)
+    setup_logging(args.verbose)
+    sys.excepthook = _masked_traceback
+    handler: Callable[[argparse.Namespace], int] = args.func
+    return _guarded(handler, args)
+
+
+def _guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a command; every expected failure ends in one sentence and its exit status.
+
+    The sentence is masked (bot.model.errors): no secret, whatever a library put in it."""
+    try:
+        return handler(args)
+    except (InputError, ServiceError) as exc:
+        print(f"vllm-report: {masked(str(exc))}", file=sys.stderr)
+        return exc.exit_status
+    except KeyboardInterrupt:
+        print(
+            "vllm-report: interrupted; nothing half-done was recorded as complete, and running "
+            "the same command again resumes where it stopped",
+            file=sys.stderr,
+        )
+        return 130
+
+
+def _masked_traceback(
+    kind: type[BaseException], exc: BaseException, tb: TracebackType | None
+) -> None:
+    """A bug still shows its traceback (to be reported), with every secret masked."""
+    import traceback
+
+    text = "".join(traceback.format_exception(kind, exc, tb))
+    print(masked(text), end="", file=sys.stderr)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vllm-report",
+        description="Daily reports of a GitHub repository's issues and pull requests "
+        "(vllm-project/vllm by default), for the terminal, Slack and Discord.",
+        epilog="Start with `vllm-report demo` (offline), then `vllm-report show yesterday`. "
+        "`vllm-report COMMAND --help` shows each command's options and examples.",
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv: debug)")
+    parser.add_argument("--version", action=Version, help="print the version and exit", nargs=0)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    add_report_commands(commands)
+    add_queue_command(commands)
+    add_check_command(commands)
+    add_radar_command(commands)
+    add_topics_command(commands)
+    add_ops_commands(commands)
+    return parser

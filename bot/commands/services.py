@@ -1,0 +1,83 @@
+"""What the commands work with: settings, topic rules, the reports, the subscriptions, the
+review queue and the radar, one instance per process (made by bot.app.commands), and the
+per-person rate limit every costly command shares."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.model import asking
+from bot.model.radar import PLUGINS_TOPIC
+from bot.model.rules import TopicRules
+from bot.model.windows import Window
+from bot.service.queue import QueueService
+from bot.service.radar import RadarService
+from bot.service.reports import Reports
+from bot.store.subscriptions import Subscriptions
+from config.settings import Settings
+
+
+class RateLimiter:
+    """At most `per_minute` costly commands per person in any 60 seconds."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = per_minute
+        self.clock = clock
+        self._seen: dict[str, deque[float]] = {}
+
+    def allow(self, user: str) -> float:
+        """0 when allowed, else the seconds to wait."""
+        now = self.clock()
+        seen = self._seen.setdefault(user, deque())
+        while seen and now - seen[0] >= 60:
+            seen.popleft()
+        if len(seen) >= self.per_minute:
+            return 60 - (now - seen[0])
+        seen.append(now)
+        return 0.0
+
+
+class Services:
+    def __init__(
+        self,
+        settings: Settings,
+        rules: TopicRules,
+        reports: Reports,
+        subscriptions: Subscriptions,
+        clock: Callable[[], datetime],
+        queues: QueueService | None = None,
+        radar: RadarService | None = None,
+    ) -> None:
+        self.settings = settings
+        self.rules = rules
+        self.reports = reports
+        self.store = subscriptions
+        self.clock = clock
+        self.limiter = RateLimiter(settings.command_limit_per_minute)
+        self.queues = queues  # the composition root's one review-queue service
+        self.radars = radar
+
+    @property
+    def topic_keys(self) -> list[str]:
+        return [t.key for t in self.rules.topics]
+
+    def window(self, when: str) -> Window:
+        settings = self.settings
+        return asking.window(
+            when,
+            now=self.clock(),
+            tz=settings.tz,
+            cutoff=settings.cutoff_time,
+            max_days=settings.max_range_days,
+        )
+
+    def check_topic(self, name: str) -> str:
+        """A topic a channel may subscribe to: one of the rules', or `plugins` (the daily
+        report's Plugins section, when plugins are watched)."""
+        if name.strip().lower() == PLUGINS_TOPIC and self.settings.plugin_list:
+            return PLUGINS_TOPIC
+        key: str = asking.topic(name, self.rules)
+        return key

@@ -1,0 +1,35 @@
+"""`/vllm-topics`: the topics a report, a queue or a digest can be limited to."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.commands.answers import Answer, Said
+from bot.commands.base import Asker, Command, Request
+from bot.commands.services import Services
+from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC
+
+
+class Topics(Command[Request, None]):
+    name = "vllm-topics"
+    description = "The topics a report can be limited to"
+
+    def request(self, values: Mapping[str, Any]) -> Request:
+        return Request()
+
+    def check(self, services: Services, request: Request) -> None:
+        return None
+
+    async def answer(self, services: Services, asker: Asker, checked: None) -> Answer:
+        lang = services.settings.lang
+        lines = [
+            f"{t.key} — {t.display_name(lang)}: {t.description}" for t in services.rules.topics
+        ]
+        if services.settings.plugin_list:
+            lines.append(
+                f"{PLUGINS_TOPIC} — {PLUGINS_DIGEST}: upstream changes that broke the watched "
+                "hardware plugins, and pins lagging main (a subscription only; `/vllm-radar` "
+                "for any window)"
+            )
+        return Said("\n".join(lines))

@@ -87,6 +87,9 @@ class Commands:
         except (CollectError, StoreError) as exc:
             log.warning("/%s failed: %s", command.name, exc)
             return Said(f"could not {command.failure(request)}: {exc}")
+        except Exception:  # a bug: the person gets a sentence, the log the traceback
+            log.exception("/%s failed", command.name)
+            return Said("something went wrong; try again")
 
     def _told(
         self, command: str, words: tuple[str, ...], user: str, answer: Answer, took: float

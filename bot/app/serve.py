@@ -32,7 +32,7 @@ from bot.app.wiring import (
     transports,
 )
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.app")  # one name for the composition root in the log
 
 
 async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:

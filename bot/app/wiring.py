@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from bot.service.queue import QueueDigest, QueueService
     from bot.service.radar import RadarService
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.app")  # one name for the composition root in the log
 
 P = ParamSpec("P")
 T = TypeVar("T")

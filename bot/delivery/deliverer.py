@@ -54,7 +54,7 @@ from bot.delivery.parts import (
     wall_clock,
 )
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.delivery")  # the name operators know from the log
 T = TypeVar("T")
 
 GONE_ATTEMPTS = 2

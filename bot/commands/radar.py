@@ -82,7 +82,8 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
     def request(self, values: Mapping[str, Any]) -> RadarRequest | Correction:
         said = values.get("wrong")
         if isinstance(said, list) or said:  # Slack: the words after `wrong`; Discord: text
-            return Correction(words=tuple(said if isinstance(said, list) else str(said).split()))
+            words = said if isinstance(said, list) else str(said).split()
+            return Correction(words=tuple(str(w) for w in words))  # a fuzzed body: any JSON
         return RadarRequest(
             plugin=text(values.get("plugin")),
             when=text(values.get("when")) or "7d",

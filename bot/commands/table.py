@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.collect.source import CollectError
@@ -52,7 +52,7 @@ class Commands:
         self.metrics = metrics
         self.table = {command.name: command for command in TABLE}
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Command[Any, Any]]:
         return iter(self.table.values())
 
     def read(self, command: Command[Any, Any], typed: str) -> Request:

@@ -1,8 +1,8 @@
 """Discord ⇄ the commands, for both ways in: the gateway (gateway.py, discord.py's
 CommandTree) and the HTTP interactions endpoint (http.py).
 
-What both need is here: the typed option values a command's options become, the choices
-autocomplete offers, and the limit on them. Every answer is drawn by the answer itself
+What both need is here: the choices autocomplete offers for an option, and Discord's limits
+on them. Every answer is drawn by the answer itself
 (`Answer.discord()`); each way in only delivers it.
 """
 

@@ -31,7 +31,7 @@ from nacl.signing import VerifyKey
 
 from bot.adapters.discord import choices, completes
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
-from bot.commands import Answer, Asker, Commands, Request, Said
+from bot.commands import Answer, Asker, Command, Commands, Request, Said
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -105,15 +105,19 @@ class Interactions:
             command = self.commands.table.get(_name(interaction))
             request = self.commands.request(command, _options(interaction)) if command else None
             public = request is not None and request.public
-            task = asyncio.create_task(self._answer(interaction, request))
+            task = asyncio.create_task(self._answer(interaction, command, request))
             self.pending.add(task)
             task.add_done_callback(self.pending.discard)
             return 200, {"type": DEFERRED_ANSWER, "data": {"flags": 0 if public else EPHEMERAL}}
         return 400, {"error": f"interaction type {kind} is not handled"}
 
-    async def _answer(self, interaction: dict[str, Any], request: Request | None) -> None:
+    async def _answer(
+        self,
+        interaction: dict[str, Any],
+        command: Command[Any, Any] | None,
+        request: Request | None,
+    ) -> None:
         try:
-            command = self.commands.table.get(_name(interaction))
             if command is None or request is None:
                 answer: Answer = Said(f"unknown command '{_name(interaction)}'")
             else:

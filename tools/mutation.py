@@ -73,6 +73,8 @@ TRUTH = [
     "bot.analyze.claims.*",
     "bot.prose.vetting.*",
     "bot.analyze.radar.*",
+    "bot.analyze.radar_words.*",
+    "bot.analyze.radar_culprits.*",
 ]
 if "--safety" in sys.argv:
     PATTERNS = SAFETY

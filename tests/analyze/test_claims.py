@@ -453,3 +453,112 @@ def test_a_vendor_is_read_whatever_the_order_of_the_vendors() -> None:
     assert verdicts("AMD/ROCm 的 #38086 很快。", "vendor", strict=True, of=mine) == [
         "38086 amd correct"
     ]
+
+
+# -- what `check` shows: the sentence, the claim and the truth beside it ----------------------
+
+
+def whole(text: str, kind: str, *, strict: bool = False) -> list[Claim]:
+    return [c for c in claims_in(text, facts(), strict=strict) if c.type == kind]
+
+
+def test_a_kind_is_shown_with_what_the_item_is() -> None:
+    said = "PR #38077 is open."
+    assert whole(said, "kind") == [Claim(38077, "kind", said, "pr", "wrong", "an issue")]
+    for word in ("Issue", "issues", "议题"):
+        said = f"{word} #38077 is open."
+        assert whole(said, "kind") == [Claim(38077, "kind", said, "issue", "correct", "an issue")]
+    said = "RFC #37607 was merged."
+    assert whole(said, "kind") == [Claim(37607, "kind", said, "rfc", "wrong", "a PR, not an RFC")]
+    said = "RFC #38077 is open."
+    assert whole(said, "kind") == [
+        Claim(38077, "kind", said, "rfc", "wrong", "an issue, not an RFC")
+    ]
+    said = "PR #9999999 is open."
+    assert whole(said, "kind") == [
+        Claim(9999999, "kind", said, "pr", "unverifiable", "not in the archive")
+    ]
+
+
+def test_an_rfc_is_an_rfc_by_its_title() -> None:
+    rfc = next(n for n, it in day().items.items() if "rfc" in it.title.lower())
+    said = f"RFC #{rfc} is open."
+    assert whole(said, "kind") == [Claim(rfc, "kind", said, "rfc", "correct", "an RFC")]
+
+
+def test_a_title_and_an_author_of_an_unknown_item_are_unverifiable_not_wrong() -> None:
+    said = "#9999999 ([CPU] Enable tcmalloc by default for everyone) was merged."
+    assert whole(said, "title") == [
+        Claim(
+            9999999,
+            "title",
+            said,
+            "[CPU] Enable tcmalloc by default for everyone",
+            "unverifiable",
+            "not in the archive",
+        )
+    ]
+    said = "#9999999 was opened by fadara01."
+    assert whole(said, "author") == [
+        Claim(9999999, "author", said, "fadara01", "unverifiable", "not in the archive")
+    ]
+
+
+def test_a_title_and_an_author_are_shown_beside_the_items_own() -> None:
+    title = day().items[38077].title
+    said = f"#38077 ({title[:30]}…) was opened by someone-else."
+    assert whole(said, "title") == [Claim(38077, "title", said, f"{title[:30]}…", "correct", title)]
+    author = day().items[38077].author
+    assert whole(said, "author") == [Claim(38077, "author", said, "someone-else", "wrong", author)]
+
+
+def test_each_author_cue_of_a_sentence_is_checked_against_the_item_before_it() -> None:
+    a, b = day().items[37607].author, day().items[38077].author
+    said = f"#37607 by {b} and #38077 by {a}."
+    assert [(c.number, c.claimed, c.verdict) for c in whole(said, "author")] == [
+        (37607, b, "wrong"),
+        (38077, a, "wrong"),
+    ]
+    said = f"#9999999 by {a}, then #37607 by {a}."
+    assert [(c.number, c.verdict) for c in whole(said, "author")] == [
+        (9999999, "unverifiable"),
+        (37607, "correct"),
+    ]
+
+
+def test_a_link_is_shown_with_why_it_is_right_or_wrong() -> None:
+    said = "#38169 fixes #38050."
+    assert whole(said, "reference", strict=True) == [
+        Claim(38169, "reference", said, "#38169 answers #38050", "correct", "linked")
+    ]
+    said = "#37607 fixes #38077."
+    assert whole(said, "reference", strict=True) == [
+        Claim(
+            37607,
+            "reference",
+            said,
+            "#37607 answers #38077",
+            "wrong",
+            "no body, title or story links them",
+        )
+    ]
+    said = "#9999999 fixes #38077."
+    assert whole(said, "reference") == [
+        Claim(9999999, "reference", said, "#9999999 answers #38077", "unverifiable", "not archived")
+    ]
+
+
+def test_every_link_of_a_sentence_is_checked_after_an_unknown_one() -> None:
+    said = "#9999999 fixes #37607, and #38169 fixes #38050; #37607 fixes #38077."
+    assert [(c.number, c.verdict) for c in whole(said, "reference", strict=True)] == [
+        (9999999, "unverifiable"),
+        (38169, "correct"),
+        (37607, "wrong"),
+    ]
+
+
+def test_a_link_verb_far_from_the_second_number_links_nothing() -> None:
+    gap = "x" * 53  # with the spaces and "fixes", 61 characters lie between the numbers
+    assert whole(f"#37607 fixes {gap} #38077.", "reference", strict=True) == []
+    near = "x" * 52  # 60 characters
+    assert len(whole(f"#37607 fixes {near} #38077.", "reference", strict=True)) == 1

@@ -122,7 +122,7 @@ def kind_claims(number: int, before: str, sentence: str, item: ActivityItem | No
     actual = item.kind
     if claimed == "rfc":
         ok = "rfc" in item.title.lower()
-        truth = "an RFC" if ok else f"a {'PR' if actual == 'pr' else 'issue'}, not an RFC"
+        truth = "an RFC" if ok else f"{'a PR' if actual == 'pr' else 'an issue'}, not an RFC"
     else:
         ok = claimed == actual
         truth = "a PR" if actual == "pr" else "an issue"
@@ -190,7 +190,7 @@ def _title_like(text: str) -> bool:
     tjtanaa)" an author)."""
     if text.lower().startswith(("by ", "@")):
         return False
-    return _cjk_share(text) == 0 and len(_WORD.findall(text.lower())) >= 3
+    return not _has_cjk(text) and len(_WORD.findall(text.lower())) >= 3
 
 
 # In prose we publish, a verb of landing in any tense says the work is in ("#38086 adds
@@ -422,10 +422,8 @@ def _names(spelling: str, text: str) -> bool:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _cjk_share(text: str) -> float:
-    if not text:
-        return 0.0
-    return sum(1 for c in text if "\u4e00" <= c <= "\u9fff") / len(text)
+def _has_cjk(text: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" for c in text)
 
 
 def unique(claims: list[Claim]) -> list[Claim]:

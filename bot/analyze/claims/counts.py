@@ -78,7 +78,7 @@ _COUNT_PATTERNS = tuple(
 # "55 of the 100 new PRs were merged": a share of a population, checked against it.
 _SHARE = re.compile(
     r"\b(\d+)\s+of\s+(?:the\s+)?(\d+)\s+new\s+PRs?\s+(?:were\s+|got\s+)?merged"
-    r"|(\d+)\s*个[^，。0-9]{0,6}PR\s*(?:中|[，,])[^0-9，。]{0,6}(\d+)\s*个[^，。0-9]{0,3}合并"
+    r"|(\d+)\s*个[^，。0-9]{0,6}PR\s*(?:中[，,]?|[，,])[^0-9，。]{0,6}(\d+)\s*个[^，。0-9]{0,3}合并"
     r"|\b(\d+)\s+(?:new\s+)?PRs?[^.;]{0,30}?,\s*(?:of which|and)\s+(\d+)\s+"
     r"(?:were\s+|got\s+)?merged",
     re.I,

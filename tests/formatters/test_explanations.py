@@ -18,6 +18,7 @@ from bot.model.report import Report
 from bot.model.rules import load_rules
 from bot.model.windows import Window
 from formatters import outline as ol
+from formatters import outline_entries as oe
 from formatters._text import truncate
 from formatters.figures_zh import figure_zh
 from formatters.markdown import render_markdown
@@ -122,8 +123,8 @@ def test_names_the_title_shows_are_not_said_again_and_names_it_cut_are(lang: str
     assert report.sections is not None
     said_once = 0
     for number, found in report.sections.explained.items():
-        title = ol._shown_title(report.item(number), lang)
-        shown = truncate(title, ol._title_limit(title, lang))
+        title = oe.shown_title(report.item(number), lang)
+        shown = truncate(title, oe.title_limit(title, lang))
         line = "".join(p.text for p in ol.explained(report, number, lang, bare=True) or ())
         for name in (*found.hardware, *found.models):
             assert (name in line) != (name.lower() in shown.lower()), (number, name, line)

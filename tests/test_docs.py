@@ -2,7 +2,7 @@
 docs/architecture.md, a README people read (at most 200 lines), and no relative link in the
 README or docs/ that lands nowhere.
 
-Read from the source text alone (config/settings.py parsed, not imported), so this file
+Read from the source text alone (config/fields.py parsed, not imported), so this file
 imports nothing heavy and reaches no network."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ CODE_PACKAGES = ("bot", "formatters", "config")
 
 def setting_env_names(source: str) -> dict[str, str]:
     """{field: environment name} of every field of `class Settings`, named the way
-    config/settings.py names them: the first alias of a `validation_alias` (`_alias(...)` or
+    config/fields.py names them: the first alias of a `validation_alias` (`_alias(...)` or
     `AliasChoices(...)`), else the `env_prefix` plus the field name in upper case."""
     tree = ast.parse(source)
     settings = next(
@@ -71,7 +71,7 @@ def _alias_name(value: ast.expr | None) -> str | None:
 
 def test_the_settings_are_read_from_the_source() -> None:
     """The parse itself: a plain field, a conventional name, a renamed one."""
-    names = setting_env_names((ROOT / "config" / "settings.py").read_text(encoding="utf-8"))
+    names = setting_env_names((ROOT / "config" / "fields.py").read_text(encoding="utf-8"))
     assert names["max_range_days"] == "VLLM_REPORT_MAX_RANGE_DAYS"
     assert names["github_token"] == "GITHUB_TOKEN"
     assert names["site_url"] == "VLLM_REPORT_SITE_URL"
@@ -80,7 +80,7 @@ def test_the_settings_are_read_from_the_source() -> None:
 
 def test_every_setting_is_in_the_settings_page() -> None:
     """By its environment name and its TOML key (the field name), each in backticks."""
-    names = setting_env_names((ROOT / "config" / "settings.py").read_text(encoding="utf-8"))
+    names = setting_env_names((ROOT / "config" / "fields.py").read_text(encoding="utf-8"))
     page = (DOCS / "settings.md").read_text(encoding="utf-8")
     missing = sorted(env for env in names.values() if f"`{env}`" not in page)
     assert missing == [], f"settings missing from docs/settings.md: {missing}"

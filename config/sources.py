@@ -1,0 +1,185 @@
+"""Where settings come from besides the environment: secret files, the TOML file and `.env`,
+each checked so that a fault is refused at start with the setting and the file named.
+
+Every secret setting may be read from a file, the way Docker and Kubernetes hand secrets
+over: `GITHUB_TOKEN_FILE=/run/secrets/github_token` (in the environment or `.env`) reads the
+token from that file, without the whitespace around it. Setting both a secret and its
+`_FILE`, or naming a file that cannot be read, is refused at start with the setting and the
+path named (never the contents). The names are `GITHUB_TOKEN_FILE`, `LLM_API_KEY_FILE`,
+`SLACK_BOT_TOKEN_FILE`, `SLACK_APP_TOKEN_FILE`, `SLACK_SIGNING_SECRET_FILE`,
+`DISCORD_BOT_TOKEN_FILE` and `DATABASE_URL_FILE` (see `SECRET_FILE_FIELDS`).
+pydantic-settings' own `secrets_dir` (one file per setting in a folder) is not used: the
+`_FILE` form is what operators and official images (postgres, mysql) already know.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import AliasChoices
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
+
+from config.checks import SettingsError, check_token
+
+# The secret settings sent in an HTTP header (or, the signing secret, used as an HMAC key);
+# the database password is the fifth kind of secret (see `Settings.secrets`).
+SECRET_FIELDS = (
+    "github_token",
+    "llm_api_key",
+    "slack_bot_token",
+    "slack_app_token",
+    "slack_signing_secret",
+    "discord_bot_token",
+)
+# The settings that may be read from a file named by NAME_FILE (see the module's docstring).
+SECRET_FILE_FIELDS = (*SECRET_FIELDS, "database_url")
+
+
+class SecretFiles(PydanticBaseSettingsSource):
+    """Each secret setting read from the file its `NAME_FILE` names (environment or `.env`).
+
+    Below the environment and `.env` (which may not set the secret as well: that is refused)
+    and above the TOML file. Returns each value under the name the environment would use."""
+
+    def __init__(self, settings_cls: type[BaseSettings], dotenv: Mapping[str, str | None]) -> None:
+        super().__init__(settings_cls)
+        # Environment names are read case-insensitively (pydantic-settings' default).
+        self._seen = {k.lower(): v for k, v in dotenv.items()}
+        self._seen.update({k.lower(): v for k, v in os.environ.items()})
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ reads every secret at once
+
+    def __call__(self) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for field in SECRET_FILE_FIELDS:
+            name = env_name(self.settings_cls, field)
+            path = (self._seen.get(f"{name}_FILE".lower()) or "").strip()
+            if not path:  # `NAME_FILE=` means "not set", as for every setting
+                continue
+            if (self._seen.get(name.lower()) or "").strip():
+                raise SettingsError(
+                    f"both {name} and {name}_FILE ({path}) are set: keep one of them"
+                )
+            found[name] = read_secret_file(f"{name}_FILE", Path(path).expanduser(), field)
+        return found
+
+
+def read_secret_file(setting: str, path: Path, field: str) -> str:
+    """The secret in `path`, without the whitespace around it, or a SettingsError naming the
+    setting and the path (never what the file holds)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SettingsError(
+            f"{setting} names {path}, which does not exist: mount the secret there or "
+            f"correct {setting}"
+        ) from None
+    except IsADirectoryError:
+        raise SettingsError(f"{setting} names {path}, which is a folder: name the file") from None
+    except PermissionError:
+        raise SettingsError(
+            f"{setting} names {path}, which this user (uid {os.getuid()}) may not read: make "
+            "it readable by that user (in Docker the image's user is 10001)"
+        ) from None
+    except OSError as exc:
+        raise SettingsError(
+            f"{setting} names {path}, which cannot be read ({exc.strerror or exc}): "
+            f"correct {setting}"
+        ) from None
+    try:
+        value = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise SettingsError(
+            f"{setting} names {path}, which is not UTF-8 text (not shown here): write the "
+            "secret alone into it, as plain text"
+        ) from None
+    if not value:
+        raise SettingsError(
+            f"{setting} names {path}, which is empty: write the secret into it or unset {setting}"
+        )
+    if field in SECRET_FIELDS:
+        try:
+            check_token(value)
+        except ValueError as exc:
+            raise SettingsError(f"{setting}: the secret in {path} {exc}") from None
+    return value
+
+
+def check_toml(path: Path, known: Collection[str]) -> None:
+    """The settings file read as TOML, each key one of the `known` settings, or a
+    SettingsError naming the file and the fault."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"settings file {path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+            f"offset {exc.start}): save it as UTF-8"
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"settings file {path} is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise SettingsError(f"settings file {path} cannot be read: {exc.strerror}") from None
+    _check_toml_keys(path, data, known)
+
+
+def _check_toml_keys(path: Path, data: dict[str, Any], known: Collection[str]) -> None:
+    """Every key of the file is a setting: a typo (`langg`) or a table (`[slack]`) would
+    otherwise be ignored in silence, and the setting meant stay at its default."""
+    for key, value in data.items():
+        if isinstance(value, dict):
+            raise SettingsError(
+                f"settings file {path}: [{key}] is a table, but settings are top-level keys "
+                f'(write e.g. {key}_channels = "…" above any table)'
+            )
+        if key not in known:
+            near = difflib.get_close_matches(key, sorted(known), n=1)
+            hint = f": did you mean '{near[0]}'?" if near else ": see the README's Settings"
+            raise SettingsError(f"settings file {path}: '{key}' is not a setting{hint}")
+
+
+def check_dotenv(path: Path) -> None:
+    """`.env`, when there, must be readable UTF-8 text."""
+    if not path.exists():
+        return
+    try:
+        path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"{path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+            f"{exc.start}): save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise SettingsError(f"{path} cannot be read: {exc.strerror}") from None
+
+
+def _aliases(info: FieldInfo) -> list[str]:
+    alias = info.validation_alias
+    return [str(c) for c in alias.choices] if isinstance(alias, AliasChoices) else []
+
+
+def env_name(settings_cls: type[BaseSettings], field: str) -> str:
+    """The environment name a person would set for a field, for error messages.
+
+    pydantic names a field read through an alias by that alias (`SLACK_PORT`), and others by
+    the field name (`max_range_days`, read as `VLLM_REPORT_MAX_RANGE_DAYS`).
+    """
+    for name, info in settings_cls.model_fields.items():
+        choices = _aliases(info)
+        if field.lower() == name or field.lower() in (c.lower() for c in choices):
+            return choices[0].upper() if choices else f"VLLM_REPORT_{name.upper()}"
+    return f"VLLM_REPORT_{field.upper()}"
+
+
+def field_name(settings_cls: type[BaseSettings], loc: str) -> str | None:
+    """The field behind an error location (a field name or one of its aliases)."""
+    for name, info in settings_cls.model_fields.items():
+        if loc.lower() == name or loc.lower() in (c.lower() for c in _aliases(info)):
+            return name
+    return None

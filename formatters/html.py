@@ -19,6 +19,7 @@ from bot.model.report import ListName
 from formatters import outline as ol
 from formatters import wording as w
 from formatters._text import clean
+from formatters.phrases import TEXT
 
 LANG_NAMES = {"en": "English", "zh": "中文"}
 
@@ -92,7 +93,7 @@ def report_page(
         home=home,
         previous=previous,
         following=following,
-        words=w.TEXT[lang],
+        words=TEXT[lang],
     )
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.model.report import ActivityItem, Continuity, Prose, Report
-from formatters.wording import summary
+from formatters.summary_text import summary
 
 SCHEMA = "vllm-report/1"
 

@@ -10,6 +10,7 @@ from bot.model.report import KeyChange, ListName, Report, Sections
 from formatters import outline_entries as oe
 from formatters import wording as w
 from formatters.outline_parts import LOGIN_LIMIT, Block, Entry, Line, Our, Part, Section, Theirs
+from formatters.summary_text import summary_pieces
 
 TREND_ROWS = 8  # the busiest topics; every topic's count is in the JSON and on the site
 
@@ -19,7 +20,7 @@ def summary_section(report: Report, info: Sections, lang: str) -> Section:
     instead (it passed its checks whole)."""
     line: Line = tuple(
         oe.ref(report, piece) if isinstance(piece, int) else Our(piece)
-        for piece in w.summary_pieces(report, lang)
+        for piece in summary_pieces(report, lang)
     )
     entries = [Entry(line)]
     written = report.prose.summary.get(lang) if report.prose is not None else None

@@ -22,7 +22,7 @@ from bot.model.report import ActivityItem, Report
 from bot.model.rules import load_rules
 from formatters import outline as ol
 from formatters.markdown import render_markdown
-from formatters.wording import summary
+from formatters.summary_text import summary
 from tests.anchor_data import anchor_days, anchor_items, as_activity, reference_day_items
 from tests.factories import REPO, WINDOW_0326, item
 

@@ -14,7 +14,7 @@ from bot.analyze.topics import classify_all
 from bot.analyze.trends import activity, clusters, topic_counts, trends
 from bot.model.report import CommentRecord, ListName
 from bot.model.rules import load_rules
-from formatters.wording import summary
+from formatters.summary_text import summary
 from tests.factories import REPO, WINDOW_0326, item
 
 RULES = load_rules()

@@ -38,6 +38,8 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from bot.model.windows import WindowKey
+
 from bot.delivery.parts import (
     COMPLETE_PART,
     Claim,
@@ -94,7 +96,7 @@ class Deliverer:
     async def deliver(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: Destination,
         parts: Sequence[tuple[str, Payload]],
         thread_name: str,
@@ -137,7 +139,7 @@ class Deliverer:
     async def _attempts(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: Destination,
         transport: Transport,
         parts: Sequence[tuple[str, Payload]],
@@ -174,7 +176,7 @@ class Deliverer:
     async def _parts(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: Destination,
         transport: Transport,
         parts: Sequence[tuple[str, Payload]],
@@ -293,7 +295,9 @@ class Deliverer:
             pause = min(POLL_SECONDS, max(0.05, (ends - now).total_seconds() + 0.05))
             await asyncio.sleep(pause)
 
-    def _lease_args(self, key: PartKey) -> tuple[str, str, str, str, str, datetime, timedelta]:
+    def _lease_args(
+        self, key: PartKey
+    ) -> tuple[str, WindowKey, str, str, str, datetime, timedelta]:
         return (
             key.repo,
             key.window,
@@ -304,7 +308,7 @@ class Deliverer:
             self.lease,
         )
 
-    def _release_args(self, key: PartKey) -> tuple[str, str, str, str, str, datetime]:
+    def _release_args(self, key: PartKey) -> tuple[str, WindowKey, str, str, str, datetime]:
         return (key.repo, key.window, key.destination, key.part, self.owner, self.wall())
 
     @contextlib.asynccontextmanager

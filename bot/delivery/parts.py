@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from bot.model.windows import WindowKey
+
 COMPLETE_PART = "_complete"  # ledger row written when every part of a destination is out
 Payload = dict[str, Any]
 
@@ -49,7 +51,7 @@ class Ledger(Protocol):
     def claim(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: str,
         part: str,
         owner: str,
@@ -60,7 +62,7 @@ class Ledger(Protocol):
     def holds(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: str,
         part: str,
         owner: str,
@@ -71,15 +73,15 @@ class Ledger(Protocol):
     def renew(self, owner: str, now: datetime, lease: timedelta) -> int: ...
 
     def release(
-        self, repo: str, window: str, destination: str, part: str, owner: str, now: datetime
+        self, repo: str, window: WindowKey, destination: str, part: str, owner: str, now: datetime
     ) -> None: ...
 
-    def message_ids(self, repo: str, window: str) -> set[str]: ...
+    def message_ids(self, repo: str, window: WindowKey) -> set[str]: ...
 
     def record(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: str,
         part: str,
         state: str,
@@ -90,14 +92,14 @@ class Ledger(Protocol):
     def sent(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: str,
         part: str,
         message_id: str,
         now: datetime,
     ) -> str: ...
 
-    def parts(self, repo: str, window: str, destination: str) -> set[str]: ...
+    def parts(self, repo: str, window: WindowKey, destination: str) -> set[str]: ...
 
     def destination_failed(
         self, destination: str, reason: str, limit: int, now: datetime
@@ -116,7 +118,7 @@ class PartKey:
     """
 
     repo: str
-    window: str
+    window: WindowKey
     destination: str
     part: str
 
@@ -137,13 +139,8 @@ class PartKey:
 
     @property
     def since(self) -> datetime | None:
-        """The window's start (from the ledger's `label@start` key): no part is older."""
-        _, _, start = self.window.rpartition("@")
-        try:
-            moment = datetime.fromisoformat(start)
-        except ValueError:
-            return None
-        return moment if moment.tzinfo is not None else None
+        """The window's start (None for the queue digest's key): no part is older."""
+        return self.window.start
 
 
 class Transport(Protocol):

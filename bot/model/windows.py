@@ -87,6 +87,35 @@ def current_day(now: datetime, tz: ZoneInfo, cutoff: time) -> date:
 
 
 @dataclass(frozen=True)
+class WindowKey:
+    """The delivery ledger's name for what one run posts: a report window by its label and
+    exact start (a cutoff may change, so a label alone could name two windows), or the
+    weekly review queue's window by its label.
+
+    Its text (`2026-03-25@2026-03-25T11:43:00+08:00`, `queue:2026-03-25`) is what the
+    ledger's rows and every posted message's identity (`PartKey.digest`) carry: it must
+    never change, or a restarted bot would post a day again.
+    """
+
+    label: str
+    start: datetime | None = None  # None: the queue digest's key, named by its label alone
+    queue: bool = False
+
+    @classmethod
+    def of(cls, window: Window) -> WindowKey:
+        return cls(window.label, window.start)
+
+    @classmethod
+    def queue_of(cls, window: Window) -> WindowKey:
+        return cls(window.label, queue=True)
+
+    def __str__(self) -> str:
+        if self.queue:
+            return f"queue:{self.label}"
+        return f"{self.label}@{self.start.isoformat()}" if self.start else self.label
+
+
+@dataclass(frozen=True)
 class Phrase:
     """What a window phrase says, before any clock or zone is consulted.
 

@@ -22,10 +22,10 @@ from datetime import datetime, timedelta
 from bot.delivery import COMPLETE_PART, Destination
 from bot.model.errors import InputError, ServiceError, masked
 from bot.model.report import Report
-from bot.model.windows import Window, current_day, day_window
+from bot.model.windows import Window, WindowKey, current_day, day_window
 from bot.observe.logs import event, problem
 from bot.report_files import ReportFiles
-from bot.service.daily_run import DailyRun, JobObserver, PostResult, window_key
+from bot.service.daily_run import DailyRun, JobObserver, PostResult
 from bot.store.ledger import Ledger
 from config.settings import Settings
 
@@ -116,7 +116,7 @@ class DailyJob:
         destinations = self.destinations()
         if not destinations:
             return self.files.exists(self.settings.repo, window, self.settings.lang)
-        key = window_key(window)
+        key = WindowKey.of(window)
         return all(
             COMPLETE_PART in self.ledger.parts(self.settings.repo, key, d.key) for d in destinations
         )

@@ -23,7 +23,7 @@ from bot.delivery import Deliverer, DeliveryResult, Destination, Payload
 from bot.model.query import ReportQuery
 from bot.model.radar import PLUGINS_TOPIC
 from bot.model.report import Report
-from bot.model.windows import Window
+from bot.model.windows import Window, WindowKey
 from bot.observe.logs import event, problem
 from bot.service.reports import CHART_DAYS, Reports
 from bot.store import Subscription
@@ -60,11 +60,6 @@ class JobObserver:
     meter: GitHubMeter | None = None
 
 
-def window_key(window: Window) -> str:
-    """The ledger's name for a window: its label and exact start (cutoffs may change)."""
-    return f"{window.label}@{window.start.isoformat()}"
-
-
 @dataclass
 class _Sent:
     sent: int = 0
@@ -87,7 +82,7 @@ class TallyingDeliverer(Deliverer):
     async def deliver(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: Destination,
         parts: Sequence[tuple[str, Payload]],
         thread_name: str,
@@ -304,7 +299,7 @@ class DailyRun:
             parts = with_picture(destination.platform, parts, picture, lang, report.window.label)
         name = f"vLLM report {report.window.label}"
         await self.deliverer.deliver(
-            report.repo, window_key(report.window), destination, parts, name, result
+            report.repo, WindowKey.of(report.window), destination, parts, name, result
         )
 
     def _tell_delivery(self, window: Window, result: PostResult, tally: _Tally) -> None:

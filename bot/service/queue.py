@@ -30,7 +30,7 @@ from bot.model.errors import InputError
 from bot.model.queue import Queue
 from bot.model.report import Report
 from bot.model.rules import TopicRules
-from bot.model.windows import Window, current_day, span_window
+from bot.model.windows import Window, WindowKey, current_day, span_window
 from bot.store import Span, Subscription
 from formatters.queue import queue_parts
 
@@ -200,7 +200,7 @@ class QueueDigest:
             parts = queue_parts(sub.platform, queue, self.lang)
             name = f"vLLM review queue {window.label}"
             await self.deliverer.deliver(
-                self.repo, f"queue:{window.label}", target, parts, name, result.sent
+                self.repo, WindowKey.queue_of(window), target, parts, name, result.sent
             )
         return result
 

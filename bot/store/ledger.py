@@ -13,6 +13,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from bot.model.windows import WindowKey
 from bot.store.engine import Transactions
 from bot.store.schema import DeliveryRow, DestinationRow
 
@@ -39,7 +40,7 @@ class Ledger:
     def claim(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: str,
         part: str,
         owner: str,
@@ -59,7 +60,7 @@ class Ledger:
         with self._tx.begin() as session:
             insert = _insert(session).values(
                 repo=repo,
-                window=window,
+                window=str(window),
                 destination=destination,
                 part=part,
                 state="claimed",
@@ -113,7 +114,7 @@ class Ledger:
     def holds(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: str,
         part: str,
         owner: str,
@@ -151,7 +152,7 @@ class Ledger:
             return _count(result)
 
     def release(
-        self, repo: str, window: str, destination: str, part: str, owner: str, now: datetime
+        self, repo: str, window: WindowKey, destination: str, part: str, owner: str, now: datetime
     ) -> None:
         """Give a lease up at once (the send failed): the next run need not wait it out."""
         with self._tx.begin() as session:
@@ -166,13 +167,13 @@ class Ledger:
                 .execution_options(synchronize_session=False)
             )
 
-    def message_ids(self, repo: str, window: str) -> set[str]:
+    def message_ids(self, repo: str, window: WindowKey) -> set[str]:
         """Every platform message id recorded for a window (any destination, any part)."""
         with self._tx.begin() as session:
             found = session.scalars(
                 select(DeliveryRow.message_id).where(
                     DeliveryRow.repo == repo,
-                    DeliveryRow.window == window,
+                    DeliveryRow.window == str(window),
                     DeliveryRow.message_id.is_not(None),
                 )
             )
@@ -181,7 +182,7 @@ class Ledger:
     def record(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: str,
         part: str,
         state: str,
@@ -194,7 +195,7 @@ class Ledger:
                 _insert(session)
                 .values(
                     repo=repo,
-                    window=window,
+                    window=str(window),
                     destination=destination,
                     part=part,
                     state=state,
@@ -218,7 +219,7 @@ class Ledger:
     def sent(
         self,
         repo: str,
-        window: str,
+        window: WindowKey,
         destination: str,
         part: str,
         message_id: str,
@@ -239,14 +240,14 @@ class Ledger:
             )
         return standing or message_id
 
-    def parts(self, repo: str, window: str, destination: str) -> set[str]:
+    def parts(self, repo: str, window: WindowKey, destination: str) -> set[str]:
         """The parts recorded for one destination and window."""
         with self._tx.begin() as session:
             return set(
                 session.scalars(
                     select(DeliveryRow.part).where(
                         DeliveryRow.repo == repo,
-                        DeliveryRow.window == window,
+                        DeliveryRow.window == str(window),
                         DeliveryRow.destination == destination,
                     )
                 )
@@ -293,10 +294,10 @@ class Ledger:
             return True
 
 
-def _keys(repo: str, window: str, destination: str, part: str) -> tuple[Any, ...]:
+def _keys(repo: str, window: WindowKey, destination: str, part: str) -> tuple[Any, ...]:
     return (
         DeliveryRow.repo == repo,
-        DeliveryRow.window == window,
+        DeliveryRow.window == str(window),
         DeliveryRow.destination == destination,
         DeliveryRow.part == part,
     )

@@ -7,9 +7,11 @@ recovered parts, stamping, and the lease kept while a send is slow.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -24,10 +26,12 @@ from bot.delivery import (
     Payload,
     TransportError,
 )
+from bot.model.windows import WindowKey
 from bot.store import Store
 
 REPO = "o/r"
-WINDOW = "2026-03-25@2026-03-25T11:43:00+08:00"
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+WINDOW = WindowKey("2026-03-25", datetime(2026, 3, 25, 11, 43, tzinfo=SHANGHAI))
 NOW = datetime(2026, 3, 26, 4, 0, tzinfo=UTC)
 PARTS: list[tuple[str, Payload]] = [(n, {"text": n}) for n in ("headline", "a", "b")]
 WHERE = Destination("slack", "C1")
@@ -214,9 +218,19 @@ def test_destination_keys_name_kind_and_stream() -> None:
 def test_part_key_since_reads_the_window_start() -> None:
     key = PartKey(REPO, WINDOW, "slack:C1", "a")
     assert key.since == datetime(2026, 3, 25, 3, 43, tzinfo=UTC)
-    assert PartKey(REPO, "label-only", "slack:C1", "a").since is None
-    assert PartKey(REPO, "x@2026-03-25T11:43:00", "slack:C1", "a").since is None  # naive
+    queue = WindowKey("2026-03-25", queue=True)
+    assert PartKey(REPO, queue, "slack:C1", "a").since is None  # the queue digest's key
     assert len({PartKey(REPO, WINDOW, "slack:C1", p).digest for p in "ab"}) == 2
+
+
+def test_a_message_keeps_the_identity_earlier_versions_gave_it() -> None:
+    """The ledger's rows and every posted message carry the window key's text: were it to
+    change, a restarted bot would not know its own messages and post the day again."""
+    assert str(WINDOW) == "2026-03-25@2026-03-25T11:43:00+08:00"
+    assert str(WindowKey("2026-03-25", queue=True)) == "queue:2026-03-25"
+    text = f"{REPO}|2026-03-25@2026-03-25T11:43:00+08:00|slack:C1|headline"
+    key = PartKey(REPO, WINDOW, "slack:C1", "headline")
+    assert key.digest == hashlib.sha256(text.encode()).hexdigest()
 
 
 def test_a_live_holder_past_the_wait_limit_leaves_the_destination_to_it(store: Store) -> None:
@@ -307,7 +321,7 @@ def test_success_resets_the_gone_count(store: Store) -> None:
     first = OnceGone()
     deliver(store, first)
     assert first.gone == 1
-    other_window = "2026-03-26@2026-03-26T11:43:00+08:00"
+    other_window = WindowKey("2026-03-26", datetime(2026, 3, 26, 11, 43, tzinfo=SHANGHAI))
     deliverer = Deliverer(
         store.ledger,
         {"slack": OnceGone()},

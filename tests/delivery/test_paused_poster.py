@@ -7,14 +7,17 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from bot.adapters.slack.transport import SlackTransport, slack_client
 from bot.delivery import Deliverer, DeliveryResult, Destination, PartKey, Payload
+from bot.model.windows import WindowKey
 from bot.store import Store
 from tests.fakes.slack_api import FakeSlack
 
 REPO = "vllm-project/vllm"
-WINDOW = "2026-03-25@2026-03-25T11:43:00+08:00"
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+WINDOW = WindowKey("2026-03-25", datetime(2026, 3, 25, 11, 43, tzinfo=SHANGHAI))
 NOW = datetime(2026, 3, 26, 4, 0, tzinfo=UTC)
 PARTS: list[tuple[str, Payload]] = [(name, {"text": name}) for name in ("headline", "a", "b")]
 LEASE = timedelta(seconds=30)

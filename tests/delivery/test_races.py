@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -28,6 +29,7 @@ from bot.delivery import (
     PartKey,
     Payload,
 )
+from bot.model.windows import WindowKey
 from bot.store import Store, Subscription
 from tests.anchor_data import anchor_days
 from tests.fakes.discord_api import FakeDiscord
@@ -37,7 +39,8 @@ from tests.fakes.slack_api import FakeSlack
 DAY = anchor_days()[2]
 ROOT = Path(__file__).resolve().parents[2]
 REPO = "vllm-project/vllm"
-WINDOW = "2026-03-25@2026-03-25T11:43:00+08:00"
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+WINDOW = WindowKey("2026-03-25", datetime(2026, 3, 25, 11, 43, tzinfo=SHANGHAI))
 NOW = datetime(2026, 3, 26, 4, 0, tzinfo=UTC)
 PARTS: list[tuple[str, Payload]] = [(name, {"text": name}) for name in ("headline", "a", "b")]
 

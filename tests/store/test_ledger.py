@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
+from bot.model.windows import WindowKey
 from bot.store import Store
 
-R, W, D = "o/r", "2026-03-25@2026-03-25T11:43:00+08:00", "slack:C1"
+R, D = "o/r", "slack:C1"
+W = WindowKey("2026-03-25", datetime(2026, 3, 25, 11, 43, tzinfo=ZoneInfo("Asia/Shanghai")))
 T0 = datetime(2026, 3, 26, 4, 0, tzinfo=UTC)
 LEASE = timedelta(seconds=30)
 S = timedelta(seconds=1)

@@ -40,9 +40,9 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
     serve HTTP; one log line per event (see bot.observe)."""
     from bot.observe.github_meter import github_meter
     from bot.observe.metrics import Metrics
-    from bot.service.daily_run import JobObserver
     from bot.service.health import RunHealth
     from bot.service.leader import Leader
+    from bot.service.run_observer import JobObserver
     from bot.service.scheduling import build_scheduler, next_run
 
     settings = bot.settings

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from bot.collect.source import GitHubSource, Stopped
 from bot.collect.sync import Archiver
-from bot.delivery import Destination, Transport
+from bot.delivery import Deliverer, Destination, Transport
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 from bot.observe.logs import hush
@@ -38,10 +38,11 @@ if TYPE_CHECKING:
     from bot.observe.metrics import Metrics
     from bot.prose import ProseWriter
     from bot.service.daily import DailyJob
-    from bot.service.daily_run import JobObserver, PostResult
+    from bot.service.daily_run import PostResult
     from bot.service.doctor import Check
     from bot.service.queue import QueueDigest, QueueService
     from bot.service.radar import RadarService
+    from bot.service.run_observer import JobObserver
 
 log = logging.getLogger("bot.app")  # one name for the composition root in the log
 
@@ -233,11 +234,11 @@ def daily_job(
 ) -> DailyJob:
     """The daily run (report → files → site → channels → digests) and its schedule, wired."""
     from bot.service.daily import DailyJob
-    from bot.service.daily_run import DailyRun, TallyingDeliverer
+    from bot.service.daily_run import DailyRun
     from bot.service.site import SiteBuilder
 
     settings, clock = bot.settings, bot.reports.clock
-    deliverer = TallyingDeliverer(
+    deliverer = Deliverer(
         bot.store.ledger, opened, clock, lease=timedelta(seconds=settings.delivery_lease_seconds)
     )
 

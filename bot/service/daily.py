@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -25,7 +24,8 @@ from bot.model.report import Report
 from bot.model.windows import Window, WindowKey, current_day, day_window
 from bot.observe.logs import event, problem
 from bot.report_files import ReportFiles
-from bot.service.daily_run import DailyRun, JobObserver, PostResult
+from bot.service.daily_run import DailyRun, PostResult
+from bot.service.run_observer import JobObserver
 from bot.store.ledger import Ledger
 from config.settings import Settings
 
@@ -174,14 +174,7 @@ class DailyJob:
 
     def _note(self, window: Window, reason: str | None) -> None:
         """The run's outcome for /healthz and the metrics."""
-        metrics, health = self.observer.metrics, self.observer.health
-        if metrics is not None:
-            metrics.last_run_failed.set(1 if reason else 0)
-            if reason is None:
-                metrics.last_post.set(time.time())
-        if health is not None:
-            told = masked(reason) if reason else None  # a destination's refusal, as it said it
-            health.record(window.label, reason is None, told, self.clock())
+        self.observer.run_ended(window.label, reason, self.clock())
 
 
 def _succeeded(result: PostResult) -> bool:

@@ -62,7 +62,7 @@ def test_the_daily_runs_prose_is_counted_in_the_metrics(
     from bot.model.rules import load_rules
     from bot.model.windows import day_window
     from bot.observe.metrics import Metrics
-    from bot.service.daily_run import JobObserver
+    from bot.service.run_observer import JobObserver
     from config.settings import load_settings
     from tests.fakes.openai_api import FakeOpenAI
     from tests.prose.script import ScriptedModel

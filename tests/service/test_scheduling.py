@@ -212,8 +212,8 @@ def test_a_day_that_failed_is_retried_until_posted(
 ) -> None:
     """GitHub down at the due time: the run fails, /healthz says so, and the retry (with
     backoff: not before 5 minutes, then 10) posts the day once GitHub is back."""
-    from bot.service.daily_run import JobObserver
     from bot.service.health import RunHealth
+    from bot.service.run_observer import JobObserver
     from tests.fakes.github_api import Fault
 
     monkeypatch.setenv("VLLM_REPORT_GITHUB_RETRIES", "0")

@@ -237,8 +237,8 @@ def test_an_unwritable_archive_fails_the_run_in_one_sentence(
     """The catch-up's archive write fails: `attempt` tells it in one WARNING line (what and
     what to do), records it for /healthz, and never raises into the task that ran it."""
     from bot.app import daily_job
-    from bot.service.daily_run import JobObserver
     from bot.service.health import RunHealth
+    from bot.service.run_observer import JobObserver
 
     data = tmp_path / "blocked"
     data.mkdir()

@@ -38,8 +38,6 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from bot.model.windows import WindowKey
-
 from bot.delivery.parts import (
     COMPLETE_PART,
     Claim,
@@ -55,6 +53,7 @@ from bot.delivery.parts import (
     new_owner,
     wall_clock,
 )
+from bot.model.windows import WindowKey
 
 log = logging.getLogger("bot.delivery")  # the name operators know from the log
 T = TypeVar("T")

@@ -114,7 +114,7 @@ class Ledger(Protocol):
 class PartKey:
     """What identifies one message on a platform: repo, window, destination (and stream), part.
 
-    `digest` is the stable id the platforms carry (Discord nonce, Slack metadata).
+    `identity` is the stable id the platforms carry (Discord nonce, Slack metadata).
     """
 
     repo: str
@@ -123,14 +123,14 @@ class PartKey:
     part: str
 
     @property
-    def digest(self) -> str:
+    def identity(self) -> str:
         text = f"{self.repo}|{self.window}|{self.destination}|{self.part}"
         return hashlib.sha256(text.encode()).hexdigest()
 
     @property
     def tag(self) -> str:
         """The identity as a file-name fragment (an uploaded file carries no metadata)."""
-        return self.digest[:16]
+        return self.identity[:16]
 
     def file_name(self, name: str) -> str:
         """`chart.png` → `chart-<tag>.png`: an uploaded file says which part it is."""

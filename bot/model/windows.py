@@ -93,7 +93,7 @@ class WindowKey:
     weekly review queue's window by its label.
 
     Its text (`2026-03-25@2026-03-25T11:43:00+08:00`, `queue:2026-03-25`) is what the
-    ledger's rows and every posted message's identity (`PartKey.digest`) carry: it must
+    ledger's rows and every posted message's identity (`PartKey.identity`) carry: it must
     never change, or a restarted bot would post a day again.
     """
 

@@ -95,6 +95,20 @@ def test_an_item_at_the_same_depth_opens_a_new_paragraph_a_deeper_one_does_not()
     assert found[0].paragraph == found[1].paragraph != found[2].paragraph
 
 
+def test_a_paragraph_after_a_blank_line_and_a_sub_heading_is_never_an_earlier_one() -> None:
+    """Paragraphs are told apart by number: each break takes a new one, never one in use."""
+    found = read("#1 is open.\n\n### Merged PRs (1)\n#2 was merged.")
+    assert found[0].paragraph not in {found[1].paragraph, found[2].paragraph}
+
+
+def test_nested_items_at_one_depth_are_paragraphs_of_their_own() -> None:
+    """After a break, the first item sets the depth its siblings are measured by, however
+    deep it stands (a Chinese report nests its items under a vendor's line)."""
+    for before in ("", "\n", "### Merged PRs (2)\n"):
+        found = read(before + "  - #1 is open.\n  - #2 is open.")[-2:]
+        assert found[0].paragraph != found[1].paragraph, before
+
+
 # -- where a sentence breaks ----------------------------------------------------------------
 
 
@@ -175,6 +189,29 @@ def test_a_cut_title_is_a_quote_up_to_its_cut_mark() -> None:
     assert no_quote("#20316 [Performance]: Opt was closed")
 
 
+def test_a_cut_title_is_read_with_a_space_before_its_mark_and_another_mark_before_it() -> None:
+    assert blanked("#20316 [Performance]: Optimize beam … is open") == "#20316 [Q] is open"
+    line = "Also … #20316 [Performance]: Optimize beam… is open"
+    assert blanked(line) == "Also … #20316 [Q] is open"
+
+
+def test_a_title_ending_in_spaces_or_a_line_ending_inside_a_title_is_read() -> None:
+    spaced = item(38001, "pr", title="Optimize beam search code  ", author="x")
+    assert blanked("#38001 Optimize beam search code  ", facts(spaced)) == "#38001 [Q]"
+    # The line ends in the spaces inside the title: 25 characters agree, a cut title.
+    assert blanked("#20316 [Performance]: Optimize  ") == "#20316 [Q]"
+
+
+def test_a_title_with_words_run_together_is_not_the_title() -> None:
+    assert _title_prefix("x Optimize beamsearch code", 2, "Optimize beam search code") == 0
+    assert _title_prefix("x Optimize beam search code", 2, "Optimize beamsearch code") == 0
+
+
+def test_a_line_that_opens_with_an_items_words_is_a_quote() -> None:
+    one = item(38002, "pr", title="A faster fused MoE kernel for MI300X", author="x")
+    assert blanked("A faster fused MoE kernel — in review", facts(one)) == "[Q] — in review"
+
+
 def test_a_short_title_is_a_quote_only_when_written_whole() -> None:
     assert blanked("#35182 Reorganize was merged") == "#35182 [Q] was merged"
     assert no_quote("#35182 Reorg was merged")
@@ -217,6 +254,8 @@ def test_title_prefix_measures_the_characters_that_write_the_title() -> None:
     assert _title_prefix("x Optimize beam search cod!", 2, title) == 24
     assert _title_prefix("x Optimize beam search co!", 2, title) == 0
     assert _title_prefix("x Optimize b", 2, title) == 0
+    assert _title_prefix("x Optimize b…", 2, title) == len("Optimize b…")  # ten, then the mark
+    assert _title_prefix("x Optimize …", 2, title) == 0  # nine
     assert _title_prefix("x Optimiz", 2, title) == 0
 
 

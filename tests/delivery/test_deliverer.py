@@ -54,14 +54,14 @@ class Scripted:
         if self.delay:
             await asyncio.sleep(self.delay)
         message = f"m{len(self.posted) + 1}"
-        self.posted[key.digest] = message
+        self.posted[key.identity] = message
         return message
 
     async def find(
         self, target: str, key: PartKey, payload: Payload, thread: str | None, exclude: set[str]
     ) -> str | None:
         self.calls.append(("find", target, key.part, str(thread)))
-        found = self.posted.get(key.digest)
+        found = self.posted.get(key.identity)
         return found if found is not None and found not in exclude else None
 
     async def open_thread(self, target: str, message_id: str, name: str) -> str | None:
@@ -170,7 +170,7 @@ def test_an_unconfigured_platform_fails_that_destination_alone(store: Store) -> 
 def test_a_part_found_on_the_platform_is_recovered_not_resent(store: Store) -> None:
     transport = Scripted()
     key = PartKey(REPO, WINDOW, WHERE.key, "headline")
-    transport.posted[key.digest] = "m0"  # posted before the ledger knew (lost database)
+    transport.posted[key.identity] = "m0"  # posted before the ledger knew (lost database)
     result = deliver(store, transport)
     assert (result.recovered, result.sent) == (1, 2)
     assert transport.threads == [("m0", "thread name")]
@@ -220,7 +220,7 @@ def test_part_key_since_reads_the_window_start() -> None:
     assert key.since == datetime(2026, 3, 25, 3, 43, tzinfo=UTC)
     queue = WindowKey("2026-03-25", queue=True)
     assert PartKey(REPO, queue, "slack:C1", "a").since is None  # the queue digest's key
-    assert len({PartKey(REPO, WINDOW, "slack:C1", p).digest for p in "ab"}) == 2
+    assert len({PartKey(REPO, WINDOW, "slack:C1", p).identity for p in "ab"}) == 2
 
 
 def test_a_message_keeps_the_identity_earlier_versions_gave_it() -> None:
@@ -230,7 +230,7 @@ def test_a_message_keeps_the_identity_earlier_versions_gave_it() -> None:
     assert str(WindowKey("2026-03-25", queue=True)) == "queue:2026-03-25"
     text = f"{REPO}|2026-03-25@2026-03-25T11:43:00+08:00|slack:C1|headline"
     key = PartKey(REPO, WINDOW, "slack:C1", "headline")
-    assert key.digest == hashlib.sha256(text.encode()).hexdigest()
+    assert key.identity == hashlib.sha256(text.encode()).hexdigest()
 
 
 def test_a_live_holder_past_the_wait_limit_leaves_the_destination_to_it(store: Store) -> None:

@@ -52,7 +52,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, str, str | None]] = []  # (target, part digest, thread)
-        self.by_digest: dict[str, str] = {}
+        self.by_identity: dict[str, str] = {}
         self.gate: asyncio.Event | None = None
         self.entered = asyncio.Event()
         self.finds = 0
@@ -63,15 +63,15 @@ class Recorder:
         if self.gate is not None:
             await self.gate.wait()
         message_id = f"m{len(self.sent) + 1}"
-        self.sent.append((target, key.digest, thread))
-        self.by_digest[key.digest] = message_id
+        self.sent.append((target, key.identity, thread))
+        self.by_identity[key.identity] = message_id
         return message_id
 
     async def find(
         self, target: str, key: PartKey, payload: Payload, thread: str | None, exclude: set[str]
     ) -> str | None:
         self.finds += 1
-        found = self.by_digest.get(key.digest)
+        found = self.by_identity.get(key.identity)
         return found if found not in exclude else None
 
     async def open_thread(self, target: str, message_id: str, name: str) -> str | None:
@@ -162,7 +162,7 @@ def test_a_lease_lost_before_a_send_stops_the_old_holder(
     where = Destination("slack", "C1")
     lease = timedelta(seconds=30)
     wall = [NOW]
-    names = {PartKey(REPO, WINDOW, where.key, part).digest: part for part, _ in PARTS}
+    names = {PartKey(REPO, WINDOW, where.key, part).identity: part for part, _ in PARTS}
 
     class Stalling(Recorder):
         stalled = False
@@ -228,7 +228,7 @@ def test_a_lost_ledger_does_not_repost(two_stores: tuple[Store, Store], store_ur
 def test_each_part_key_is_unique_per_destination_and_stream() -> None:
     """The daily post, a digest in the same channel and a second channel: distinct ids."""
     keys = {
-        PartKey(REPO, WINDOW, destination.key, "headline").digest
+        PartKey(REPO, WINDOW, destination.key, "headline").identity
         for destination in (
             Destination("discord", "111"),
             Destination("discord", "222"),

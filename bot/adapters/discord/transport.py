@@ -47,7 +47,7 @@ def set_api_base(url: str | None) -> None:
 
 
 def nonce(key: PartKey) -> str:
-    return ("vr" + key.digest)[:NONCE_LIMIT]
+    return ("vr" + key.identity)[:NONCE_LIMIT]
 
 
 def snowflake_time(snowflake: str) -> datetime:

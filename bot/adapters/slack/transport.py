@@ -6,7 +6,7 @@ per second per channel, as Slack asks. Dead channels raise DestinationGone; any 
 failure (Slack down, a timeout) is a TransportError for this destination alone.
 
 Every post carries its part's identity in the message metadata (`event_payload.id`, the
-deliverer's `PartKey.digest`, stamped here whatever the formatter wrote), and `find` looks for
+deliverer's `PartKey.identity`, stamped here whatever the formatter wrote), and `find` looks for
 that id in the channel's history or the thread's replies: metadata is kept by Slack, so a
 part posted before a crash (or before the database was lost) is found, however long ago.
 
@@ -146,7 +146,7 @@ class SlackTransport:
                         return str(file["id"])
                 continue
             found = (message.get("metadata") or {}).get("event_payload") or {}
-            if found.get("id") == key.digest and str(message.get("ts")) not in exclude:
+            if found.get("id") == key.identity and str(message.get("ts")) not in exclude:
                 return str(message["ts"])
         return None
 
@@ -190,7 +190,7 @@ def stamp(payload: Payload, key: PartKey) -> Payload:
     """The payload with its part's identity in the metadata (replacing the formatter's)."""
     metadata = dict(payload.get("metadata") or {})
     event_payload = dict(metadata.get("event_payload") or {})
-    event_payload.update({"id": key.digest, "destination": key.destination, "part": key.part})
+    event_payload.update({"id": key.identity, "destination": key.destination, "part": key.part})
     metadata["event_type"] = metadata.get("event_type") or EVENT_TYPE
     metadata["event_payload"] = event_payload
     return {**payload, "metadata": metadata}

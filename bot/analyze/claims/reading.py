@@ -113,7 +113,7 @@ def quoted(line: str, facts: Facts) -> str:
     for match in REF.finditer(line):
         item = facts.item(int(match.group(1)))
         if item is not None:
-            gap = _BEFORE_TITLE.match(line, match.end())
+            gap = _BEFORE_TITLE.match(line, match.end())  # it always matches (all optional)
             begin = gap.end() if gap is not None else match.end()
             length = max(
                 _title_prefix(line, begin, item.title),

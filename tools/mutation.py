@@ -134,6 +134,40 @@ EQUIVALENT: dict[str, str] = {
         f"bot.store.leases.x__count__mutmut_{n}": "execute(update(...)) always has rowcount"
         for n in (5, 8, 11)
     },
+    # From the `--truth` run of 2026-12-03: how `check` reads a report (claims/reading.py).
+    **{
+        f"bot.analyze.claims.reading.x_sentences__mutmut_{n}": "paragraphs are told apart "
+        "only by equality (claims/__init__ groups sentences by the number): any numbering "
+        "that never reuses one reads the same"
+        for n in (3, 25, 34, 48)
+    },
+    **{
+        f"bot.analyze.claims.reading.x_sentences__mutmut_{n}": "-2 and -1 both mean 'no "
+        "depth yet' (`indent < 0`)"
+        for n in (5, 27, 36)
+    },
+    "bot.analyze.claims.reading.x_sentences__mutmut_76": "only a line's last span can strip "
+    "to nothing (every other ends in its stop): `break` there is `continue`",
+    "bot.analyze.claims.reading.x_sentences__mutmut_79": "`stripped` is `said` without its "
+    "ends, so it occurs in `said` once: index and rindex agree",
+    **{
+        f"bot.analyze.claims.reading.x__spans__mutmut_{n}": "an empty span strips to nothing "
+        "and `sentences` skips it"
+        for n in (4, 6)
+    },
+    "bot.analyze.claims.reading.x_quoted__mutmut_17": "_BEFORE_TITLE matches the empty "
+    "string (every part optional): `gap` is never None",
+    **{
+        f"bot.analyze.claims.reading.x_quoted__mutmut_{n}": "a part is looked up as a "
+        "substring of the quotes: another stand-in for the blank, or X's cut from its ends, "
+        "leaves a substring of the same quote (only a part that is 'X' words alone differs)"
+        for n in (65, 66, 67)
+    },
+    "bot.analyze.claims.reading.x__bodies__mutmut_13": "the separator only keeps two "
+    "descriptions from reading as one; 'XX\\x00XX' does that as '\\x00' does",
+    "bot.analyze.claims.reading.x__quote_parts__mutmut_1": "the line whole is looked up "
+    "again as the last part when it has no separator; with one, the line without its first "
+    "character is a substring of the same quote",
 }
 # A mutant that only changes what a log line says is not a change of behaviour: counted apart.
 LOG_LINE = re.compile(r"^-\s*(log|logger)\.(debug|info|warning|error|exception)\(")

@@ -191,6 +191,7 @@ def test_a_cut_title_is_a_quote_up_to_its_cut_mark() -> None:
 
 def test_a_cut_title_is_read_with_a_space_before_its_mark_and_another_mark_before_it() -> None:
     assert blanked("#20316 [Performance]: Optimize beam … is open") == "#20316 [Q] is open"
+    assert blanked("#20316 [Performance]: Optimize bea … is open") == "#20316 [Q] is open"
     line = "Also … #20316 [Performance]: Optimize beam… is open"
     assert blanked(line) == "Also … #20316 [Q] is open"
 

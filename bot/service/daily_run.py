@@ -140,6 +140,9 @@ class DailyRun:
                 continue
             digest_query = replace(query, topic=sub.topic, queue=False, refresh=False)
             digest = await asyncio.to_thread(self.reports.report, digest_query)
+            if not digest.items:  # a quiet day for the topic: no message saying nothing
+                self.observer.quiet(report.window.label, target.key, sub.topic)
+                continue
             picture = await self._picture(report, sub.topic, pictures)
             sent.append(await self._send(digest, target, result, (sub.topic,), picture))
         return sent

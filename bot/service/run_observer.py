@@ -184,6 +184,20 @@ class JobObserver:
         for copy in copies_left:
             problem(log, "copy-left", "%s", copy, window=label)
 
+    def quiet(self, label: str, destination: str, topic: str) -> None:
+        """A subscriber's topic had nothing in the window: no digest is sent."""
+        event(
+            log,
+            "digest-quiet",
+            "no %s digest for %s to %s: nothing of the topic in the window",
+            topic,
+            label,
+            destination,
+            window=label,
+            destination=destination,
+            topic=topic,
+        )
+
     def run_ended(self, label: str, reason: str | None, at: datetime) -> None:
         """The run's outcome for /healthz and the metrics (`reason`: why it is not done)."""
         if self.metrics is not None:

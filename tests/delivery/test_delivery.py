@@ -276,6 +276,29 @@ def test_subscribers_get_their_topic_digest(
     assert slack_parts(slack, "C9") == parts  # still once
 
 
+def test_a_topic_with_nothing_in_the_window_sends_no_digest(
+    db: str,
+    fake_github: FakeGitHub,
+    slack: FakeSlack,
+    discord_: FakeDiscord,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """No AWS Neuron item on 2026-03-25: its subscriber gets no message saying nothing (a
+    bot that posts empty digests gets muted), the log says why, the AMD subscriber still
+    gets theirs."""
+    store = Store(db)
+    now = datetime.now(UTC)
+    store.subscriptions.add(Subscription("slack", "channel", "C8", "neuron", "U1"), now)
+    store.subscriptions.add(Subscription("slack", "channel", "C9", "amd", "U1"), now)
+    store.close()
+    code = main(["-v", "post", DAY.label, "--cutoff", DAY.cutoff])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert slack_parts(slack, "C8") == []
+    assert slack_parts(slack, "C9")[-1] == "amd"
+    assert "no neuron digest for 2026-03-25 to slack:C8#digest-neuron" in err
+
+
 def test_chat_tokens_never_reach_output_or_logs(
     db: str,
     fake_github: FakeGitHub,

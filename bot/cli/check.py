@@ -57,18 +57,36 @@ def run_check(args: argparse.Namespace) -> int:
     return 1 if result.wrong else 0
 
 
-def _read_text(name: str) -> str:
+# A day's report is tens of kilobytes (the busiest fixture day, in full with its appendix,
+# is under 100 kB): 2 MB is room for a month's range, and a file or pipe that never ends
+# (`/dev/zero`, a log being written) is refused instead of read until memory runs out.
+MAX_CHECK_BYTES = 2_000_000
 
+
+def _read_text(name: str) -> str:
     try:
-        return sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        if name == "-":
+            stream = getattr(sys.stdin, "buffer", None)  # None: a text stream (in tests)
+            limit = MAX_CHECK_BYTES + 1
+            raw = stream.read(limit) if stream else sys.stdin.read(limit).encode()
+        else:
+            with Path(name).open("rb") as file:
+                raw = file.read(MAX_CHECK_BYTES + 1)
     except FileNotFoundError:
         raise UsageError(f"{name}: no such file: name the report text to check") from None
     except IsADirectoryError:
         raise UsageError(f"{name} is a folder: name the report text to check") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{name} is not UTF-8 text: save it as UTF-8") from None
     except OSError as exc:
         raise UsageError(f"{name} cannot be read: {exc.strerror}") from None
+    if len(raw) > MAX_CHECK_BYTES:
+        raise UsageError(
+            f"{name} is longer than {MAX_CHECK_BYTES // 1_000_000} MB, far more than a report: "
+            "name the report text itself"
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{name} is not UTF-8 text: save it as UTF-8") from None
 
 
 def _check_window(args: argparse.Namespace, text: str, settings: Settings) -> Window:

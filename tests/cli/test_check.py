@@ -136,6 +136,8 @@ def test_reads_standard_input_and_a_day_given(
     [
         (["check", "no-such-report.md"], "no-such-report.md: no such file"),
         (["check", "."], "is a folder"),
+        # A file that never ends is refused, not read until memory runs out (it was).
+        (["check", "/dev/zero"], "/dev/zero is longer than 2 MB, far more than a report"),
     ],
 )
 def test_bad_input_is_one_sentence(

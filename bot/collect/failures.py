@@ -5,6 +5,8 @@ when it resets, a URL that does not answer like GitHub's API, GitHub's own reaso
 
 from __future__ import annotations
 
+import os
+import traceback
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,6 +42,14 @@ def _not_github(exc: NotGitHub, where: str) -> str:
     )
 
 
+def not_githubs_json(source: GitHubSource) -> str:
+    return (
+        f"GITHUB_API_URL ({_shown(source.api_url)}) does not answer like GitHub's API: it "
+        "answered JSON that is not GitHub's (another service?); set it to "
+        "https://api.github.com, or to https://HOST/api/v3 for GitHub Enterprise Server"
+    )
+
+
 def _refused(exc: GithubException, repo: str) -> str:
     detail = _said(exc.data)
     if exc.status == 401:
@@ -64,6 +74,10 @@ def describe_failure(
     hint = "" if source.token else "; set GITHUB_TOKEN for a higher limit"
     if isinstance(exc, NotGitHub):
         return _not_github(exc, where)
+    if isinstance(exc, (AttributeError, KeyError, TypeError, ValueError)) and _in_pygithub(exc):
+        # JSON, but not GitHub's (another service's status page, a proxy's error): PyGithub
+        # reads it as a repository or a rate limit and fails inside on a missing field.
+        return not_githubs_json(source)
     if isinstance(exc, RateLimitExceededException):
         reset = _reset_time(exc.headers)
         when = (
@@ -106,6 +120,13 @@ def describe_failure(
     if isinstance(exc, requests.exceptions.RequestException):
         return f"request to GitHub at {where} failed: {_reason(exc)}"
     return None
+
+
+def _in_pygithub(exc: BaseException) -> bool:
+    """Whether `exc` was raised while PyGithub read an answer (its frames are the
+    `github` package's), not by our own code."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and f"{os.sep}github{os.sep}" in frames[-1].filename
 
 
 def _said(data: Any) -> str:

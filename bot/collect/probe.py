@@ -29,6 +29,7 @@ def probe(source: GitHubSource, *, rate_limit: bool = True) -> Reach:
     from github import Auth, Github, GithubException, UnknownObjectException
 
     from bot.collect.client import describe_failure, guard
+    from bot.collect.failures import not_githubs_json
 
     github = Github(
         auth=Auth.Token(source.token) if source.token else None,
@@ -42,7 +43,10 @@ def probe(source: GitHubSource, *, rate_limit: bool = True) -> Reach:
     reset = None
     try:
         if rate_limit:
-            core = github.get_rate_limit().resources.core
+            overview = github.get_rate_limit()
+            if overview.resources is None:  # JSON without GitHub's fields
+                return Reach(problem=not_githubs_json(source))
+            core = overview.resources.core
             remaining, limit = core.remaining, core.limit
             reset = core.reset.astimezone(UTC) if core.reset else None
         try:

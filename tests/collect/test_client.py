@@ -20,12 +20,14 @@ DAY = anchor_days()[2]  # 2026-03-25
 
 class SignInPage(FakeServer):
     """Answers every request with an HTML page: 200 (a sign-in page), or 404 (a web
-    server's, as a GitHub Enterprise address without /api/v3 may)."""
+    server's, as a GitHub Enterprise address without /api/v3 may); `json`: another
+    service's JSON instead (a health endpoint: `{"status": "ok"}`)."""
 
-    def __init__(self, status: int = 200) -> None:
+    def __init__(self, status: int = 200, *, json: bool = False) -> None:
         super().__init__()
         self.handler = _SignIn
         self.status = status
+        self.json = json
 
 
 class _SignIn(BaseHTTPRequestHandler):
@@ -37,8 +39,11 @@ class _SignIn(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         body = b"<!DOCTYPE html><html><body><form>Sign in to continue</form></body></html>"
+        kind = "text/html; charset=utf-8"
+        if self.fake.json:
+            body, kind = b'{"status": "ok", "version": "2.4.1"}', "application/json"
         self.send_response(self.fake.status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -81,6 +86,30 @@ def test_a_page_instead_of_the_api_is_one_sentence(
     assert said(url) in err
     told = [line for line in err.splitlines() if line.startswith("vllm-report:")]
     assert len(told) == 1, err
+
+
+def json_said(url: str) -> str:
+    return (
+        f"GITHUB_API_URL ({url}) does not answer like GitHub's API: it answered JSON that is "
+        "not GitHub's (another service?); set it to https://api.github.com, or to "
+        "https://HOST/api/v3 for GitHub Enterprise Server"
+    )
+
+
+@pytest.mark.parametrize("argv", [["show", DAY.label, "--cutoff", DAY.cutoff], ["doctor"]])
+def test_another_services_json_is_one_sentence(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JSON of another service at GITHUB_API_URL: it was a TypeError from PyGithub in
+    `show` and an AttributeError in `doctor`."""
+    monkeypatch.setenv("VLLM_REPORT_GITHUB_RETRIES", "0")
+    with SignInPage(json=True) as page:
+        monkeypatch.setenv("GITHUB_API_URL", page.url)
+        code = main(argv)
+        url = page.url
+    out, err = capsys.readouterr()
+    assert code == 1 and "Traceback" not in out + err, out + err
+    assert json_said(url) in out + err
 
 
 def test_doctor_names_the_setting_when_github_answers_a_page(

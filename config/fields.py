@@ -306,6 +306,13 @@ class Settings(BaseSettings):
         # folder named `~` would appear in the working directory.
         return value.expanduser() if value is not None else None
 
+    @field_validator("data_dir", "site_dir")
+    @classmethod
+    def _check_folder(cls, value: Path | None) -> Path | None:
+        if value is not None and value.exists() and not value.is_dir():
+            raise ValueError(f"{value} is a file, not a folder: name a folder (it is made if new)")
+        return value
+
     @field_validator("timezone")
     @classmethod
     def _check_timezone(cls, value: str) -> str:
@@ -459,6 +466,8 @@ class Settings(BaseSettings):
         elif os.environ.get("VLLM_REPORT_CONFIG"):
             what = "is not a file" if Path(toml_path).exists() else "does not exist"
             raise SettingsError(f"VLLM_REPORT_CONFIG names '{toml_path}', which {what}")
+        elif Path(toml_path).exists():  # `vllm-report.toml/`: never ignored in silence
+            raise SettingsError(f"{toml_path} is a folder, not a settings file: rename it")
         sources.append(file_secret_settings)
         return tuple(sources)
 

@@ -21,7 +21,14 @@ from pydantic import ValidationError
 from bot.model.errors import hide_secrets
 from config.checks import SettingsError, parse_cutoff
 from config.fields import Settings
-from config.sources import SECRET_FIELDS, SECRET_FILE_FIELDS, check_dotenv, env_name, field_name
+from config.sources import (
+    SECRET_FIELDS,
+    SECRET_FILE_FIELDS,
+    check_dotenv,
+    env_name,
+    env_names,
+    field_name,
+)
 
 __all__ = [
     "SECRET_FIELDS",
@@ -39,7 +46,7 @@ def load_settings(**overrides: Any) -> Settings:
 
     `overrides` come from the command line (`--repo`): a fault in one is named as the option
     the person typed, not as an environment variable they never set."""
-    check_dotenv(Path(".env"))
+    check_dotenv(Path(".env"), env_names(Settings))
     try:
         settings = Settings(**overrides)
     except ValidationError as exc:
@@ -60,7 +67,7 @@ def diagnose_settings() -> tuple[Settings, list[tuple[str, str]]]:
     those fields at their defaults so the other checks can still run.
 
     A settings file that cannot be read at all (TOML, .env) raises SettingsError."""
-    check_dotenv(Path(".env"))
+    check_dotenv(Path(".env"), env_names(Settings))
     settings, problems = _settings_or_defaults()
     hide_secrets(settings.secrets())
     return settings, problems

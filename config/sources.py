@@ -15,6 +15,7 @@ pydantic-settings' own `secrets_dir` (one file per setting in a folder) is not u
 from __future__ import annotations
 
 import difflib
+import io
 import os
 import tomllib
 from collections.abc import Collection, Mapping
@@ -144,12 +145,14 @@ def _check_toml_keys(path: Path, data: dict[str, Any], known: Collection[str]) -
             raise SettingsError(f"settings file {path}: '{key}' is not a setting{hint}")
 
 
-def check_dotenv(path: Path) -> None:
-    """`.env`, when there, must be readable UTF-8 text."""
+def check_dotenv(path: Path, known: Collection[str] = ()) -> None:
+    """`.env`, when there, must be readable UTF-8 text; with `known` (every environment name
+    a setting is read from), a `VLLM_REPORT_` name that is none of them, or a name a letter
+    away from one (`GITHUB_TOKN`), is refused: it would be ignored in silence."""
     if not path.exists():
         return
     try:
-        path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise SettingsError(
             f"{path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
@@ -157,6 +160,31 @@ def check_dotenv(path: Path) -> None:
         ) from None
     except OSError as exc:
         raise SettingsError(f"{path} cannot be read: {exc.strerror}") from None
+    if known:
+        _check_dotenv_names(path, text, {name.upper() for name in known})
+
+
+def _check_dotenv_names(path: Path, text: str, known: set[str]) -> None:
+    from dotenv import dotenv_values
+
+    for name in dotenv_values(stream=io.StringIO(text)):
+        upper = name.upper()
+        if upper in known:
+            continue
+        near = difflib.get_close_matches(upper, sorted(known), n=1, cutoff=0.9)
+        if upper.startswith("VLLM_REPORT_") or near:
+            hint = f": did you mean {near[0]}?" if near else ": see docs/settings.md"
+            raise SettingsError(f"{path}: {name} is not a setting{hint}")
+
+
+def env_names(settings_cls: type[BaseSettings]) -> set[str]:
+    """Every environment name a setting is read from, its `_FILE` forms included."""
+    names = {"VLLM_REPORT_CONFIG"}
+    for name, info in settings_cls.model_fields.items():
+        choices = [c for c in _aliases(info) if c.upper() == c]  # the field name is TOML's
+        names.update(choices or [f"VLLM_REPORT_{name.upper()}"])
+    names.update(f"{env_name(settings_cls, field)}_FILE" for field in SECRET_FILE_FIELDS)
+    return names
 
 
 def _aliases(info: FieldInfo) -> list[str]:

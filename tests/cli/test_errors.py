@@ -108,6 +108,52 @@ def test_impossible_arguments_are_one_sentence(
     assert code == 2 and says in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        (
+            "VLLM_REPORT_LANGG=zh\n",
+            ".env: VLLM_REPORT_LANGG is not a setting: did you mean VLLM_REPORT_LANG?",
+        ),
+        ("GITHUB_TOKN=ghp_x\n", ".env: GITHUB_TOKN is not a setting: did you mean GITHUB_TOKEN?"),
+        (
+            "VLLM_REPORT_COLOUR=1\n",
+            ".env: VLLM_REPORT_COLOUR is not a setting: see docs/settings.md",
+        ),
+    ],
+)
+def test_a_dotenv_name_that_is_no_setting_is_named(
+    line: str, says: str, capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    """A typo in .env was ignored in silence and the setting meant stayed at its default;
+    other programs' names (PATH, POSTGRES_PASSWORD) are not ours to judge."""
+    (clean_env / ".env").write_text("POSTGRES_PASSWORD=x\n" + line, encoding="utf-8")
+    for command in ("topics", "doctor"):
+        code, _, err = run(capsys, command)
+        assert code == 2 and says in one_sentence(err), err
+    (clean_env / ".env").write_text("POSTGRES_PASSWORD=x\nVLLM_REPORT_LANG=zh\n", encoding="utf-8")
+    assert run(capsys, "topics")[0] == 0
+
+
+def test_a_settings_file_that_is_a_folder_is_refused(
+    capsys: pytest.CaptureFixture[str], clean_env: Path
+) -> None:
+    (clean_env / "vllm-report.toml").mkdir()
+    code, _, err = run(capsys, "topics")
+    assert code == 2 and "vllm-report.toml is a folder, not a settings file" in one_sentence(err)
+
+
+def test_a_data_folder_that_is_a_file_is_a_setting_fault(
+    capsys: pytest.CaptureFixture[str], clean_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It was exit 1 with "[Errno 17] File exists": a wrong setting is exit 2, named."""
+    (clean_env / "data-file").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("VLLM_REPORT_DATA_DIR", str(clean_env / "data-file"))
+    code, _, err = run(capsys, "topics")
+    assert code == 2 and "VLLM_REPORT_DATA_DIR" in err
+    assert "data-file is a file, not a folder" in one_sentence(err)
+
+
 def test_dotenv_that_is_not_utf8(capsys: pytest.CaptureFixture[str], clean_env: Path) -> None:
     (clean_env / ".env").write_bytes(b"VLLM_REPORT_LANG=\xff\xfe\n")
     code, _, err = run(capsys, "topics")

@@ -177,7 +177,7 @@ def started_line(bot: Bot, destinations: Sequence[Destination], due: datetime) -
         f"started: {' + '.join(platforms) or 'no chat platform'}; posting to {where}; "
         f"repo {settings.repo}; store {safe_url(bot.store.url)}; next run "
         f"{local:%Y-%m-%d %H:%M} {settings.timezone} (report day {day}); catch-up of "
-        f"{settings.catch_up_days} days"
+        f"{settings.catch_up_days} day{'' if settings.catch_up_days == 1 else 's'}"
     )
 
 

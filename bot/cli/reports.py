@@ -241,6 +241,8 @@ def run_site_build(args: argparse.Namespace) -> int:
 
     from bot.service.site import SiteBuilder
 
+    if not str(args.output).strip():  # Path("") is the current folder: hundreds of files
+        raise UsageError("name a folder for the site: `site build FOLDER` (an empty name is none)")
     settings, rules = configured(args)
     root = Path(args.output)
     if root.exists() and not root.is_dir():

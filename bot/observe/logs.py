@@ -180,6 +180,9 @@ def setup_logging(
             root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    # A library's warning (warnings.warn) becomes one log line in the bot's format, not raw
+    # text on stderr between JSON lines; Python shows each warning once per place.
+    logging.captureWarnings(True)
     for name in CHATTY + DETAIL:
         logging.getLogger(name).setLevel(logging.WARNING if verbosity == 0 else logging.NOTSET)
     if verbosity == 0:

@@ -94,6 +94,8 @@ def test_a_database_password_with_an_at_sign_is_refused_unshown(
         (["explain", "99999999999999999999999"], "is not an issue or PR number GitHub gives"),
         (["explain", "0"], "is not an issue or PR number GitHub gives"),
         (["demo", "--output", "a-file/inside"], "cannot make the folder a-file/inside"),
+        # Path("") is the current folder: it wrote the whole site there (332 files).
+        (["site", "build", ""], "name a folder for the site"),
     ],
 )
 def test_impossible_arguments_are_one_sentence(

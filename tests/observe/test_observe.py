@@ -44,6 +44,26 @@ def test_json_lines_carry_the_event_and_its_fields() -> None:
     assert line["sent"] == 5 and line["who"] == "***" and line["level"] == "info"
 
 
+def test_a_librarys_warning_is_one_json_line_not_raw_text() -> None:
+    """Under `serve --log-format json` a library's warnings.warn printed raw text between
+    the JSON lines (a log shipper reads garbage); now it is a line of the log, once."""
+    import warnings
+
+    stream = io.StringIO()
+    handler = setup_logging(0, "json", floor=logging.INFO, stream=stream)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            for _ in range(3):  # one place, said once
+                warnings.warn("Glyph 21512 missing from font(s) DejaVu Sans.", UserWarning)
+    finally:
+        logging.getLogger().removeHandler(handler)
+        logging.captureWarnings(False)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert len(lines) == 1 and "Glyph 21512 missing" in lines[0]["message"]
+    assert lines[0]["level"] == "warning"
+
+
 def _answer(logger: logging.Logger, status: int, headers: dict[str, str]) -> None:
     """PyGithub's own per-request DEBUG record (Requester.__log), as it builds it."""
     logger.debug(

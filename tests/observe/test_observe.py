@@ -55,7 +55,7 @@ def test_a_librarys_warning_is_one_json_line_not_raw_text() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
             for _ in range(3):  # one place, said once
-                warnings.warn("Glyph 21512 missing from font(s) DejaVu Sans.", UserWarning)
+                warnings.warn("Glyph 21512 missing from font(s) DejaVu Sans.", stacklevel=1)
     finally:
         logging.getLogger().removeHandler(handler)
         logging.captureWarnings(False)

@@ -13,6 +13,7 @@ so no error text shows one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ def load_settings(**overrides: Any) -> Settings:
         problems = []
         for err in exc.errors():
             name = ".".join(str(part) for part in err["loc"]) or "settings"
-            message = str(err["msg"]).removeprefix("Value error, ")
+            message = said(err)
             where = f"--{name.replace('_', '-')}" if name in overrides else _env_name(name)
             problems.append(f"{where}: {message}")
         what = "invalid option" if all(p.startswith("--") for p in problems) else "invalid setting"
@@ -82,7 +83,7 @@ def _settings_or_defaults() -> tuple[Settings, list[tuple[str, str]]]:
         defaults: dict[str, Any] = {}
         for err in exc.errors():
             name = ".".join(str(part) for part in err["loc"]) or "settings"
-            problems.append((_env_name(name), str(err["msg"]).removeprefix("Value error, ")))
+            problems.append((_env_name(name), said(err)))
             field = field_name(Settings, name)
             if field is not None:
                 info = Settings.model_fields[field]
@@ -93,6 +94,30 @@ def _settings_or_defaults() -> tuple[Settings, list[tuple[str, str]]]:
             raise SettingsError(
                 "invalid setting — " + "; ".join(f"{n}: {m}" for n, m in problems)
             ) from None
+
+
+# pydantic's wording of a number out of range or not a number, as a person would say it.
+_SAID = {
+    "int_parsing": "'{input}' is not a whole number",
+    "int_from_float": "'{input}' is not a whole number",
+    "float_parsing": "'{input}' is not a number",
+    "finite_number": "'{input}' is not a number: write a figure such as 7",
+    "greater_than": "{input} is too small: use more than {gt:g}",
+    "greater_than_equal": "{input} is too small: use {ge:g} or more",
+    "less_than": "{input} is too large: use less than {lt:g}",
+    "less_than_equal": "{input} is too large: use {le:g} or less",
+}
+
+
+def said(err: Mapping[str, Any]) -> str:
+    """One error of pydantic's list in the bot's words (its own wording when none fits)."""
+    words = _SAID.get(str(err.get("type")))
+    if words is not None:
+        try:
+            return words.format(input=err.get("input"), **(err.get("ctx") or {}))
+        except (KeyError, IndexError, ValueError):
+            pass
+    return str(err["msg"]).removeprefix("Value error, ")
 
 
 def _env_name(field: str) -> str:

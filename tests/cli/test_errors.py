@@ -137,6 +137,30 @@ def test_a_dotenv_name_that_is_no_setting_is_named(
     assert run(capsys, "topics")[0] == 0
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        ("VLLM_REPORT_CATCH_UP_DAYS", "x", "VLLM_REPORT_CATCH_UP_DAYS: 'x' is not a whole number"),
+        ("VLLM_REPORT_HTTP_PORT", "0", "VLLM_REPORT_HTTP_PORT: 0 is too small: use 1 or more"),
+        ("VLLM_REPORT_GITHUB_TIMEOUT", "-1", "-1 is too small: use more than 0"),
+        ("VLLM_REPORT_GITHUB_RETRIES", "99", "99 is too large: use 20 or less"),
+        ("VLLM_REPORT_PIN_LAG_DAYS", "nan", "'nan' is not a number: write a figure such as 7"),
+    ],
+)
+def test_a_number_setting_out_of_range_is_said_in_our_words(
+    name: str,
+    value: str,
+    says: str,
+    capsys: pytest.CaptureFixture[str],
+    clean_env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not pydantic's "Input should be greater than or equal to 1"."""
+    monkeypatch.setenv(name, value)
+    code, _, err = run(capsys, "topics")
+    assert code == 2 and says in one_sentence(err) and "Input should" not in err
+
+
 def test_a_settings_file_that_is_a_folder_is_refused(
     capsys: pytest.CaptureFixture[str], clean_env: Path
 ) -> None:
@@ -220,8 +244,8 @@ def test_errors_name_the_variable_as_the_user_spells_it(
         ("SLACK_CHANNELS", "#general", "is a channel name, not an ID"),
         ("SLACK_CHANNELS", "C1;C2", "separate them with commas"),
         ("DISCORD_CHANNELS", "general", "not a Discord channel ID"),
-        ("VLLM_REPORT_GITHUB_REQUEST_INTERVAL", "nan", "finite number"),
-        ("VLLM_REPORT_GITHUB_TIMEOUT", "inf", "finite number"),
+        ("VLLM_REPORT_GITHUB_REQUEST_INTERVAL", "nan", "'nan' is not a number: write a figure"),
+        ("VLLM_REPORT_GITHUB_TIMEOUT", "inf", "'inf' is not a number: write a figure"),
         ("VLLM_REPORT_HTTP_HOST", "not an address", "not an address to listen on"),
         # Posted at the cutoff, every window would still be incomplete: none would go out.
         ("VLLM_REPORT_POST_DELAY_MINUTES", "0", "use 5 or more"),

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
+
+import pytest
 
 from bot.adapters.slack.transport import SlackTransport, slack_client
 from bot.delivery import Deliverer, DeliveryResult, Destination, PartKey, Payload
@@ -88,6 +90,28 @@ def test_a_copy_that_cannot_be_removed_is_said_with_its_message_id(store_url: st
     (said,) = woken.copies_left
     assert said.startswith("slack:C1: a was posted twice and the copy (message ")
     assert copy in said and "missing_scope" in said and said.endswith("delete it by hand")
+
+
+@pytest.mark.parametrize("reason", ["missing_scope", "ratelimited"])
+def test_post_exits_1_while_a_copy_stands(
+    reason: str, store_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The run is not clean while a copy stands: `post` names it and exits 1 (a script or
+    a cron job sees the failure), whatever kept the delete from happening."""
+    from bot.cli.reports import _told_post
+    from bot.model.windows import day_window
+    from bot.service.daily_run import PostResult
+    from config.settings import Settings
+
+    with FakeSlack(refuse_delete=reason) as slack:
+        woken, _, _ = paused_run(store_url, slack)
+    settings = Settings(slack_bot_token="xoxb-1-test", slack_channels="C1")
+    window = day_window(date(2026, 3, 25), SHANGHAI, time(11, 43))
+    code = _told_post(settings, window, PostResult("2026-03-25", True, woken))
+    err = capsys.readouterr().err
+    assert code == 1
+    (told,) = [line for line in err.splitlines() if "posted twice" in line]
+    assert told.startswith("vllm-report: slack:C1: a was posted twice") and reason in told
 
 
 def test_a_copy_is_removed_from_discord_over_its_api() -> None:

@@ -3,6 +3,7 @@
     python tools/mutation.py            # mutate, run the fast tests against each mutant, report
     python tools/mutation.py --safety   # only the safety checks (about 35 minutes on 2 cores)
     python tools/mutation.py --truth    # only the checks that guard truth (see TRUTH)
+    python tools/mutation.py --recovery # only the failed-day retry loop (see RECOVERY)
     python tools/mutation.py --report   # only print the last run's results (add --safety:
                                         # only theirs; --by-function: a score per function)
     python tools/mutation.py --report --dir ../old   # another checkout's run
@@ -76,8 +77,13 @@ TRUTH = [
     "bot.analyze.radar_words.*",
     "bot.analyze.radar_culprits.*",
 ]
+# Where a run recovers: the failed-day retry loop (which day is due, the backoff, when a
+# day counts as posted), against its in-process tests.
+RECOVERY = ["bot.service.daily.*"]
 if "--safety" in sys.argv:
     PATTERNS = SAFETY
+elif "--recovery" in sys.argv:
+    PATTERNS = RECOVERY
 elif "--truth" in sys.argv:
     PATTERNS = TRUTH
 else:

@@ -110,7 +110,7 @@ def test_post_exits_1_while_a_copy_stands(
     code = _told_post(settings, window, PostResult("2026-03-25", True, woken))
     err = capsys.readouterr().err
     assert code == 1
-    (told,) = [line for line in err.splitlines() if "posted twice" in line]
+    (told,) = [line for line in err.splitlines() if line.startswith("vllm-report:")]
     assert told.startswith("vllm-report: slack:C1: a was posted twice") and reason in told
 
 

@@ -50,6 +50,7 @@ def test_a_librarys_warning_is_one_json_line_not_raw_text() -> None:
     import warnings
 
     stream = io.StringIO()
+    logging.captureWarnings(False)  # as in a fresh process: pytest's recorder took the hook
     handler = setup_logging(0, "json", floor=logging.INFO, stream=stream)
     try:
         with warnings.catch_warnings():

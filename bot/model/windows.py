@@ -99,7 +99,6 @@ class WindowKey:
 
     label: str
     start: datetime | None = None  # None: the queue digest's key, named by its label alone
-    queue: bool = False
 
     @classmethod
     def of(cls, window: Window) -> WindowKey:
@@ -107,12 +106,10 @@ class WindowKey:
 
     @classmethod
     def queue_of(cls, window: Window) -> WindowKey:
-        return cls(window.label, queue=True)
+        return cls(window.label)
 
     def __str__(self) -> str:
-        if self.queue:
-            return f"queue:{self.label}"
-        return f"{self.label}@{self.start.isoformat()}" if self.start else self.label
+        return f"{self.label}@{self.start.isoformat()}" if self.start else f"queue:{self.label}"
 
 
 @dataclass(frozen=True)

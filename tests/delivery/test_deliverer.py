@@ -218,7 +218,7 @@ def test_destination_keys_name_kind_and_stream() -> None:
 def test_part_key_since_reads_the_window_start() -> None:
     key = PartKey(REPO, WINDOW, "slack:C1", "a")
     assert key.since == datetime(2026, 3, 25, 3, 43, tzinfo=UTC)
-    queue = WindowKey("2026-03-25", queue=True)
+    queue = WindowKey("2026-03-25")
     assert PartKey(REPO, queue, "slack:C1", "a").since is None  # the queue digest's key
     assert len({PartKey(REPO, WINDOW, "slack:C1", p).identity for p in "ab"}) == 2
 
@@ -227,7 +227,7 @@ def test_a_message_keeps_the_identity_earlier_versions_gave_it() -> None:
     """The ledger's rows and every posted message carry the window key's text: were it to
     change, a restarted bot would not know its own messages and post the day again."""
     assert str(WINDOW) == "2026-03-25@2026-03-25T11:43:00+08:00"
-    assert str(WindowKey("2026-03-25", queue=True)) == "queue:2026-03-25"
+    assert str(WindowKey("2026-03-25")) == "queue:2026-03-25"
     text = f"{REPO}|2026-03-25@2026-03-25T11:43:00+08:00|slack:C1|headline"
     key = PartKey(REPO, WINDOW, "slack:C1", "headline")
     assert key.identity == hashlib.sha256(text.encode()).hexdigest()

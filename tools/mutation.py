@@ -3,7 +3,7 @@
     python tools/mutation.py            # mutate, run the fast tests against each mutant, report
     python tools/mutation.py --safety   # only the safety checks (about 35 minutes on 2 cores)
     python tools/mutation.py --truth    # only the checks that guard truth (see TRUTH)
-    python tools/mutation.py --recovery # only the failed-day retry loop (see RECOVERY)
+    python tools/mutation.py --recovery # only where runs recover: retry loop, ledger, site build
     python tools/mutation.py --report   # only print the last run's results (add --safety:
                                         # only theirs; --by-function: a score per function)
     python tools/mutation.py --report --dir ../old   # another checkout's run
@@ -79,7 +79,26 @@ TRUTH = [
 ]
 # Where a run recovers: the failed-day retry loop (which day is due, the backoff, when a
 # day counts as posted), against its in-process tests.
-RECOVERY = ["bot.service.daily.*"]
+# Where a run recovers: the failed-day retry loop (which day is due, the backoff, when a
+# day counts as posted), the delivery ledger (which part is sent, leased, recorded), and the
+# incremental site build (which days are made again, which files stand, what is removed),
+# against their in-process tests.
+RECOVERY = [
+    "bot.service.daily.*",
+    "bot.store.ledger.*",
+    *(
+        f"bot.service.site.xǁ{owner}ǁ{function}__mutmut_*"
+        for owner, function in (
+            ("SiteBuilder", "build"),
+            ("SiteBuilder", "_changes"),
+            ("SiteBuilder", "_stale"),
+            ("SiteBuilder", "_counted"),
+            ("SiteBuilder", "_day_of"),
+            ("SiteBuilder", "_chart"),
+            ("_Files", "*"),
+        )
+    ),
+]
 if "--safety" in sys.argv:
     PATTERNS = SAFETY
 elif "--recovery" in sys.argv:

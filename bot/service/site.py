@@ -228,8 +228,9 @@ class SiteBuilder:
             if (record := kept.get(day.isoformat())) is None
             or record.near != near(days, day)
             or not changed.numbers.isdisjoint(record.shows)
-            # its pages gone (a person cleaned the folder): one look per page, not per file
-            or not all((root / n).is_file() for n in record.files if n.endswith(".html"))
+            # a file gone (a person cleaned the folder, a sync to a host lost one): pages
+            # and charts alike, since a page that stands would show a missing picture
+            or not all((root / n).is_file() for n in record.files)
         }
         for touched in [*new, *self._counted(changed, kept)]:
             stale.update(

@@ -266,3 +266,43 @@ def test_an_item_retitled_in_the_archive_remakes_the_pages_that_show_it(tmp_path
     assert after.made == ("2026-03-11",)
     assert "Retitled: " in page(root, "2026-03-11")
     assert {"2026-03-11/index.html", "2026-03-11/zh/index.html"} <= set(after.written)
+
+
+def test_a_page_and_a_chart_someone_deleted_are_made_again(tmp_path: Path) -> None:
+    """A person cleans part of the site folder (or a sync to a host lost files): the next
+    build puts back every file, page and chart alike, as a build from nothing makes it."""
+    root = tmp_path / "site"
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        archive.archive("2026-03-24")
+        archive.build(root)
+        gone = ["2026-03-20/index.html", "2026-03-21/zh/counts.png", "2026-03-22/vendors.png"]
+        for name in gone:
+            (root / name).unlink()
+        after = archive.build(root)
+        cold = archive.build(tmp_path / "cold")
+    assert set(gone) <= set(after.written)
+    site, from_nothing = _files(root), _files(tmp_path / "cold")
+    assert site.keys() == from_nothing.keys()
+    assert [name for name in site if site[name] != from_nothing[name]] == []
+    assert cold.days == after.days
+
+
+def test_a_backfilled_day_redraws_the_fortnight_after_it(tmp_path: Path) -> None:
+    """An older day archived after later ones (a backfill): the days whose charts and trend
+    baselines include it are made again, and the site is the one a build from nothing
+    makes; a day more than a fortnight before stands."""
+    root = tmp_path / "site"
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        archive.archive("2026-03-24")
+        archive.build(root)
+        charts_before = (root / "2026-03-24/counts.png").read_bytes()
+        archive.archive("2026-03-11")  # its window is 13 days before 03-24's
+        after = archive.build(root)
+        cold = archive.build(tmp_path / "cold")
+    assert "2026-03-24" in after.made  # its fortnight now holds 03-11
+    assert "2026-03-24/counts.png" in after.written
+    assert (root / "2026-03-24/counts.png").read_bytes() != charts_before
+    assert len(cold.made) == cold.days == after.days
+    site, from_nothing = _files(root), _files(tmp_path / "cold")
+    assert site.keys() == from_nothing.keys()
+    assert [name for name in site if site[name] != from_nothing[name]] == []

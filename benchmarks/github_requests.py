@@ -12,7 +12,8 @@ server side (default 100 ms), and prints one table:
   on every PR (PyGithub completes each one with a request);
 - cold 7-day range, for scale;
 - full report, cold and warm: the day plus its 7-day trend baseline and the comment threads
-  of the hot-discussion candidates.
+  of the hot-discussion candidates; cold again with a token (the key-change shortlist's
+  size and reviewers in one GraphQL request instead of two REST requests per PR).
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
 
 def ours(
-    fake: FakeGitHub, store: Store, window: Window, full: bool = False
+    fake: FakeGitHub, store: Store, window: Window, full: bool = False, token: str | None = None
 ) -> tuple[int, float, dict[str, int]]:
-    source = GitHubSource(repo=REPO, api_url=fake.url, request_interval=0)
+    source = GitHubSource(repo=REPO, api_url=fake.url, request_interval=0, token=token)
     files = ReportFiles(Path(tempfile.gettempdir()))
     pipeline = Reports(Archiver(store, source), load_rules(), files, lambda: NOW)
     fake.reset_log()
@@ -108,7 +109,12 @@ def main() -> None:
         full = Store(f"sqlite:///{d}/bench-full.sqlite3")
         rows.append(("full report, 1 day, cold", *ours(fake, full, window, full=True)))
         rows.append(("full report, 1 day, warm", *ours(fake, full, window, full=True)))
-        for opened in (store, fresh, full):
+        # With a token the key-change shortlist's size and reviewers are one GraphQL request.
+        tokened = Store(f"sqlite:///{d}/bench-token.sqlite3")
+        rows.append(
+            ("full report, cold, with a token", *ours(fake, tokened, window, True, "t0ken"))
+        )
+        for opened in (store, fresh, full, tokened):
             opened.close()
 
     print(

@@ -19,7 +19,7 @@ import contextlib
 import json
 import logging
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -29,6 +29,7 @@ from github.Issue import Issue
 from github.PullRequest import PullRequest
 
 from bot.collect.failures import NotGitHub, describe_failure
+from bot.collect.queue_graphql import login_of
 from bot.collect.source import Collected, CollectError, GitHubSource, Listed, Stopped
 from bot.model.report import COMMENT_CHARS, ActivityItem, CommentRecord, PullDetails
 
@@ -48,6 +49,15 @@ RETRY_STATUSES = (429, 500, 502, 503, 504)  # GithubRetry adds 403 (rate limits)
 # Past the cap, a range is cut into this many more parts than the total strictly needs, so
 # an uneven day rarely leaves one part over the cap (which would be split again).
 SPLIT_MARGIN = 1.25
+# PRs whose size and reviewers one GraphQL request reads (the key-change shortlist is 8):
+# GitHub allows 500,000 nodes a query; 50 PRs × 100 reviews is 5,050.
+DETAILS_PER_QUERY = 50
+# Reviews beyond the first 100 of a PR add no reviewer a reader would miss (the REST path
+# reads them all).
+_DETAILS_NODE = (
+    "... on PullRequest { additions deletions changedFiles "
+    "reviews(first: 100) { nodes { author { __typename login } } } }"
+)
 
 __all__ = [
     "CollectError",
@@ -249,6 +259,34 @@ class Collector:
                 return None
             raise
 
+    def pulls_details(self, wanted: Sequence[tuple[int, str | None]]) -> list[PullDetails]:
+        """Lines, files and reviewers of these PRs (number, author): with a token, one GraphQL
+        request per DETAILS_PER_QUERY of them; without one (GitHub answers GraphQL only with
+        a token), two REST requests each."""
+        if not self.source.token:
+            return [self.pull_details(number, author) for number, author in wanted]
+        owner, name = self.source.repo.split("/", 1)
+        found = []
+        for start in range(0, len(wanted), DETAILS_PER_QUERY):
+            chunk = wanted[start : start + DETAILS_PER_QUERY]
+            reads = " ".join(
+                f"p{number}: issueOrPullRequest(number: {number}) {{ {_DETAILS_NODE} }}"
+                for number, _ in chunk
+            )
+            query = (
+                "query Details($owner: String!, $name: String!) "
+                f"{{ repository(owner: $owner, name: $name) {{ {reads} }} }}"
+            )
+            data = self.graphql(query, {"owner": owner, "name": name}, "the key changes' query")
+            nodes = data.get("repository") or {}
+            for number, author in chunk:
+                node = nodes.get(f"p{number}")
+                if isinstance(node, dict) and "additions" in node:
+                    found.append(_details(number, author, node))
+                else:  # not a PR by now (transferred, or an issue): as REST would say it
+                    found.append(self.pull_details(number, author))
+        return found
+
     def pull_details(self, number: int, author: str | None) -> PullDetails:
         """Lines, files and reviewers of one PR (two requests: the pull, its reviews)."""
         with self._translate_errors():
@@ -321,7 +359,9 @@ class Collector:
                 return None
             raise
 
-    def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+    def graphql(
+        self, query: str, variables: dict[str, Any], what: str = "the review queue's query"
+    ) -> dict[str, Any]:
         """One GraphQL request (GitHub answers it only with a token); its `data`."""
         try:
             with self._translate_errors():
@@ -334,9 +374,9 @@ class Collector:
                 said = first.get("message") if isinstance(first, dict) else first
                 if isinstance(first, dict) and first.get("type") == "RATE_LIMITED":
                     raise CollectError(_graphql_limit(getattr(cause, "headers", None))) from cause
+                hint = ", or check the queue labels in the topic rules" if "queue" in what else ""
                 raise CollectError(
-                    f"GitHub's GraphQL API refused the review queue's query ({said}); "
-                    "try again later, or check the queue labels in the topic rules"
+                    f"GitHub's GraphQL API refused {what} ({said}); try again later{hint}"
                 ) from cause
             raise
         data = answer.get("data")
@@ -432,6 +472,22 @@ def _cut(first: datetime, seconds: int, parts: int) -> Iterator[tuple[datetime, 
         begin = seconds * index // parts
         end = seconds * (index + 1) // parts - 1
         yield first + timedelta(seconds=begin), first + timedelta(seconds=end)
+
+
+def _details(number: int, author: str | None, node: dict[str, Any]) -> PullDetails:
+    """A PR's size and reviewers from its GraphQL node, as `pull_details` reads them."""
+    reviewers: list[str] = []
+    for review in (node.get("reviews") or {}).get("nodes") or []:
+        login = login_of(review.get("author")) if isinstance(review, dict) else None
+        if login and login != author and login not in reviewers:
+            reviewers.append(login)
+    return PullDetails(
+        number=number,
+        additions=_count(node.get("additions")),
+        deletions=_count(node.get("deletions")),
+        changed_files=_count(node.get("changedFiles")),
+        reviewers=tuple(reviewers),
+    )
 
 
 def _count(value: Any) -> int | None:

@@ -134,8 +134,8 @@ class Archiver:
         ]
         if stale and self.fetch:
             with self._github(repo) as github:
-                for item in stale:
-                    details = github().pull_details(item.number, item.author)
+                read = github().pulls_details([(it.number, it.author) for it in stale])
+                for item, details in zip(stale, read, strict=True):
                     self.store.pulls.save(repo, details, item.updated_at, now)
                     found[item.number] = details
         return found

@@ -170,3 +170,31 @@ def test_token_is_sent_as_authorization(fake_github: FakeGitHub) -> None:
     """GITHUB_TOKEN is optional but, when set, authenticates every request."""
     collector(fake_github, token="ghp_example").search_span(DAY.start, DAY.end)
     assert all(r.headers.get("Authorization") == "token ghp_example" for r in fake_github.requests)
+
+
+def test_with_a_token_the_key_changes_size_and_reviewers_cost_one_graphql_request_per_50(
+    fake_github: FakeGitHub,
+) -> None:
+    """Without a token each PR costs two REST requests (the pull, its reviews); with one,
+    50 PRs are one GraphQL request, and the facts read are the same: the author's own review
+    is not a reviewer, an app keeps REST's `[bot]`, a person who reviewed twice counts once."""
+    pulls = sorted(n for n, it in fake_github.items.items() if it.kind == "pr")[:60]
+    for index, number in enumerate(pulls):
+        item = fake_github.items[number]
+        item.additions, item.deletions, item.changed_files = 10 * index, index, index % 7
+        at = item.created_at + timedelta(hours=1)
+        people = ["njhill", item.author, "mergify[bot]", "njhill", f"reviewer{index % 3}"]
+        item.reviews = [
+            {"id": number * 10 + i, "user": who, "state": "COMMENTED", "submitted_at": at}
+            for i, who in enumerate(people)
+        ]
+    wanted = [(n, fake_github.items[n].author) for n in pulls]
+    fake_github.reset_log()
+    by_rest = collector(fake_github).pulls_details(wanted)
+    assert len(fake_github.requests) == 2 * len(pulls)
+    fake_github.reset_log()
+    by_graphql = collector(fake_github, token="t0ken").pulls_details(wanted)
+    assert [r.path for r in fake_github.requests] == ["/graphql", "/graphql"]  # 50 + 10
+    assert by_graphql == by_rest
+    assert by_rest[5].reviewers == ("njhill", "mergify[bot]", "reviewer2")
+    assert (by_rest[5].additions, by_rest[5].deletions, by_rest[5].changed_files) == (50, 5, 5)

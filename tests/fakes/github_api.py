@@ -910,7 +910,13 @@ def _node(item: FakeItem, query: str, fake: FakeGitHub) -> dict[str, Any]:
     }
     threads = dict(_THREAD.findall(query))
     if item.kind == "pr":
-        node.update(isDraft=item.draft, mergedAt=iso(item.merged_at))
+        node.update(
+            isDraft=item.draft,
+            mergedAt=iso(item.merged_at),
+            additions=item.additions,
+            deletions=item.deletions,
+            changedFiles=item.changed_files,
+        )
         timeline = _TIMELINE.search(query)
         if timeline is not None:
             events = sorted(item.ready_events)

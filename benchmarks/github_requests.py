@@ -112,7 +112,7 @@ def main() -> None:
         # With a token the key-change shortlist's size and reviewers are one GraphQL request.
         tokened = Store(f"sqlite:///{d}/bench-token.sqlite3")
         rows.append(
-            ("full report, cold, with a token", *ours(fake, tokened, window, True, "t0ken"))
+            ("full report, 1 day, cold, token", *ours(fake, tokened, window, True, "t0ken"))
         )
         for opened in (store, fresh, full, tokened):
             opened.close()

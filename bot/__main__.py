@@ -1,5 +1,5 @@
 """`python -m bot` runs the command line (the same as `vllm-report`)."""
 
-from bot.cli import main
+from bot.cli import run
 
-raise SystemExit(main())
+run()

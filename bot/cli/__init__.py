@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from types import TracebackType
+from typing import NoReturn
 
 from bot.cli.check import add_check_command
 from bot.cli.ops import add_ops_commands
@@ -27,6 +29,26 @@ from bot.cli.reports import add_report_commands, add_topics_command
 from bot.model.errors import InputError, ServiceError, masked
 
 log = logging.getLogger("bot")
+
+
+def run() -> NoReturn:
+    """The console entry point (`vllm-report`, `python -m bot`): `main`, then the exit."""
+    # `docker stop`, systemd and Kubernetes stop a process with SIGTERM: a command stops as
+    # on Ctrl-C, with its sentence (`serve` puts its own handler in place of this one).
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        code = main()
+    except KeyboardInterrupt:  # before the command started (Python was still importing it)
+        print("vllm-report: interrupted before anything was done", file=sys.stderr)
+        code = 130
+    # The answer is given: a Ctrl-C from here on lands while Python closes its threads and
+    # files, has nothing left to stop, and would print Python's own traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise SystemExit(code)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,11 +66,12 @@ def _guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namesp
 
     The sentence is masked (bot.model.errors): no secret, whatever a library put in it."""
     try:
-        return handler(args)
-    except (InputError, ServiceError) as exc:
-        print(f"vllm-report: {masked(str(exc))}", file=sys.stderr)
-        return exc.exit_status
-    except KeyboardInterrupt:
+        try:
+            return handler(args)
+        except (InputError, ServiceError) as exc:
+            print(f"vllm-report: {masked(str(exc))}", file=sys.stderr)
+            return exc.exit_status
+    except KeyboardInterrupt:  # also one that lands while the failure above is told
         print(
             "vllm-report: interrupted; nothing half-done was recorded as complete, and running "
             "the same command again resumes where it stopped",

@@ -4,6 +4,8 @@ depend on failed, 2 what was typed or configured is wrong. No traceback, ever.""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -445,3 +447,49 @@ def test_rate_limit_used_up_says_so_and_when_it_resets_without_log_noise(
     assert "rate limit is used up (it resets at" in sentence
     assert "too many 403" not in sentence
     assert err.strip() == sentence
+
+
+@pytest.mark.parametrize("answered", ["the command's answer", "a failure's sentence"])
+def test_a_ctrl_c_after_the_answer_prints_no_traceback(answered: str) -> None:
+    """A Ctrl-C that lands once the command has answered (Python closing its threads and
+    files: the probe script caught Python's own KeyboardInterrupt traceback there) changes
+    nothing: the exit status is the command's, and stderr holds its sentence alone. The
+    interrupt is sent by an exit handler, so it lands in that window every time."""
+    fails = answered == "a failure's sentence"
+    probe = (
+        "import atexit, os, signal, sys\n"
+        "import bot.cli\n"
+        "from bot.model.errors import InputError\n"
+        "def main():\n"
+        f"    if {fails}:\n"
+        "        return bot.cli._guarded(lambda a: (_ for _ in ()).throw(InputError('no')), None)\n"
+        "    return 0\n"
+        "bot.cli.main = main\n"
+        "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))\n"
+        "bot.cli.run()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    assert (result.returncode, result.stderr) == ((2, "vllm-report: no\n") if fails else (0, ""))
+
+
+def test_sigterm_stops_a_command_with_its_sentence() -> None:
+    """`docker stop` (SIGTERM) during a command: the command stops as on Ctrl-C, saying
+    that nothing half-done was recorded, instead of dying silently."""
+    probe = (
+        "import os, signal, threading\n"
+        "import bot.cli\n"
+        "def busy(args):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    threading.Event().wait(30)\n"
+        "    return 0\n"
+        "bot.cli.main = lambda: bot.cli._guarded(busy, None)\n"
+        "bot.cli.run()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 130, result
+    assert result.stderr.startswith("vllm-report: interrupted; nothing half-done"), result.stderr

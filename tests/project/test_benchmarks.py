@@ -27,8 +27,12 @@ def test_benchmark_prints_its_table() -> None:
         "cold, 7 days (search)",
         "full report, 1 day, cold",
         "full report, 1 day, warm",
+        "full report, 1 day, cold, token",
     }
     assert rows["warm, 1 day (archive)"][-3] == "0"  # requests column
     assert rows["full report, 1 day, warm"][-3] == "0"
+    # With a token the key changes' size and reviewers are one GraphQL request, not 16 REST.
+    cold, token = (int(rows[f"full report, 1 day, {n}"][-3]) for n in ("cold", "cold, token"))
+    assert token < cold and token <= 30  # the budget of a cold full report
     one_day = {rows[name][-1] for name in rows if "1 day" in name}  # counts agree everywhere
     assert one_day == {"26/24/79/36/17"}

@@ -123,6 +123,11 @@ class Interactions:
             else:
                 answer = await self.commands.answer(command, _asker(interaction), request)
             await self._follow_up(interaction, answer, ephemeral=answer.ephemeral)
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            # Discord did not take the answer (unreachable, or too slow under a burst): no
+            # bug of ours, so one log line and no traceback; a second try would fail alike.
+            said = str(exc) or type(exc).__name__
+            log.warning("Discord did not take the answer to /%s (%s)", _name(interaction), said)
         except Exception:  # the person gets a sentence; the log gets the rest
             log.exception("Discord interaction failed")
             await self._follow_up(

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
 import feedparser
+import pytest
 
 from bot.model.query import ReportQuery
 from bot.model.windows import day_window
@@ -306,3 +307,53 @@ def test_a_backfilled_day_redraws_the_fortnight_after_it(tmp_path: Path) -> None
     site, from_nothing = _files(root), _files(tmp_path / "cold")
     assert site.keys() == from_nothing.keys()
     assert [name for name in site if site[name] != from_nothing[name]] == []
+
+
+def test_a_chinese_page_shows_charts_drawn_and_described_in_chinese(fixture_site: Site) -> None:
+    """The zh page's charts are their own drawings (labels in Chinese), and their
+    descriptions for screen readers are in Chinese too."""
+    _, root, _ = fixture_site
+    for kind in ("counts", "vendors"):
+        zh, en = (root / "2026-03-25" / f / f"{kind}.png" for f in ("zh", "."))
+        assert zh.read_bytes() != en.read_bytes(), kind
+    alts = re.findall(r'<img src="[a-z]+\.png" alt="([^"]+)"', page(root, "2026-03-25", "zh"))
+    assert len(alts) == 2 and all(re.search(r"[\u4e00-\u9fff]", alt) for alt in alts), alts
+
+
+def test_a_rebuild_with_nothing_new_draws_no_chart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Charts are most of a build's time: one whose figures did not change stands as the
+    last build drew it (a site of a thousand days rebuilt daily would draw 4,000 otherwise)."""
+    from formatters import charts
+
+    drawn: list[str] = []
+    real = charts.chart
+
+    def counted(*args: object, **kwargs: object) -> charts.Chart:
+        drawn.append(str(args[1]))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(charts, "chart", counted)
+    root = tmp_path / "site"
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        archive.archive("2026-03-24")
+        first = archive.build(root)
+        assert len(drawn) == 4 * first.days  # two charts, two languages, each day
+        drawn.clear()
+        archive.build(root)
+    assert drawn == []
+
+
+def test_an_event_belongs_to_the_report_day_whose_window_holds_it() -> None:
+    """Which fortnight a late event redraws: the window of 2026-03-25 runs from 11:45 in
+    Shanghai that day to 11:45 the next, so 11:44 is still the day before."""
+    from bot.service.site import SiteBuilder
+
+    builder = SiteBuilder.__new__(SiteBuilder)
+    builder.tz, builder.cutoff = CST, time(11, 45)
+    at = datetime(2026, 3, 25, 11, 45, tzinfo=CST)
+    assert builder._day_of(at) == date(2026, 3, 25)
+    assert builder._day_of(at - timedelta(minutes=1)) == date(2026, 3, 24)
+    assert builder._day_of(at.astimezone(UTC)) == date(2026, 3, 25)  # 03:45 UTC
+    assert builder._day_of((at - timedelta(seconds=1)).astimezone(UTC)) == date(2026, 3, 24)

@@ -118,6 +118,16 @@ def describe(exc: BaseException, where: str, doing: str = "the store ({where}) f
             f"the store ({where}) is damaged ({said}): restore it from a backup, or move it "
             "aside and the archive is fetched again from GitHub"
         )
+    if "disk is full" in low or "no space left" in low:  # SQLITE_FULL, ENOSPC
+        return (
+            f"the disk holding the store ({where}) is full: free some space and run again "
+            "(a write that did not fit was rolled back whole)"
+        )
+    if "disk i/o error" in low:  # SQLite's word when the disk refuses, full or failing
+        return (
+            f"the store ({where}) could not be read or written (disk I/O error): the disk "
+            "is full or failing; free some space or check the disk, then run again"
+        )
     if "does not exist" in low and "database" in low:
         return f"the store's database is gone ({where}): {said}"
     if "unable to open database file" in low:  # SQLite: the folder is missing or not ours

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
@@ -201,3 +202,24 @@ def test_a_sqlite_file_that_cannot_be_opened_says_what_to_fix() -> None:
     said = describe(sqlite3.OperationalError("unable to open database file"), "/data/x.sqlite3")
     assert said.startswith("cannot open the SQLite store (/data/x.sqlite3)")
     assert "chown 10001" in said
+
+
+def test_a_full_disk_at_start_is_said_so(tmp_path: Path) -> None:
+    """A store that cannot grow (SQLite's own "database or disk is full", here from a page
+    limit on every connection, as a full disk gives it) is said as a full disk and what to
+    do, not as a database failure."""
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    def no_room(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.execute("PRAGMA max_page_count = 1")
+
+    event.listen(Engine, "connect", no_room)
+    try:
+        with pytest.raises(StoreError) as caught:
+            Store(f"sqlite:///{tmp_path}/vllm-report.sqlite3")
+    finally:
+        event.remove(Engine, "connect", no_room)
+    said = str(caught.value)
+    assert "is full: free some space and run again" in said, said
+    assert str(tmp_path) in said  # which disk

@@ -270,7 +270,9 @@ def test_two_post_commands_at_once_post_each_part_once(
     assert main(argv) == 0  # archived first, so both reach the posting at the same time
     capsys.readouterr()
     command = [sys.executable, "-m", "bot", "post", DAY.label, "--cutoff", DAY.cutoff]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # Nobody dies here: leases long enough that a run a loaded machine stalls for seconds
+    # keeps its own (with 5 s one was taken over mid-part and the run ended in an error).
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "VLLM_REPORT_DELIVERY_LEASE_SECONDS": "600"}
     runs = [
         subprocess.Popen(command, cwd=clean_env, env=env, stderr=subprocess.PIPE, text=True)
         for _ in range(2)

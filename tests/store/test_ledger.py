@@ -131,3 +131,19 @@ def test_lookups_stay_inside_their_repo_and_window(store: Store) -> None:
     assert store.ledger.message_ids(R, W) == {"m1"}
     assert store.ledger.parts(R, W, D) == {"p", "unsent"}
     assert store.ledger.parts("other/repo", W, D) == {"p"}
+
+
+def test_sent_records_that_part_alone_and_says_which_message_stands(store: Store) -> None:
+    """Two parts in flight at once (two destinations posting side by side): recording one
+    as sent leaves the other to be sent, and a second holder recording the same part later
+    learns the message that stands is the first one (its own is a copy to remove)."""
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.claim(R, W, "discord:111", "p", "a", T0, LEASE)
+    store.ledger.claim(R, W, D, "q", "a", T0, LEASE)
+    assert store.ledger.sent(R, W, D, "p", "m1", T0) == "m1"
+    assert store.ledger.claim(R, W, "discord:111", "p", "a", T0, LEASE).message_id is None
+    assert store.ledger.claim(R, W, D, "q", "a", T0, LEASE).message_id is None
+    assert store.ledger.parts(R, W, D) == {"p", "q"}
+    assert store.ledger.sent(R, W, D, "p", "m2", T0 + S) == "m1"  # m2 is the copy
+    assert store.ledger.claim(R, W, D, "p", "b", T0 + 10 * LEASE, LEASE).message_id == "m1"
+    assert store.ledger.message_ids(R, W) == {"m1"}

@@ -147,3 +147,30 @@ def test_sent_records_that_part_alone_and_says_which_message_stands(store: Store
     assert store.ledger.sent(R, W, D, "p", "m2", T0 + S) == "m1"  # m2 is the copy
     assert store.ledger.claim(R, W, D, "p", "b", T0 + 10 * LEASE, LEASE).message_id == "m1"
     assert store.ledger.message_ids(R, W) == {"m1"}
+
+
+def test_a_heartbeat_renews_its_own_live_leases_only(store: Store) -> None:
+    """A live run's heartbeat must not keep a dead run's leases alive (its parts would wait
+    forever), nor lease again a part already sent."""
+    store.ledger.claim(R, W, D, "p", "dead", T0, LEASE)
+    store.ledger.claim(R, W, D, "q", "live", T0, LEASE)
+    store.ledger.claim(R, W, D, "s", "live", T0, LEASE)
+    store.ledger.sent(R, W, D, "s", "m1", T0)
+    assert store.ledger.renew("live", T0 + 20 * S, LEASE) == 1  # q alone
+    taken = store.ledger.claim(R, W, D, "p", "live", T0 + LEASE, LEASE)  # dead's ran out
+    assert taken.held
+    assert not store.ledger.claim(R, W, D, "q", "other", T0 + LEASE, LEASE).held  # renewed
+    assert not store.ledger.holds(R, W, D, "s", "live", T0 + S, LEASE)  # sent: no lease
+
+
+def test_release_and_a_recorded_id_end_the_lease_of_that_unsent_part(store: Store) -> None:
+    """A failed send gives its lease back (the next claimer gets it at once); a part
+    recorded with its message id has no holder; a sent part is never released."""
+    store.ledger.claim(R, W, D, "p", "a", T0, LEASE)
+    store.ledger.release(R, W, D, "p", "a", T0 + S)
+    assert store.ledger.claim(R, W, D, "p", "b", T0 + S, LEASE).held
+    store.ledger.claim(R, W, D, "q", "a", T0, LEASE)
+    store.ledger.record(R, W, D, "q", "sent", "m1", T0 + S)
+    assert not store.ledger.holds(R, W, D, "q", "a", T0 + S, LEASE)
+    store.ledger.release(R, W, D, "q", "a", T0 + 2 * S)
+    assert store.ledger.claim(R, W, D, "q", "b", T0 + 2 * S, LEASE).message_id == "m1"

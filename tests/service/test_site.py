@@ -357,3 +357,21 @@ def test_an_event_belongs_to_the_report_day_whose_window_holds_it() -> None:
     assert builder._day_of(at - timedelta(minutes=1)) == date(2026, 3, 24)
     assert builder._day_of(at.astimezone(UTC)) == date(2026, 3, 25)  # 03:45 UTC
     assert builder._day_of((at - timedelta(seconds=1)).astimezone(UTC)) == date(2026, 3, 24)
+
+
+def test_a_build_tells_its_progress_day_by_day_and_counts_its_files(tmp_path: Path) -> None:
+    """`site build` shows "day N of M" as it goes (a first build of a long archive takes
+    minutes), and its summary counts the files it left."""
+    root = tmp_path / "site"
+    said: list[str] = []
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        archive.archive("2026-03-24")
+        built = archive.builder().build(root, progress=said.append)
+    days = list(built.made)  # a first build makes every day
+    assert len(days) == built.days
+    assert said == [
+        f"building the site: {label}, day {n} of {len(days)}" for n, label in enumerate(days, 1)
+    ]
+    on_disk = [p for p in root.rglob("*") if p.is_file() and p.name != ".site-inputs.json"]
+    assert built.files == len(on_disk) and built.removed == ()
+    assert built.pages == sum(1 for p in on_disk if p.suffix == ".html")

@@ -375,3 +375,27 @@ def test_a_build_tells_its_progress_day_by_day_and_counts_its_files(tmp_path: Pa
     on_disk = [p for p in root.rglob("*") if p.is_file() and p.name != ".site-inputs.json"]
     assert built.files == len(on_disk) and built.removed == ()
     assert built.pages == sum(1 for p in on_disk if p.suffix == ".html")
+
+
+def test_a_page_no_longer_part_of_the_site_is_removed(tmp_path: Path) -> None:
+    """A page an earlier build wrote that this one does not make (a topic taken out of the
+    rules, a day the archive no longer holds whole) is removed and said removed; files the
+    bot never wrote (a CNAME for GitHub Pages) stay."""
+    import json
+
+    root = tmp_path / "site"
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        archive.archive("2026-03-24")
+        archive.build(root)
+        gone = root / "topics/retired/index.html"
+        gone.parent.mkdir(parents=True)
+        gone.write_text("<p>a topic of older rules</p>", encoding="utf-8")
+        (root / "CNAME").write_text("reports.example.org\n", encoding="utf-8")
+        inputs = root / ".site-inputs.json"
+        before = json.loads(inputs.read_text(encoding="utf-8"))
+        before["files"].append("topics/retired/index.html")
+        inputs.write_text(json.dumps(before), encoding="utf-8")
+        after = archive.build(root)
+    assert after.removed == ("topics/retired/index.html",)
+    assert not gone.exists()
+    assert (root / "CNAME").read_text(encoding="utf-8") == "reports.example.org\n"

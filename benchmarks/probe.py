@@ -241,7 +241,7 @@ def run(probe: Probe, workdir: Path) -> Seen:
         lines = [line for line in out.splitlines() if line.startswith("✗")]
         sentence = process.returncode in (1, 2) and bool(lines)
     elif probe.stop is not None and probe.env.get("_MIDWAY"):  # stopped, and said so once
-        sentence = process.returncode in (0, 1, 130, 143) and len(lines) == 1
+        sentence = process.returncode in (130, 143) and len(lines) == 1
     else:
         stopped = probe.stop is not None and process.returncode in (0, 1, 130)
         sentence = (process.returncode in (1, 2) and len(lines) == 1) or stopped

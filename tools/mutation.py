@@ -78,8 +78,6 @@ TRUTH = [
     "bot.analyze.radar_culprits.*",
 ]
 # Where a run recovers: the failed-day retry loop (which day is due, the backoff, when a
-# day counts as posted), against its in-process tests.
-# Where a run recovers: the failed-day retry loop (which day is due, the backoff, when a
 # day counts as posted), the delivery ledger (which part is sent, leased, recorded), and the
 # incremental site build (which days are made again, which files stand, what is removed),
 # against their in-process tests.

@@ -38,17 +38,22 @@ def run() -> NoReturn:
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         code = main()
-    except KeyboardInterrupt:  # before the command started (Python was still importing it)
+    except KeyboardInterrupt as exc:  # before the command started (still importing it)
         print("vllm-report: interrupted before anything was done", file=sys.stderr)
-        code = 130
+        code = 143 if isinstance(exc, Terminated) else 130
     # The answer is given: a Ctrl-C from here on lands while Python closes its threads and
     # files, has nothing left to stop, and would print Python's own traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise SystemExit(code)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: stopped from outside, as Ctrl-C stops, but told apart by its exit status."""
+
+
 def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    raise Terminated
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,13 +76,13 @@ def _guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namesp
         except (InputError, ServiceError) as exc:
             print(f"vllm-report: {masked(str(exc))}", file=sys.stderr)
             return exc.exit_status
-    except KeyboardInterrupt:  # also one that lands while the failure above is told
+    except KeyboardInterrupt as exc:  # also one that lands while the failure above is told
         print(
             "vllm-report: interrupted; nothing half-done was recorded as complete, and running "
             "the same command again resumes where it stopped",
             file=sys.stderr,
         )
-        return 130
+        return 143 if isinstance(exc, Terminated) else 130  # 128 + the signal, as shells say
 
 
 def _masked_traceback(

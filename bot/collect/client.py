@@ -52,11 +52,10 @@ SPLIT_MARGIN = 1.25
 # PRs whose size and reviewers one GraphQL request reads (the key-change shortlist is 8):
 # GitHub allows 500,000 nodes a query; 50 PRs × 100 reviews is 5,050.
 DETAILS_PER_QUERY = 50
-# Reviews beyond the first 100 of a PR add no reviewer a reader would miss (the REST path
-# reads them all).
+# A PR's first 100 reviews; one with more is read again by REST, which pages through all.
 _DETAILS_NODE = (
     "... on PullRequest { additions deletions changedFiles "
-    "reviews(first: 100) { nodes { author { __typename login } } } }"
+    "reviews(first: 100) { totalCount nodes { author { __typename login } } } }"
 )
 
 __all__ = [
@@ -277,13 +276,17 @@ class Collector:
                 "query Details($owner: String!, $name: String!) "
                 f"{{ repository(owner: $owner, name: $name) {{ {reads} }} }}"
             )
-            data = self.graphql(query, {"owner": owner, "name": name}, "the key changes' query")
+            try:
+                data = self.graphql(query, {"owner": owner, "name": name}, "a query")
+            except CollectError:  # e.g. a number GitHub no longer resolves: REST says which
+                found += [self.pull_details(number, author) for number, author in chunk]
+                continue
             nodes = data.get("repository") or {}
             for number, author in chunk:
                 node = nodes.get(f"p{number}")
-                if isinstance(node, dict) and "additions" in node:
+                if isinstance(node, dict) and "additions" in node and _all_reviews(node):
                     found.append(_details(number, author, node))
-                else:  # not a PR by now (transferred, or an issue): as REST would say it
+                else:  # not a PR by now, or over 100 reviews: as REST reads it
                     found.append(self.pull_details(number, author))
         return found
 
@@ -472,6 +475,12 @@ def _cut(first: datetime, seconds: int, parts: int) -> Iterator[tuple[datetime, 
         begin = seconds * index // parts
         end = seconds * (index + 1) // parts - 1
         yield first + timedelta(seconds=begin), first + timedelta(seconds=end)
+
+
+def _all_reviews(node: dict[str, Any]) -> bool:
+    """Whether the node holds every review of its PR (GitHub gives the first 100)."""
+    reviews = node.get("reviews") or {}
+    return int(reviews.get("totalCount") or 0) <= len(reviews.get("nodes") or [])
 
 
 def _details(number: int, author: str | None, node: dict[str, Any]) -> PullDetails:

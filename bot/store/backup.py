@@ -129,6 +129,11 @@ def _copy_sqlite(path: Path, temp: Path, where: str) -> None:
         # A single file: the copy needs no -wal beside it to be read or restored.
         destination.execute("PRAGMA journal_mode=DELETE")
     except sqlite3.Error as exc:
+        if "disk is full" in str(exc).lower():  # the copy did not fit: the backup's disk
+            raise StoreError(
+                f"the disk holding the backup ({temp.parent}) is full: free some space there "
+                "or name a folder on another disk"
+            ) from None
         raise StoreError(describe(exc, where, "cannot back up the store ({where})")) from None
     except OSError as exc:
         raise StoreError(

@@ -177,7 +177,8 @@ def test_with_a_token_the_key_changes_size_and_reviewers_cost_one_graphql_reques
 ) -> None:
     """Without a token each PR costs two REST requests (the pull, its reviews); with one,
     50 PRs are one GraphQL request, and the facts read are the same: the author's own review
-    is not a reviewer, an app keeps REST's `[bot]`, a person who reviewed twice counts once."""
+    is not a reviewer, an app keeps REST's `[bot]`, a person who reviewed twice counts once,
+    and a PR with more reviews than one query returns is read whole by REST."""
     pulls = sorted(n for n, it in fake_github.items.items() if it.kind == "pr")[:60]
     for index, number in enumerate(pulls):
         item = fake_github.items[number]
@@ -188,13 +189,47 @@ def test_with_a_token_the_key_changes_size_and_reviewers_cost_one_graphql_reques
             {"id": number * 10 + i, "user": who, "state": "COMMENTED", "submitted_at": at}
             for i, who in enumerate(people)
         ]
+    crowded = fake_github.items[pulls[7]]  # 101 reviews: the 101st by someone new
+    at = crowded.created_at + timedelta(hours=2)
+    crowded.reviews = [
+        {
+            "id": 9_000_000 + i,
+            "user": "alice" if i < 100 else "bob",
+            "state": "COMMENTED",
+            "submitted_at": at + timedelta(minutes=i),
+        }
+        for i in range(101)
+    ]
     wanted = [(n, fake_github.items[n].author) for n in pulls]
     fake_github.reset_log()
     by_rest = collector(fake_github).pulls_details(wanted)
-    assert len(fake_github.requests) == 2 * len(pulls)
+    assert len(fake_github.requests) == 2 * len(pulls) + 1  # 101 reviews: two pages
     fake_github.reset_log()
     by_graphql = collector(fake_github, token="t0ken").pulls_details(wanted)
-    assert [r.path for r in fake_github.requests] == ["/graphql", "/graphql"]  # 50 + 10
+    # 50 + 10, and the PR with over 100 reviews read again by REST (its pull, two pages)
+    paths = [r.path for r in fake_github.requests]
+    assert paths.count("/graphql") == 2 and len(paths) == 5, paths
     assert by_graphql == by_rest
+    assert by_rest[7].reviewers == ("alice", "bob")
     assert by_rest[5].reviewers == ("njhill", "mergify[bot]", "reviewer2")
     assert (by_rest[5].additions, by_rest[5].deletions, by_rest[5].changed_files) == (50, 5, 5)
+
+
+def test_a_pr_number_graphql_cannot_resolve_is_read_by_rest_and_said_as_rest_says_it(
+    fake_github: FakeGitHub,
+) -> None:
+    """GitHub answers an alias it cannot resolve with a NOT_FOUND error for the whole query:
+    the batch is read by REST instead (the others read; the missing one is REST's 404, not
+    "try again later" of a query that would fail again)."""
+    pulls = sorted(n for n, it in fake_github.items.items() if it.kind == "pr")[:3]
+    wanted = [(n, fake_github.items[n].author) for n in pulls]
+    error = {
+        "type": "NOT_FOUND",
+        "path": ["repository", f"p{pulls[0]}"],
+        "message": f"Could not resolve to an issue or pull request with the number of {pulls[0]}.",
+    }
+    fake_github.fail_next(Fault(status=200, body={"data": {"repository": None}, "errors": [error]}))
+    read = collector(fake_github, token="t0ken").pulls_details(wanted)
+    assert [d.number for d in read] == pulls
+    assert fake_github.requests[0].path == "/graphql"
+    assert len(fake_github.requests) == 1 + 2 * len(pulls)

@@ -174,3 +174,15 @@ def test_release_and_a_recorded_id_end_the_lease_of_that_unsent_part(store: Stor
     assert not store.ledger.holds(R, W, D, "q", "a", T0 + S, LEASE)
     store.ledger.release(R, W, D, "q", "a", T0 + 2 * S)
     assert store.ledger.claim(R, W, D, "q", "b", T0 + 2 * S, LEASE).message_id == "m1"
+
+
+def test_a_destination_enabled_again_starts_counting_from_nothing(store: Store) -> None:
+    """`doctor` enabling a destination forgets its failures: it takes the whole limit of new
+    'gone' failures to disable it again, and the count is of failures tried since `since`."""
+    for _ in range(3):
+        store.ledger.destination_failed("slack:CG", "gone", 3, T0)
+    assert store.ledger.enable("slack:CG")
+    assert not store.ledger.destination_failed("slack:CG", "gone", 3, T0 + S)
+    assert not store.ledger.destination_failed("slack:CG", "gone", 3, T0 + S)
+    assert store.ledger.destination_failed("slack:CG", "gone", 3, T0 + 2 * S)
+    assert store.ledger.disabled(since=T0 + 2 * S) == {"slack:CG": "gone"}  # tried at since

@@ -393,9 +393,27 @@ def test_a_page_no_longer_part_of_the_site_is_removed(tmp_path: Path) -> None:
         (root / "CNAME").write_text("reports.example.org\n", encoding="utf-8")
         inputs = root / ".site-inputs.json"
         before = json.loads(inputs.read_text(encoding="utf-8"))
-        before["files"].append("topics/retired/index.html")
+        # and one a person already deleted: nothing to remove, no failure
+        before["files"] += ["topics/retired/index.html", "topics/retired/feed.xml"]
         inputs.write_text(json.dumps(before), encoding="utf-8")
         after = archive.build(root)
-    assert after.removed == ("topics/retired/index.html",)
+    assert after.removed == ("topics/retired/feed.xml", "topics/retired/index.html")
     assert not gone.exists()
     assert (root / "CNAME").read_text(encoding="utf-8") == "reports.example.org\n"
+
+
+def test_a_new_version_of_the_bot_makes_every_page_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages are made by the code as much as by the facts: after an upgrade (the code's
+    digest changed) every day is made again, though the archive learned nothing."""
+    import bot.service.site as site
+
+    root = tmp_path / "site"
+    with FixtureArchive(tmp_path / "data", hostile=False) as archive:
+        archive.archive("2026-03-24")
+        first = archive.build(root)
+        assert archive.build(root).made == ()
+        monkeypatch.setattr(site, "code_digest", lambda: b"the next version")
+        upgraded = archive.build(root)
+    assert len(upgraded.made) == first.days

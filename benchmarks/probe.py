@@ -1,4 +1,4 @@
-"""Probe the bot with bad input and count how it answers. Not part of CI (about 3 minutes).
+"""Probe the bot with bad input and count how it answers. Not part of CI (a few minutes).
 
     python benchmarks/probe.py [--fuzz 10000] [--seed 1] [--verbose]
 

@@ -293,6 +293,58 @@ EQUIVALENT: dict[str, str] = {
         f"bot.store.ledger.x__count__mutmut_{n}": "execute(update(...)) always has rowcount"
         for n in (5, 8, 11)
     },
+    # From the `--recovery` run of 2026-12-04: the incremental site build (bot/service/site.py).
+    **{
+        f"bot.service.site.xǁ{name}": why
+        for names, why in (
+            (
+                tuple(f"SiteBuilderǁbuild__mutmut_{n}" for n in range(142, 156)),
+                "the summary log line's words and arguments (logging reports a bad one "
+                "itself and never raises)",
+            ),
+            (
+                (
+                    "SiteBuilderǁbuild__mutmut_12",
+                    "SiteBuilderǁbuild__mutmut_20",
+                    "SiteBuilderǁbuild__mutmut_22",
+                    "SiteBuilderǁbuild__mutmut_30",
+                ),
+                "with the recipe changed or no earlier build every day is new, hence made: "
+                "what `kept`, `raw` and the earlier notes hold then is never read",
+            ),
+            (
+                ("SiteBuilderǁbuild__mutmut_47", "SiteBuilderǁbuild__mutmut_58"),
+                "a longer history than a fortnight: `history.ending` takes the last "
+                "CHART_DAYS days before each made day, and nothing reads the others",
+            ),
+            (
+                ("SiteBuilderǁbuild__mutmut_112", "SiteBuilderǁbuild__mutmut_115"),
+                "a kept day's record dumped again is the record the last build wrote",
+            ),
+            (
+                ("SiteBuilderǁ_chart__mutmut_1", "SiteBuilderǁ_chart__mutmut_2"),
+                "every caller passes the language",
+            ),
+            (
+                ("_Filesǁput__mutmut_6", "_Filesǁ__init____mutmut_6", "_Filesǁ__init____mutmut_9"),
+                "'UTF-8' is 'utf-8'; the notes file is JSON in ASCII, read alike in any locale",
+            ),
+            (
+                ("SiteBuilderǁ_changes__mutmut_25", "SiteBuilderǁ_changes__mutmut_27"),
+                "notes with a mark always hold `seen`",
+            ),
+            (
+                ("SiteBuilderǁ_changes__mutmut_40",),
+                "a row stamped exactly at the band is remembered too: it is then not news "
+                "to the next build, which it was not",
+            ),
+            (
+                ("SiteBuilderǁ_counted__mutmut_4",),
+                "`_counted` runs only with an earlier build, whose mark `since` always is",
+            ),
+        )
+        for name in names
+    },
 }
 # Lines that run only on PostgreSQL: the mutation run is SQLite-only (`-m "not postgres"`);
 # tests/store/test_ledger.py runs each of them on PostgreSQL in CI. Counted apart.

@@ -1,4 +1,4 @@
-"""Probe the bot with bad input and count how it answers. Not part of CI (a few minutes).
+"""Probe the bot with bad input and count how it answers. Not part of CI (about a minute).
 
     python benchmarks/probe.py [--fuzz 10000] [--seed 1] [--verbose]
 
@@ -54,6 +54,8 @@ class Probe:
     env: dict[str, str] = field(default_factory=dict)
     files: dict[str, str | None] = field(default_factory=dict)  # None: a folder
     stop: signal.Signals | None = None  # sent once the process has printed its first line
+    midway: bool = False  # `stop` sent once the slow GitHub was asked, not on the first line
+    newer: bool = False  # the store is one a newer version wrote
 
 
 @dataclass
@@ -156,7 +158,7 @@ def probes(html_url: str, slow_url: str) -> list[Probe]:
     ]
     found += [Probe(f"store: {name}", day, env, files) for name, env, files in stores]
     found += [
-        Probe("store: newer revision", day, {"_NEWER": "1"}),
+        Probe("store: newer revision", day, newer=True),
         Probe("command: unknown", ["shwo"]),
         Probe("command: day not a date", ["show", "2026-02-30"]),
         Probe("command: range backwards", ["show", "2026-03-25..2026-03-20"]),
@@ -168,14 +170,16 @@ def probes(html_url: str, slow_url: str) -> list[Probe]:
         Probe(
             "signal: Ctrl-C during post's GitHub request",
             ["post", "2026-03-25"],
-            {"GITHUB_API_URL": slow_url, "_MIDWAY": "1"},
+            {"GITHUB_API_URL": slow_url},
             stop=signal.SIGINT,
+            midway=True,
         ),
         Probe(
             "signal: SIGTERM during post's GitHub request",
             ["post", "2026-03-25"],
-            {"GITHUB_API_URL": slow_url, "_MIDWAY": "1"},
+            {"GITHUB_API_URL": slow_url},
             stop=signal.SIGTERM,
+            midway=True,
         ),
         Probe("signal: SIGTERM to serve", ["serve"], stop=signal.SIGTERM),
     ]
@@ -204,9 +208,9 @@ def run(probe: Probe, workdir: Path) -> Seen:
         "SLACK_CHANNELS": "C0123ABCD",
         "DISCORD_CHANNELS": "123456789012345678",
         **CANARIES,
-        **{k: v for k, v in probe.env.items() if not k.startswith("_")},
+        **probe.env,
     }
-    if probe.env.get("_NEWER"):
+    if probe.newer:
         _newer_store(folder / "data", env)
     command = [sys.executable, "-m", "bot", *probe.argv]
     process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
@@ -218,7 +222,7 @@ def run(probe: Probe, workdir: Path) -> Seen:
         stderr=subprocess.PIPE,
         text=True,
     )
-    if probe.stop is not None and probe.env.get("_MIDWAY"):
+    if probe.stop is not None and probe.midway:
         ASKED.wait(60)  # GitHub was asked and has not answered
         ASKED.clear()
         process.send_signal(probe.stop)
@@ -240,7 +244,7 @@ def run(probe: Probe, workdir: Path) -> Seen:
     if probe.argv == ["doctor"]:  # a line per check: the failing ones marked ✗, one line each
         lines = [line for line in out.splitlines() if line.startswith("✗")]
         sentence = process.returncode in (1, 2) and bool(lines)
-    elif probe.stop is not None and probe.env.get("_MIDWAY"):  # stopped, and said so once
+    elif probe.midway:  # stopped, and said so once
         sentence = process.returncode in (130, 143) and len(lines) == 1
     else:
         stopped = probe.stop is not None and process.returncode in (0, 1, 130)

@@ -296,17 +296,13 @@ class Collector:
             repo = self._github.get_repo(self.source.repo)
             pull = repo.get_pull(number)  # lazy: the raw_data read below is the request
             data = pull.raw_data
-            reviewers = []
-            for review in pull.get_reviews():
-                login = review.user.login if review.user is not None else None
-                if login and login != author and login not in reviewers:
-                    reviewers.append(login)
+            logins = [r.user.login if r.user is not None else None for r in pull.get_reviews()]
         return PullDetails(
             number=number,
             additions=_count(data.get("additions")),
             deletions=_count(data.get("deletions")),
             changed_files=_count(data.get("changed_files")),
-            reviewers=tuple(reviewers),
+            reviewers=_reviewers(logins, author),
         )
 
     # -- comment threads (hot discussions) ---------------------------------------------
@@ -485,18 +481,20 @@ def _all_reviews(node: dict[str, Any]) -> bool:
 
 def _details(number: int, author: str | None, node: dict[str, Any]) -> PullDetails:
     """A PR's size and reviewers from its GraphQL node, as `pull_details` reads them."""
-    reviewers: list[str] = []
-    for review in (node.get("reviews") or {}).get("nodes") or []:
-        login = login_of(review.get("author")) if isinstance(review, dict) else None
-        if login and login != author and login not in reviewers:
-            reviewers.append(login)
+    reviews = (node.get("reviews") or {}).get("nodes") or []
+    logins = [login_of(r.get("author")) if isinstance(r, dict) else None for r in reviews]
     return PullDetails(
         number=number,
         additions=_count(node.get("additions")),
         deletions=_count(node.get("deletions")),
         changed_files=_count(node.get("changedFiles")),
-        reviewers=tuple(reviewers),
+        reviewers=_reviewers(logins, author),
     )
+
+
+def _reviewers(logins: Sequence[str | None], author: str | None) -> tuple[str, ...]:
+    """Who reviewed, in the order of their first review: each once, the author left out."""
+    return tuple(dict.fromkeys(login for login in logins if login and login != author))
 
 
 def _count(value: Any) -> int | None:

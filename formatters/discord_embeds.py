@@ -232,14 +232,23 @@ def render_discord_queue(queue: Queue, lang: str = "en") -> list[dict[str, Any]]
     """The review queue as one message (`/vllm-queue`, the weekly digest)."""
     from formatters.queue_outline import queue_context, queue_section, queue_title
 
-    section = queue_section(queue, lang)
+    return render_discord_single(
+        queue_title(queue, lang), queue_context(queue, lang), queue_section(queue, lang), lang
+    )
+
+
+def render_discord_single(
+    title: str, context: str, section: ol.Section, lang: str
+) -> list[dict[str, Any]]:
+    """A one-message digest (the review queue, a personal digest): the context line and the
+    section's rows in embeds, cut to fit one message."""
     rows = section_rows(section.blocks)
     kept = fit_rows(rows, MESSAGE_BUDGET - 400, lang)
-    descriptions = fit_texts([escape(queue_context(queue, lang)), "", *kept])
+    descriptions = fit_texts([escape(context), "", *kept])
     embeds: list[dict[str, Any]] = []
     for index, description in enumerate(descriptions[:EMBEDS_PER_MESSAGE]):
         embed: dict[str, Any] = {"description": description, "color": COLOUR}
         if index == 0:
-            embed["title"] = truncate(queue_title(queue, lang), EMBED_TITLE_LIMIT)
+            embed["title"] = truncate(title, EMBED_TITLE_LIMIT)
         embeds.append(embed)
     return [{"embeds": embeds, "allowed_mentions": NO_MENTIONS}]

@@ -248,32 +248,37 @@ def render_slack_queue(queue: Queue, lang: str = "en") -> list[dict[str, Any]]:
     from formatters.queue_outline import EVENT_TYPE as QUEUE_EVENT
     from formatters.queue_outline import queue_context, queue_section, queue_title
 
-    section = queue_section(queue, lang)
+    payload = {
+        "repo": queue.repo,
+        "window": queue.window.label,
+        "topic": queue.topic or "",
+        "part": "queue",
+    }
+    return render_slack_single(
+        queue_title(queue, lang),
+        queue_context(queue, lang),
+        queue_section(queue, lang),
+        lang,
+        {"event_type": QUEUE_EVENT, "event_payload": payload},
+    )
+
+
+def render_slack_single(
+    title: str, context: str, section: ol.Section, lang: str, metadata: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """A one-message digest (the review queue, a personal digest): a header, a context line
+    and the section's rows, cut to fit one message."""
     rows = section_rows(section.blocks)
     blocks: list[dict[str, Any]] = [
-        {
-            "type": "header",
-            "text": {"type": "plain_text", "text": truncate(queue_title(queue, lang), 150)},
-        },
-        {
-            "type": "context",
-            "elements": [{"type": "mrkdwn", "text": slack_escape(queue_context(queue, lang))}],
-        },
+        {"type": "header", "text": {"type": "plain_text", "text": truncate(title, 150)}},
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": slack_escape(context)}]},
         *text_blocks(fit_rows(rows, MESSAGE_TEXT_BUDGET - 400, lang)),
     ]
     message = {
-        "text": truncate(slack_escape(queue_title(queue, lang)), FALLBACK_TEXT_LIMIT),
+        "text": truncate(slack_escape(title), FALLBACK_TEXT_LIMIT),
         "blocks": blocks[:MAX_BLOCKS],
         "unfurl_links": False,
         "unfurl_media": False,
-        "metadata": {
-            "event_type": QUEUE_EVENT,
-            "event_payload": {
-                "repo": queue.repo,
-                "window": queue.window.label,
-                "topic": queue.topic or "",
-                "part": "queue",
-            },
-        },
+        "metadata": metadata,
     }
     return [message]

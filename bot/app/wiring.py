@@ -235,6 +235,7 @@ def daily_job(
     """The daily run (report → files → site → channels → digests) and its schedule, wired."""
     from bot.service.daily import DailyJob
     from bot.service.daily_run import DailyRun
+    from bot.service.personal import PersonalDigests
     from bot.service.site import SiteBuilder
 
     settings, clock = bot.settings, bot.reports.clock
@@ -260,8 +261,16 @@ def daily_job(
         settings.repo,
         settings.lang,
         observer,
+        PersonalDigests(bot.reports.archiver, bot.store.links, _weekly_day(settings)),
     )
     return DailyJob(settings, run, bot.store.ledger, bot.reports.files, clock, observer)
+
+
+def _weekly_day(settings: Settings) -> str:
+    """Weekly personal digests go with the report of the queue digest's weekday (Monday's
+    when the queue digest is off): one weekly day for the whole bot."""
+    day: str = settings.queue_digest_day
+    return "mon" if day == "off" else day
 
 
 def queue_digest(bot: Bot, job: DailyJob) -> QueueDigest:
@@ -302,6 +311,7 @@ def commands(bot: Bot, metrics: Metrics | None = None) -> Commands:
         bot.reports.clock,
         bot.queues,
         radar=radar(bot),
+        links=bot.store.links,
     )
     return Commands(services, metrics)
 

@@ -454,6 +454,13 @@ class Collector:
         )
 
     @contextmanager
+    def rest(self) -> Iterator[Github]:
+        """PyGithub for a reader in another module (bot.collect.personal), its failures
+        turned into one CollectError like every call here."""
+        with self._translate_errors():
+            yield self._github
+
+    @contextmanager
     def _translate_errors(self) -> Iterator[None]:
         """Turn transport and API failures into one CollectError a person can act on."""
         try:

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.collect.source import Collected, GitHubSource
+from bot.model.personal import PullFacts
 from bot.model.report import ActivityItem, CommentRecord, PullDetails
 from bot.model.windows import Window, format_local
 from bot.store import Lookup, Span, Store
@@ -139,6 +140,42 @@ class Archiver:
                     self.store.pulls.save(repo, details, item.updated_at, now)
                     found[item.number] = details
         return found
+
+    def pull_facts(
+        self, repo: str, items: Iterable[ActivityItem], now: datetime
+    ) -> dict[int, PullFacts]:
+        """Files, requested reviewers and review decision of these PRs (personal digests),
+        read from GitHub (with a token) only when the stored copy is older than the item:
+        one GraphQL request per 50 PRs, once per version of each."""
+        wanted = [it for it in items if it.kind == "pr"]
+        known = self.store.facts.of(repo, [it.number for it in wanted])
+        found = {n: facts for n, (facts, _) in known.items()}
+        stale = [
+            it for it in wanted if it.number not in known or known[it.number][1] < it.updated_at
+        ]
+        if stale and self.fetch and self.source.token:
+            from bot.collect.personal import pulls_facts
+
+            with self._github(repo) as github:
+                read = pulls_facts(github(), [it.number for it in stale])
+            for item, facts in zip(stale, read, strict=True):
+                self.store.facts.save(repo, facts, item.updated_at, now)
+                found[item.number] = facts
+        return found
+
+    def user_exists(self, login: str) -> bool:
+        """Whether GitHub knows `login` (one request; someone subscribing asks)."""
+        from bot.collect.personal import user_exists
+
+        with self._github(self.source.repo) as github:
+            return user_exists(github(), login)
+
+    def label_names(self, repo: str) -> list[str]:
+        """`repo`'s labels as GitHub has them now (a request per 100)."""
+        from bot.collect.personal import label_names
+
+        with self._github(repo) as github:
+            return label_names(github())
 
     def named(self, repo: str, numbers: Iterable[int]) -> list[ActivityItem]:
         """The archived items among `numbers` (items outside a window that it names)."""

@@ -5,7 +5,8 @@ words.py     words typed as text (Slack) sorted into a command's options
 answers.py   the answers, each drawn for Slack and Discord
 services.py  what commands work with (settings, rules, reports, store, queue, radar)
 table.py     TABLE, and the one wrapper (limits, failures, log line, latency metric)
-report.py, queue.py, radar.py, subscribe.py, subscriptions.py, topics.py: the commands
+filters.py   a personal subscription's words (label:, author:, path:, mine; cadence)
+report.py, queue.py, radar.py, subscribe.py, subscriptions.py, me.py, topics.py: the commands
 """
 
 from bot.commands.answers import Answer, QueueShown, RadarShown, ReportShown, Said

@@ -1,6 +1,6 @@
 """What the commands work with: settings, topic rules, the reports, the subscriptions, the
-review queue and the radar, one instance per process (made by bot.app.commands), and the
-per-person rate limit every costly command shares."""
+review queue, the radar and the readers' GitHub logins, one instance per process (made by
+bot.app.commands), and the per-person rate limit every costly command shares."""
 
 from __future__ import annotations
 
@@ -16,8 +16,11 @@ from bot.model.windows import Window
 from bot.service.queue import QueueService
 from bot.service.radar import RadarService
 from bot.service.reports import Reports
+from bot.store.personal import GitHubLinks
 from bot.store.subscriptions import Subscriptions
 from config.settings import Settings
+
+LABELS_SECONDS = 3600.0
 
 
 class RateLimiter:
@@ -50,6 +53,7 @@ class Services:
         clock: Callable[[], datetime],
         queues: QueueService | None = None,
         radar: RadarService | None = None,
+        links: GitHubLinks | None = None,
     ) -> None:
         self.settings = settings
         self.rules = rules
@@ -59,6 +63,20 @@ class Services:
         self.limiter = RateLimiter(settings.command_limit_per_minute)
         self.queues = queues  # the composition root's one review-queue service
         self.radars = radar
+        self.links = links  # chat user → GitHub login (`/vllm-me`)
+        self._labels: tuple[float, list[str]] | None = None
+
+    def labels(self) -> list[str]:
+        """The watched repository's labels, asked of GitHub at most once an hour (someone
+        subscribing by label names one)."""
+        now = time.monotonic()
+        if self._labels is None or now - self._labels[0] > LABELS_SECONDS:
+            self._labels = (now, self.reports.archiver.label_names(self.settings.repo))
+        return self._labels[1]
+
+    def user_exists(self, login: str) -> bool:
+        """Whether GitHub knows `login` (one request)."""
+        return self.reports.archiver.user_exists(login)
 
     @property
     def topic_keys(self) -> list[str]:

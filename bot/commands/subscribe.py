@@ -1,17 +1,24 @@
-"""`/vllm-subscribe <topic> [here|dm]` and `/vllm-unsubscribe <topic> [here|dm]`: a topic's
-digest after each daily report, in this channel (needs permission to manage it) or in the
-asker's DMs."""
+"""`/vllm-subscribe <what> [here|dm] [daily|weekly|off]` and `/vllm-unsubscribe <what>
+[here|dm]`: a digest in this channel (needs permission to manage it) or in the asker's DMs.
+
+<what> is a topic (`amd`, see /vllm-topics), sent after each daily report, or a personal
+filter (bot.commands.filters): `label:<name>`, `author:<login>`, `path:<glob>`, `mine` (the
+asker's linked GitHub login: /vllm-me), sent daily, weekly or not at all (`off` keeps it).
+A DM subscription is the asker's own; a channel's needs permission to manage the channel."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request, text
+from bot.commands.filters import FORMS, confirm, is_filter_word, read_cadence, read_filter
 from bot.commands.services import Services
 from bot.commands.words import CommandError, Option
+from bot.model.personal import CADENCES, MINE, Filter
 from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC
 from bot.store import Subscription
 
@@ -20,6 +27,7 @@ from bot.store import Subscription
 class SubscribeRequest(Request):
     topic: str = ""
     where: str = "here"
+    cadence: str = ""  # "": daily for a new subscription, unchanged for a known one
 
 
 @dataclass(frozen=True)
@@ -27,34 +35,65 @@ class Checked:
     key: str
     name: str  # the topic as readers know it: "AMD / ROCm"
     where: str
+    cadence: str = ""
+    filter: Filter | None = None  # a personal digest's
 
 
 class Subscribe(Command[SubscribeRequest, Checked]):
     name = "vllm-subscribe"
-    description = "Get a topic's daily digest"
-    options = (
-        Option("topic", "topic", "the topic (see /vllm-topics)", required=True, complete="topic"),
+    description = "Get a topic's daily digest, or your own by label, author, path or mine"
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "topic",
+            "topic",
+            "a topic (see /vllm-topics), or label:<name>, author:<login>, path:<glob>, mine",
+            required=True,
+            complete="topic",
+        ),
         Option("where", "where", "this channel, or your DMs", choices=("here", "dm")),
+        Option("cadence", "word", "how often (label:, author:, path:, mine)", choices=CADENCES),
     )
     example = "/vllm-subscribe amd"
     remove: ClassVar[bool] = False
 
     def read_words(self, words: list[str], services: Services) -> dict[str, Any]:
-        """Positional: the topic, then where (checked by `check`, which says what to type)."""
+        """Positional: the topic or filter, then where and how often, in any order (checked by
+        `check`, which says what to type). A path keeps its case; everything else is lower."""
         if not words:
-            raise CommandError("say which topic: `/vllm-subscribe amd` (see `/vllm-topics`)")
-        low = [w.lower() for w in words]
-        return {"topic": low[0], "where": " ".join(low[1:]) or "here"}
+            raise CommandError(
+                f"say which topic or filter: `/vllm-subscribe amd` (see `/vllm-topics`), or {FORMS}"
+            )
+        words = _quoted(words)
+        first = words[0] if is_filter_word(words[0]) else words[0].lower()
+        rest = [w.lower() for w in words[1:]]
+        cadence = [w for w in rest if read_cadence(w)]
+        where = [w for w in rest if not read_cadence(w)]
+        if len(cadence) > 1:
+            raise CommandError(f"one cadence at a time ({', '.join(cadence)})")
+        return {"topic": first, "where": " ".join(where) or "here", "cadence": "".join(cadence)}
 
     def request(self, values: Mapping[str, Any]) -> SubscribeRequest:
         return SubscribeRequest(
-            topic=text(values.get("topic")) or "", where=text(values.get("where")) or "here"
+            topic=text(values.get("topic")) or "",
+            where=text(values.get("where")) or "here",
+            cadence=text(values.get("cadence")) or "",
         )
 
     def check(self, services: Services, request: SubscribeRequest) -> Checked:
-        key = services.check_topic(request.topic)
         if request.where not in ("here", "dm"):
             raise CommandError("say `here` (this channel) or `dm` (your direct messages)")
+        if request.cadence and read_cadence(request.cadence) is None:
+            raise CommandError("say how often: `daily`, `weekly` or `off`")
+        cadence = request.cadence.lower()
+        if is_filter_word(request.topic.strip()):
+            wanted = read_filter(request.topic.strip())
+            return Checked(wanted.key, wanted.key, request.where, cadence, wanted)
+        key = services.check_topic(request.topic)
+        if cadence not in ("", "daily"):
+            raise CommandError(
+                f"a topic's digest comes with each daily report; `{cadence}` is for "
+                f"{FORMS} (e.g. `/vllm-subscribe label:rocm weekly`)"
+            )
         rule = services.rules.topic(key)
         name = rule.display_name(services.settings.lang) if rule is not None else key
         return Checked(key, PLUGINS_DIGEST if key == PLUGINS_TOPIC else name, request.where)
@@ -67,10 +106,10 @@ class Subscribe(Command[SubscribeRequest, Checked]):
                 f"`/vllm-subscribe {checked.key} dm` sends the digest to you instead"
             )
         kind, target = ("dm", asker.user) if where == "dm" else ("channel", asker.channel)
-        sub = Subscription(asker.platform, kind, target, checked.key, asker.user)
         place = "your DMs" if kind == "dm" else "this channel"
         gets, was = ("get", "were") if kind == "dm" else ("gets", "was")  # DMs are plural
         name = checked.name
+        sub = Subscription(asker.platform, kind, target, checked.key, asker.user)
         if self.remove:
             done = services.store.remove(sub)
             return Said(
@@ -78,15 +117,64 @@ class Subscribe(Command[SubscribeRequest, Checked]):
                 if done
                 else f"{place} {was} not subscribed to {name}"
             )
-        added = services.store.add(sub, services.clock())
-        return Said(
-            f"{place} will get the {name} digest after each daily report"
-            if added
-            else f"{place} already {gets} the {name} digest"
+        if checked.filter is not None:
+            refusal = await _personal(services, asker, checked.filter)
+            if refusal:
+                return Said(refusal)
+        cadence = checked.cadence or "daily"
+        added = services.store.add(
+            Subscription(asker.platform, kind, target, checked.key, asker.user, cadence),
+            services.clock(),
         )
+        if added:
+            return Said(f"{place} will get the {name} digest {_when(checked, cadence)}")
+        if checked.cadence:
+            before = services.store.set_cadence(
+                Subscription(asker.platform, kind, target, checked.key, asker.user, cadence)
+            )
+            if before is not None and before != cadence:
+                return Said(
+                    f"{place} will get the {name} digest {_when(checked, cadence)} (was {before})"
+                )
+        return Said(f"{place} already {gets} the {name} digest")
+
+
+def _quoted(words: list[str]) -> list[str]:
+    """`label:"good first issue" dm` typed as text: the quoted words are one (a label may
+    hold spaces); without a closing quote, the rest is the label."""
+    value = words[0].partition(":")[2]
+    if not value.startswith('"'):
+        return words
+    for end, word in enumerate(words):
+        if word.endswith('"') and (end > 0 or len(value) > 1):
+            return [" ".join(words[: end + 1]).replace('"', ""), *words[end + 1 :]]
+    return [" ".join(words).replace('"', "")]
+
+
+async def _personal(services: Services, asker: Asker, rule: Filter) -> str | None:
+    """Why this person cannot subscribe to `rule` (None: they can): `mine` needs their
+    GitHub login; a label, a login or a path is checked against GitHub (CommandError)."""
+    if rule.kind == MINE:
+        links = services.links
+        if links is None or links.login(asker.platform, asker.user) is None:
+            return "link your GitHub login first: `/vllm-me github <login>`"
+        return None
+    await asyncio.to_thread(confirm, rule, services)
+    return None
+
+
+def _when(checked: Checked, cadence: str) -> str:
+    if checked.filter is None:
+        return "after each daily report"
+    return {
+        "daily": "after each daily report",
+        "weekly": "once a week, with the weekly day's report",
+        "off": "no more until you say `daily` or `weekly` (kept, paused)",
+    }[cadence]
 
 
 class Unsubscribe(Subscribe):
     name = "vllm-unsubscribe"
-    description = "Stop a topic's daily digest"
+    description = "Stop a digest (a topic, or label:, author:, path:, mine)"
+    options = Subscribe.options[:2]
     remove = True

@@ -8,6 +8,7 @@ from typing import Any
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request
 from bot.commands.services import Services
+from bot.model.personal import Filter
 
 
 class Subscriptions(Command[Request, None]):
@@ -25,6 +26,7 @@ class Subscriptions(Command[Request, None]):
         found = services.store.list(asker.platform, [user, asker.channel])
         lines = [
             f"{'your DMs' if s.target_kind == 'dm' else 'this channel'}: {s.topic}"
+            + (f" ({s.cadence})" if Filter.of_key(s.topic) is not None else "")
             for s in found
             if (s.target_kind == "dm") == (s.target_id == user)
         ]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from bot.collect.source import CollectError
 from bot.commands.answers import Answer, ReportShown, Said
 from bot.commands.base import Asker, Command, Request
+from bot.commands.me import Me
 from bot.commands.queue import ReviewQueue
 from bot.commands.radar import Radar
 from bot.commands.report import Report
@@ -40,6 +41,7 @@ TABLE: tuple[Command[Any, Any], ...] = (
     Subscribe(),
     Unsubscribe(),
     Subscriptions(),
+    Me(),
     Topics(),
 )
 

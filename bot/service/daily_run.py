@@ -1,4 +1,5 @@
-"""The daily run of one window, on one path: report → files → site → channels → digests.
+"""The daily run of one window, on one path: report → files → site → channels → digests
+(topic digests, then personal ones).
 
 `DailyRun.__call__(window)` is the only thing `vllm-report post`, the scheduler and the
 catch-up call (through bot.service.daily): each step once, in this order, each told in one
@@ -17,19 +18,22 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.delivery import Deliverer, DeliveryResult, Destination
+from bot.model.personal import Filter
 from bot.model.query import ReportQuery
 from bot.model.radar import PLUGINS_TOPIC
 from bot.model.report import Report
 from bot.model.windows import Window, WindowKey
+from bot.service.personal import PersonalDigests, stream_of
 from bot.service.reports import CHART_DAYS, Reports
 from bot.service.run_observer import DestinationResult, JobObserver
 from bot.store import Subscription
 from formatters.charts import Chart
 from formatters.charts import chart as draw_chart
 from formatters.chat import chat_parts, with_picture
+from formatters.personal import personal_parts
 from formatters.radar_outline import has_plugins_section
 
 if TYPE_CHECKING:
@@ -62,6 +66,7 @@ class DailyRun:
         repo: str,
         lang: str,
         observer: JobObserver | None = None,
+        personal: PersonalDigests | None = None,
     ) -> None:
         self.reports = reports
         self.site = site
@@ -72,6 +77,7 @@ class DailyRun:
         self.repo = repo
         self.lang = lang
         self.observer = observer or JobObserver()
+        self.personal = personal  # label:, author:, path:, mine subscriptions' digests
         self._lock = asyncio.Lock()  # one run at a time in this process
 
     async def __call__(
@@ -128,9 +134,10 @@ class DailyRun:
         for destination in self.destinations():
             picture = await self._picture(report, None, pictures)
             sent.append(await self._send(report, destination, result, (), picture))
-        for sub in self.subscriptions():
-            if sub.platform not in platforms:
-                continue
+        subscriptions = [s for s in self.subscriptions() if s.platform in platforms]
+        for sub in subscriptions:
+            if Filter.of_key(sub.topic) is not None:
+                continue  # a personal digest: below
             target = Destination(
                 sub.platform, sub.target_id, sub.target_kind, f"digest-{sub.topic}"
             )
@@ -145,6 +152,30 @@ class DailyRun:
                 continue
             picture = await self._picture(report, sub.topic, pictures)
             sent.append(await self._send(digest, target, result, (sub.topic,), picture))
+        sent += await self._personal(report, subscriptions, result)
+        return sent
+
+    async def _personal(
+        self, report: Report, subscriptions: Sequence[Subscription], result: DeliveryResult
+    ) -> list[DestinationResult]:
+        """Each personal subscription due today gets its digest; an empty one nothing."""
+        if self.personal is None:
+            return []
+        now = self.reports.clock()
+        due = await asyncio.to_thread(self.personal.due, report, subscriptions, now)
+        sent = []
+        for one in due:
+            sub, digest = one.subscription, one.digest
+            stream = stream_of(digest.filter)
+            target = Destination(sub.platform, sub.target_id, sub.target_kind, stream)
+            if digest.empty:
+                self.observer.quiet(report.window.label, target.key, sub.topic)
+                continue
+            parts = personal_parts(sub.platform, digest, self.lang)
+            name = f"vLLM digest {digest.window.label}"
+            sent.append(
+                await self._deliver(report.repo, digest.window, target, parts, name, result)
+            )
         return sent
 
     async def _picture(
@@ -180,10 +211,19 @@ class DailyRun:
         if picture is not None and parts:
             parts = with_picture(destination.platform, parts, picture, lang, report.window.label)
         name = f"vLLM report {report.window.label}"
+        return await self._deliver(report.repo, report.window, destination, parts, name, result)
+
+    async def _deliver(
+        self,
+        repo: str,
+        window: Window,
+        destination: Destination,
+        parts: list[tuple[str, dict[str, Any]]],
+        name: str,
+        result: DeliveryResult,
+    ) -> DestinationResult:
         sent, skipped = result.sent + result.recovered, result.skipped
-        await self.deliverer.deliver(
-            report.repo, WindowKey.of(report.window), destination, parts, name, result
-        )
+        await self.deliverer.deliver(repo, WindowKey.of(window), destination, parts, name, result)
         return DestinationResult(
             destination.key,
             result.sent + result.recovered - sent,

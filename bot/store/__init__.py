@@ -14,7 +14,9 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 - `pulls`: size and reviewers of key-change candidates (`pull_details.py`);
 - `reviews`: the review queue's response facts and the spans read (`reviews.py`);
 - `changes`: what the archive learned since a moment, for incremental rebuilds (`changes.py`);
-- `lookups`: what GitHub answered about single upstream numbers and commits (`lookups.py`).
+- `lookups`: what GitHub answered about single upstream numbers and commits (`lookups.py`);
+- `links`, `facts`: chat users' GitHub logins and the PR facts personal digests read
+  (`personal.py`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from bot.store.items import Items
 from bot.store.leases import Held, Leases
 from bot.store.ledger import Ledger
 from bot.store.lookups import Lookup, Lookups
+from bot.store.personal import GitHubLinks, PullFactsStore
 from bot.store.prose_cache import ProseCache
 from bot.store.pull_details import PullDetailsStore
 from bot.store.reviews import ResponseFacts
@@ -88,6 +91,8 @@ class Store:
         self.reviews = ResponseFacts(transactions)
         self.changes = Changes(transactions)
         self.lookups = Lookups(transactions)
+        self.links = GitHubLinks(transactions)
+        self.facts = PullFactsStore(transactions)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0010"
+HEAD_REVISION = "0011"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -180,9 +180,38 @@ class SubscriptionRow(Base):
     platform: Mapped[str] = mapped_column(String(10))  # slack, discord
     target_kind: Mapped[str] = mapped_column(String(10))  # channel, dm
     target_id: Mapped[str] = mapped_column(String(40))
-    topic: Mapped[str] = mapped_column(String(40))
+    topic: Mapped[str] = mapped_column(String(200))
     created_by: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # daily, weekly or off (a personal digest's; a topic digest is daily); since 0011
+    cadence: Mapped[str] = mapped_column(String(10), default="daily", server_default="daily")
+
+
+class GitHubLinkRow(Base):
+    """A chat user's GitHub login (`/vllm-me github <login>`): theirs alone to change."""
+
+    __tablename__ = "github_links"
+
+    platform: Mapped[str] = mapped_column(String(10), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    login: Mapped[str] = mapped_column(String(100))
+    linked_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PullFactsRow(Base):
+    """Files, requested reviewers and review decision of a PR, as GitHub showed them when
+    the item was at `item_updated_at` (read again only for a newer item)."""
+
+    __tablename__ = "pull_facts"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paths: Mapped[list[str]] = mapped_column(JSON)
+    more_paths: Mapped[bool] = mapped_column(Boolean)
+    requested: Mapped[list[str]] = mapped_column(JSON)
+    decision: Mapped[str | None] = mapped_column(String(30))
+    item_updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class PullDetailsRow(Base):

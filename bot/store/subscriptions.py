@@ -1,4 +1,7 @@
-"""Who gets which topic's digest: a channel or a person's DMs, per platform."""
+"""Who gets which digest: a channel or a person's DMs, per platform, and how often.
+
+A subscription's `topic` is a topic key (`amd`, `plugins`) or a personal filter's key
+(`label:rocm`, `author:alice`, `path:vllm/v1/**`, `mine`: bot.model.personal.Filter)."""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.exc import IntegrityError
 
 from bot.store.engine import Transactions
@@ -20,6 +23,7 @@ class Subscription:
     target_id: str
     topic: str
     created_by: str
+    cadence: str = "daily"  # daily, weekly, off (bot.model.personal.CADENCES)
 
 
 class Subscriptions:
@@ -38,6 +42,7 @@ class Subscriptions:
                         topic=sub.topic,
                         created_by=sub.created_by,
                         created_at=now,
+                        cadence=sub.cadence,
                     )
                 )
             return True
@@ -46,18 +51,21 @@ class Subscriptions:
 
     def remove(self, sub: Subscription) -> bool:
         with self._tx.begin() as session:
-            row = session.scalars(
-                select(SubscriptionRow).where(
-                    SubscriptionRow.platform == sub.platform,
-                    SubscriptionRow.target_kind == sub.target_kind,
-                    SubscriptionRow.target_id == sub.target_id,
-                    SubscriptionRow.topic == sub.topic,
-                )
-            ).first()
+            row = session.scalars(_same(sub)).first()
             if row is None:
                 return False
             session.delete(row)
             return True
+
+    def set_cadence(self, sub: Subscription) -> str | None:
+        """Give the stored subscription `sub`'s cadence; the cadence it had (None: there is
+        no such subscription)."""
+        with self._tx.begin() as session:
+            row = session.scalars(_same(sub)).first()
+            if row is None:
+                return None
+            was, row.cadence = row.cadence, sub.cadence
+            return was
 
     def list(
         self, platform: str | None = None, target_ids: Iterable[str] | None = None
@@ -69,6 +77,18 @@ class Subscriptions:
             if target_ids is not None:
                 query = query.where(SubscriptionRow.target_id.in_(list(target_ids)))
             return [
-                Subscription(r.platform, r.target_kind, r.target_id, r.topic, r.created_by)
+                Subscription(
+                    r.platform, r.target_kind, r.target_id, r.topic, r.created_by, r.cadence
+                )
                 for r in session.scalars(query)
             ]
+
+
+def _same(sub: Subscription) -> Select[SubscriptionRow]:
+    """The stored row of the same place and topic as `sub`."""
+    return select(SubscriptionRow).where(
+        SubscriptionRow.platform == sub.platform,
+        SubscriptionRow.target_kind == sub.target_kind,
+        SubscriptionRow.target_id == sub.target_id,
+        SubscriptionRow.topic == sub.topic,
+    )

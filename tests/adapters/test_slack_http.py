@@ -267,7 +267,11 @@ def test_only_admins_unsubscribe_a_channel(admin: bool, monkeypatch: pytest.Monk
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("", "say which topic: `/vllm-subscribe amd` (see `/vllm-topics`)"),
+        ("", "say which topic or filter: `/vllm-subscribe amd` (see `/vllm-topics`)"),
+        ("labels:rocm", "`labels:` is not a filter: say `label:&lt;name&gt;`"),
+        ("path:vllm/[ab.py", "`vllm/[ab.py` has an unclosed `[`"),
+        ("author:-bad-", "`-bad-` is not a GitHub login"),
+        ("amd weekly", "a topic's digest comes with each daily report"),
         ("amdd", "unknown topic 'amdd' — did you mean 'amd'?"),
         ("amd elsewhere", "say `here` (this channel) or `dm` (your direct messages)"),
     ],

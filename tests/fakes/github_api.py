@@ -88,6 +88,10 @@ class FakeItem:
     # The commits a PR carries (merged: the first is the one it put on the default branch),
     # which `GET …/commits/{sha}/pulls` finds it by.
     commits: list[str] = field(default_factory=list)
+    # The files a PR changes and the logins whose review is requested (GraphQL's `files`
+    # and `reviewRequests`; personal digests read them).
+    files: list[str] = field(default_factory=list)
+    review_requests: list[str] = field(default_factory=list)
 
     def decision(self) -> str | None:
         """GitHub's review decision: each reviewer's latest approval or change request."""
@@ -317,6 +321,8 @@ class FakeGitHub(FakeServer):
         for name, its in (others or {}).items():
             self.repos[name] = RepoView(self, name, its)
         self.files: dict[tuple[str, str, str], str] = {}
+        self.users: set[str] = set()  # logins `GET /users/{login}` knows besides the items'
+        self.labels: list[str] = []  # the repository's labels besides those items carry
         self.history: dict[str, list[tuple[str, datetime]]] = {}  # repo → (sha, time), oldest first
 
     def view(self, repo: str) -> FakeGitHub | RepoView | None:
@@ -499,6 +505,11 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, {"resources": {"core": {"limit": 5000, "remaining": 4999}}}, {}
         if path == repo_prefix:
             return 200, {"full_name": fake.repo, "name": fake.repo.split("/")[1]}, {}
+        if path == f"{repo_prefix}/labels":
+            return self._labels(path, query)
+        match = re.fullmatch(r"/users/([^/]+)", path)
+        if match:
+            return self._user(match.group(1))
         if path == f"{repo_prefix}/issues":
             return self._issues(path, query)
         if path == f"{repo_prefix}/pulls":
@@ -669,6 +680,24 @@ class _Handler(BaseHTTPRequestHandler):
             [it.pull_wire(self.fake.repo, self.fake.url, full=False) for it in chunk],
             headers,
         )
+
+    def _labels(self, path: str, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
+        fake = self.fake
+        names = sorted({*fake.labels, *(lb for it in fake.items.values() for lb in it.labels)})
+        chunk, headers = self._page(path, query, names)
+        body = [
+            {"id": abs(hash(n)) % 10**8, "name": n, "color": "ededed", "default": False}
+            for n in chunk
+        ]
+        return 200, body, headers
+
+    def _user(self, login: str) -> tuple[int, Any, dict[str, str]]:
+        fake = self.fake
+        known = {login.lower() for login in fake.users}
+        known |= {it.author.lower() for it in fake.items.values() if it.author}
+        if login.lower() not in known:
+            return 404, {"message": "Not Found"}, {}
+        return 200, {"login": login, "id": abs(hash(login)) % 10**8, "type": "User"}, {}
 
     def _comments(
         self, path: str, query: dict[str, list[str]], number: int
@@ -848,6 +877,8 @@ _SEARCH = re.compile(
 _BY_NUMBER = re.compile(r"(\w+): issueOrPullRequest\(number: (\d+)\)")
 _TIMELINE = re.compile(r"timelineItems\(itemTypes: \[READY_FOR_REVIEW_EVENT\], (first|last): 1\)")
 _THREAD = re.compile(r"(reviews|comments)\(first: (\d+)\)")
+_FILES = re.compile(r"files\(first: (\d+)\)")
+_DECISIONS = {"approved": "APPROVED", "changes_requested": "CHANGES_REQUESTED"}
 
 
 def graphql(fake: FakeGitHub, query: str, variables: dict[str, Any]) -> dict[str, Any]:
@@ -916,6 +947,16 @@ def _node(item: FakeItem, query: str, fake: FakeGitHub) -> dict[str, Any]:
             additions=item.additions,
             deletions=item.deletions,
             changedFiles=item.changed_files,
+            files={
+                "totalCount": len(item.files),
+                "nodes": [{"path": f} for f in item.files[: int(_FILES.findall(query)[0])]]
+                if _FILES.search(query)
+                else [],
+            },
+            reviewRequests={
+                "nodes": [{"requestedReviewer": _actor(r)} for r in item.review_requests]
+            },
+            reviewDecision=_DECISIONS.get(item.decision() or "", "REVIEW_REQUIRED"),
         )
         timeline = _TIMELINE.search(query)
         if timeline is not None:

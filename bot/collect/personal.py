@@ -1,0 +1,90 @@
+"""What personal digests ask GitHub: a PR's files, requested reviewers and review decision
+(one GraphQL request per FACTS_PER_QUERY PRs: GitHub answers GraphQL only with a token),
+and, when someone subscribes, whether a login or a label exists (REST, one request or a
+page of labels)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from github import GithubException
+
+from bot.collect.client import Collector
+from bot.collect.queue_graphql import login_of
+from bot.collect.source import CollectError
+from bot.model.personal import PATHS_PER_PR, PullFacts
+
+FACTS_PER_QUERY = 50  # aliases per query: well within GitHub's node limit at 100 files each
+_FACTS_NODE = (
+    "... on PullRequest { reviewDecision "
+    f"files(first: {PATHS_PER_PR}) {{ totalCount nodes {{ path }} }} "
+    "reviewRequests(first: 20) { nodes { requestedReviewer "
+    "{ __typename ... on User { login } } } } }"
+)
+
+
+def pulls_facts(github: Collector, numbers: Sequence[int]) -> list[PullFacts]:
+    """The facts of these PRs, in their order (an item that is no PR by now: no facts)."""
+    if not github.source.token:
+        raise CollectError(
+            "reading the files a PR changes needs a GitHub token (GitHub answers GraphQL "
+            "only with one): set GITHUB_TOKEN"
+        )
+    owner, name = github.source.repo.split("/", 1)
+    found: list[PullFacts] = []
+    for start in range(0, len(numbers), FACTS_PER_QUERY):
+        chunk = numbers[start : start + FACTS_PER_QUERY]
+        reads = " ".join(
+            f"p{number}: issueOrPullRequest(number: {number}) {{ {_FACTS_NODE} }}"
+            for number in chunk
+        )
+        query = (
+            "query Facts($owner: String!, $name: String!) "
+            f"{{ repository(owner: $owner, name: $name) {{ {reads} }} }}"
+        )
+        data = github.graphql(query, {"owner": owner, "name": name}, "the PRs' files")
+        nodes = data.get("repository") or {}
+        found += [_facts(number, nodes.get(f"p{number}")) for number in chunk]
+    return found
+
+
+def _facts(number: int, node: Any) -> PullFacts:
+    if not isinstance(node, dict) or "files" not in node:
+        return PullFacts(number)
+    files = node.get("files") or {}
+    paths = tuple(
+        str(f["path"]) for f in files.get("nodes") or [] if isinstance(f, dict) and f.get("path")
+    )
+    requested = tuple(
+        login
+        for r in (node.get("reviewRequests") or {}).get("nodes") or []
+        if isinstance(r, dict)
+        for login in [login_of(r.get("requestedReviewer"))]
+        if login
+    )
+    decision = node.get("reviewDecision")
+    return PullFacts(
+        number,
+        paths,
+        int(files.get("totalCount") or 0) > len(paths),
+        requested,
+        str(decision).lower() if decision else None,
+    )
+
+
+def user_exists(github: Collector, login: str) -> bool:
+    """Whether GitHub knows `login` (one request)."""
+    try:
+        with github.rest() as api:
+            return bool(api.get_user(login).login)
+    except CollectError as exc:
+        if isinstance(exc.__cause__, GithubException) and exc.__cause__.status == 404:
+            return False
+        raise
+
+
+def label_names(github: Collector) -> list[str]:
+    """The repository's labels (one request per 100)."""
+    with github.rest() as api:
+        return [label.name for label in api.get_repo(github.source.repo).get_labels()]

@@ -1,0 +1,101 @@
+"""Personal digests: what a subscription by label, author, path or `mine` selects, and how
+often it is sent. Plain values; reading them from words is bot.commands.personal's, choosing
+the items is bot.analyze.personal's.
+
+A filter is kept as its key in the subscriptions table's `topic` column (`label:rocm`,
+`author:alice`, `path:vllm/v1/**`, `mine`), so a topic subscription and a personal one
+live side by side and earlier stores need no change beyond the cadence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.model.windows import Window
+
+FILTER_KINDS = ("label", "author", "path")  # `kind:value`; `mine` stands alone
+MINE = "mine"
+CADENCES = ("daily", "weekly", "off")  # off: kept, sent nothing until changed again
+WEEKLY_DAYS = 7  # a weekly digest covers the 7 report days up to the one just posted
+PATHS_PER_PR = 100  # the files of a PR read (GitHub's GraphQL page); more are said so
+
+
+@dataclass(frozen=True)
+class Filter:
+    """What a personal subscription selects: `kind` label/author/path/mine and its value."""
+
+    kind: str
+    value: str = ""
+
+    @property
+    def key(self) -> str:
+        return MINE if self.kind == MINE else f"{self.kind}:{self.value}"
+
+    @classmethod
+    def of_key(cls, key: str) -> Filter | None:
+        """The filter a stored key names; None for a topic key (`amd`, `plugins`)."""
+        if key == MINE:
+            return cls(MINE)
+        kind, colon, value = key.partition(":")
+        if colon and kind in FILTER_KINDS and value:
+            return cls(kind, value)
+        return None
+
+
+@dataclass(frozen=True)
+class PullFacts:
+    """What a personal digest reads of a PR besides the archive's item: the files it changes
+    (`paths`, the first PATHS_PER_PR; `more_paths` when it changes more), whose review is
+    requested, and GitHub's review decision (approved, changes_requested, review_required or
+    None), as GitHub showed them when the item was at its stored `updated_at`."""
+
+    number: int
+    paths: tuple[str, ...] = ()
+    more_paths: bool = False
+    requested: tuple[str, ...] = ()  # logins whose review is requested (teams left out)
+    decision: str | None = None
+
+
+@dataclass(frozen=True)
+class PersonalEntry:
+    """One item of a personal digest and why it is there."""
+
+    number: int
+    reason: str  # yours, review_requested, mentioned, label, author, path
+    state: str  # bot.model.states.state_key as the window ended
+    decision: str | None = None  # an open PR's review decision
+    matched: str = ""  # the path or label that matched
+
+
+@dataclass(frozen=True)
+class PersonalDigest:
+    """What one personal subscription gets for a window: its entries, grouped by reason in
+    `REASONS` order, newest first within a reason."""
+
+    repo: str
+    window: Window
+    filter: Filter
+    login: str | None  # the reader's linked GitHub login (`mine`)
+    entries: tuple[PersonalEntry, ...]
+    items: dict[int, ItemView] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return not self.entries
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """What a digest shows of an item: enough to draw a line without the report."""
+
+    number: int
+    kind: str
+    title: str
+    author: str | None
+    url: str
+    at: datetime  # its latest event in the window (opened, merged, closed)
+
+
+# The order a digest tells its reasons in: what needs the reader first.
+REASONS = ("review_requested", "yours", "mentioned", "label", "author", "path")

@@ -1,0 +1,127 @@
+"""Personal digests for the daily run: every personal subscription's items of the day (or,
+weekly, of the 7 report days up to it), from the archive.
+
+What GitHub is asked, beyond the daily report: only the PR facts (files, requested
+reviewers, review decision) of the window's PRs and of linked readers' open PRs of the
+look-back, and only when a `path:` or `mine` subscription needs them: one GraphQL request
+per 50 PRs, once per version of each PR (bot.collect.sync.Archiver.pull_facts). However
+many people subscribe, the day's items are read once and each digest is a filter over them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.analyze.continuity import LOOKBACK_DAYS
+from bot.analyze.personal import personal_digest
+from bot.collect.source import CollectError
+from bot.collect.sync import Archiver
+from bot.model.personal import MINE, WEEKLY_DAYS, Filter, PersonalDigest, PullFacts
+from bot.model.report import ActivityItem, Report
+from bot.model.windows import Window, span_window
+from bot.store import Span, Subscription
+from bot.store.personal import GitHubLinks
+
+log = logging.getLogger(__name__)
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def stream_of(rule: Filter) -> str:
+    """The delivery stream of a personal digest: short whatever the glob (the ledger's
+    destination keys have a length), the same for the same filter on every run."""
+    return "me-" + hashlib.sha256(rule.key.encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Due:
+    """A personal digest due in this run, for one subscription."""
+
+    subscription: Subscription
+    digest: PersonalDigest
+
+
+class PersonalDigests:
+    def __init__(self, archiver: Archiver, links: GitHubLinks, weekly_on: str = "mon") -> None:
+        self.archiver = archiver
+        self.links = links
+        self.weekly_on = WEEKDAYS.index(weekly_on) if weekly_on in WEEKDAYS else 0
+
+    def due(
+        self, report: Report, subscriptions: Sequence[Subscription], now: datetime
+    ) -> list[Due]:
+        """The digests of `report`'s day for these subscriptions, empty ones included (the
+        caller sends none of those); off and not-yet-weekly ones are not due."""
+        wanted = [(s, rule) for s in subscriptions for rule in [Filter.of_key(s.topic)] if rule]
+        wanted = [(s, rule) for s, rule in wanted if self._is_due(s.cadence, report.window)]
+        if not wanted:
+            return []
+        logins = self.links.all()
+        repo = report.repo
+        windows = {"daily": report.window, "weekly": self._week(report.window)}
+        items = {
+            "daily": list(report.items.values()),
+            "weekly": self.archiver.items(repo, Span(windows["weekly"].start, report.window.end))
+            if any(s.cadence == "weekly" for s, _ in wanted)
+            else [],
+        }
+        mine = any(rule.kind == MINE for _, rule in wanted)
+        earlier = (
+            self.archiver.items(
+                repo, Span(report.window.start - timedelta(days=LOOKBACK_DAYS), report.window.start)
+            )
+            if mine
+            else []
+        )
+        facts = self._facts(repo, wanted, items, earlier, set(logins.values()), now)
+        out = []
+        for sub, rule in wanted:
+            login = logins.get((sub.platform, sub.created_by)) if rule.kind == MINE else None
+            if rule.kind == MINE and login is None:
+                continue  # unlinked since it subscribed: nothing to select by
+            window = windows[sub.cadence]
+            digest = personal_digest(repo, window, rule, items[sub.cadence], facts, login, earlier)
+            out.append(Due(sub, digest))
+        return out
+
+    def _facts(
+        self,
+        repo: str,
+        wanted: Sequence[tuple[Subscription, Filter]],
+        items: dict[str, list[ActivityItem]],
+        earlier: Sequence[ActivityItem],
+        logins: set[str],
+        now: datetime,
+    ) -> dict[int, PullFacts]:
+        """The PR facts the due filters read (none unless a path or mine filter is due)."""
+        if not any(rule.kind in ("path", MINE) for _, rule in wanted):
+            return {}
+        linked = {login.lower() for login in logins}
+        theirs = [
+            it for it in earlier if (it.author or "").lower() in linked and it.state == "open"
+        ]
+        read = {it.number: it for it in [*items["daily"], *items["weekly"], *theirs]}
+        try:
+            return self.archiver.pull_facts(repo, read.values(), now)
+        except CollectError as exc:  # the digests say what the archive has; the log why
+            log.warning("personal digests without new PR facts: %s", exc)
+            return self.archiver.reading_only().pull_facts(repo, read.values(), now)
+
+    def _is_due(self, cadence: str, window: Window) -> bool:
+        """Daily: every report; weekly: the report of the weekly day; off: never."""
+        if cadence == "daily":
+            return True
+        day = window.start.astimezone(ZoneInfo(window.timezone)).date()
+        return cadence == "weekly" and day.weekday() == self.weekly_on
+
+    def _week(self, window: Window) -> Window:
+        """The 7 report days ending with `window`'s."""
+        tz = ZoneInfo(window.timezone)
+        start = window.start.astimezone(tz)
+        last, cutoff = start.date(), start.time()
+        return span_window(last - timedelta(days=WEEKLY_DAYS - 1), last, tz, cutoff)

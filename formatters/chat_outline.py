@@ -35,6 +35,8 @@ def chat_parts(full: Outline, only: Sequence[str] = ()) -> tuple[ChatPart, ...]:
     trends); a section with nothing in it is left out. A topic report (a digest) asked for
     its topic: that topic in full detail. Sections named: those.
     """
+    if full.quiet and not only:  # a quiet day is its headline alone: no thread
+        return ()
     names = list(only) or list(DAILY_PARTS)
     parts = []
     for name in names:

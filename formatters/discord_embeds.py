@@ -85,11 +85,14 @@ def _headline(full: ol.Outline) -> Message:
     lines = [discord_escape(full.window)]
     if full.warning:
         lines.append(f"⚠️ {discord_escape(full.warning)}")
-    lines.append(" · ".join(f"**{discord_escape(n)}** {discord_escape(v)}" for n, v in full.counts))
+    if full.counts:  # a quiet day says its counts in a sentence instead
+        lines.append(
+            " · ".join(f"**{discord_escape(n)}** {discord_escape(v)}" for n, v in full.counts)
+        )
     lines += ["🎯 " + discord_escape(line) for line in full.vendors]
     lines += ["🔌 " + discord_escape(full.plugins)] if full.plugins else []
     if full.gist:
-        lines += ["", f"**{discord_escape(w.text(lang, 'gist'))}**"]
+        lines += ["", f"**{discord_escape(full.quiet or w.text(lang, 'gist'))}**"]
         for entry in full.gist:
             lines.append("• " + markdown(entry.head))
             lines += ["  › " + markdown(sub) for sub in entry.lines]
@@ -99,8 +102,9 @@ def _headline(full: ol.Outline) -> Message:
         "title": truncate(full.title, EMBED_TITLE_LIMIT),
         "color": COLOUR,
         "description": _fit_one(lines, DESCRIPTION_BUDGET, full),
-        "footer": {"text": truncate(w.text(lang, "thread_hint"), FOOTER_LIMIT)},
     }
+    if not full.quiet:  # a quiet day has no thread to point to
+        embed["footer"] = {"text": truncate(w.text(lang, "thread_hint"), FOOTER_LIMIT)}
     if full.link:
         embed["url"] = full.link
     return _message([embed])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 
 from bot.model.report import (
     BASELINE_DAYS,
@@ -67,6 +68,15 @@ from formatters.outline_topics import (
 )
 
 GIST_LINES = 5
+QUIET_ITEMS = 10  # a day with at most this many items is one short message
+# What a quiet day's sentence counts, in reading order, each with its noun (en).
+_QUIET_COUNTS = (
+    (ListName.NEW_PRS, ("PR", "PRs")),
+    (ListName.NEW_ISSUES, ("issue", "issues")),
+    (ListName.MERGED_PRS, ("PR", "PRs")),
+    (ListName.CLOSED_ISSUES, ("issue", "issues")),
+    (ListName.CLOSED_UNMERGED_PRS, ("PR", "PRs")),
+)
 
 
 # -- the outline ---------------------------------------------------------------------------
@@ -106,14 +116,18 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
 
         sections.append(queue_section(report.queue, lang, brief=False))
     sections.append(appendix_section(report, lang))
+    quiet = is_quiet(report)
     return Outline(
         title=_title(report, lang),
         window=w.window_text(report, lang),
-        counts=tuple((w.COUNT_NAMES[lang][n], w.count_value(report, n, lang)) for n in ListName),
+        counts=()
+        if quiet
+        else tuple((w.COUNT_NAMES[lang][n], w.count_value(report, n, lang)) for n in ListName),
         warning=_warning(report, lang),
-        vendors=vendor_lines(sections, report.topic, lang),
+        vendors=() if quiet else vendor_lines(sections, report.topic, lang),
         plugins=_plugins_line(report, lang),
-        gist=_gist(report, info, lang) if info is not None else (),
+        gist=_gist(report, info, lang, quiet) if info is not None else (),
+        quiet=_quiet_sentence(report, lang) if quiet else None,
         sections=tuple(sections),
         notes=_notes(report, lang),
         footer=_footer(report, lang),
@@ -121,6 +135,32 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         lang=lang,
         label=report.window.label,
     )
+
+
+def is_quiet(report: Report) -> bool:
+    """A whole day with at most QUIET_ITEMS items: one short message tells it all (a topic's
+    digest, a range or a day still collecting keep their form)."""
+    return (
+        report.complete
+        and report.topic is None
+        and report.sections is not None
+        and report.window.duration.total_seconds() <= 25 * 3600  # a day, DST included
+        and len(report.items) <= QUIET_ITEMS
+    )
+
+
+def _quiet_sentence(report: Report, lang: str) -> str:
+    """ "Quiet day: 2 PRs opened, 1 issue opened, nothing merged": no count said as 0."""
+    said = []
+    for name, (one, many) in _QUIET_COUNTS:
+        n = len(report.lists[name])
+        if n:
+            counted = w.plural(n, one, many) if lang == "en" else f"{n} 个"
+            said.append(w.text(lang, f"quiet_{name.value}", counted=counted))
+        elif name is ListName.MERGED_PRS and said:
+            said.append(w.text(lang, "quiet_nothing_merged"))
+    counts = w.LIST_SEP[lang].join(said) if said else w.text(lang, "quiet_nothing")
+    return w.text(lang, "quiet_day", counts=counts)
 
 
 def _warning(report: Report, lang: str) -> str | None:
@@ -205,12 +245,12 @@ def _title(report: Report, lang: str) -> str:
 # -- the gist, the notes -------------------------------------------------------------------
 
 
-def _gist(report: Report, info: Sections, lang: str) -> tuple[Entry, ...]:
+def _gist(report: Report, info: Sections, lang: str, quiet: bool = False) -> tuple[Entry, ...]:
     """What happened, in a few lines, one thing of each kind: the two weightiest changes, the
     weightiest story of the first vendor and of the busiest other vendor, the liveliest
-    thread, the gravest issue; each story once."""
+    thread, the gravest issue; each story once. A quiet day: every item, newest first."""
     entries = []
-    for number in gist_numbers(report, info):
+    for number in _all_items(report) if quiet else gist_numbers(report, info):
         story = oe.story_of(report, info, number)
         own = oe.own_words(report, number) if lang == "en" else None
         lines = [own] if own is not None else []
@@ -228,6 +268,16 @@ def _gist(report: Report, info: Sections, lang: str) -> tuple[Entry, ...]:
         entry = replace(entry, again_head=oe.again_head(report, number, lang))
         entries.append(replace(entry, members=news))
     return tuple(entries)
+
+
+def _all_items(report: Report) -> list[int]:
+    """A quiet day's items, the latest event first."""
+
+    def last(number: int) -> datetime:
+        it = report.items[number]
+        return max(t for t in (it.created_at, it.closed_at, it.merged_at) if t is not None)
+
+    return sorted(report.items, key=lambda n: (last(n), n), reverse=True)
 
 
 def gist_numbers(report: Report, info: Sections) -> list[int]:

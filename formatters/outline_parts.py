@@ -102,6 +102,9 @@ class Outline:
     lang: str
     label: str = ""  # the window's label, for the command that shows more
     plugins: str | None = None  # the Plugins section in one line, after the vendors'
+    # A quiet day's one message: this sentence ("Quiet day: 3 PRs opened, nothing merged")
+    # instead of the counts, its gist every item, and no thread of replies.
+    quiet: str | None = None
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)

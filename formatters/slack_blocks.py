@@ -85,8 +85,9 @@ def _headline(report: Report, full: ol.Outline) -> Message:
             "text": {"type": "plain_text", "text": truncate(full.title, HEADER_TEXT_LIMIT)},
         },
         {"type": "context", "elements": [{"type": "mrkdwn", "text": slack_escape(full.window)}]},
-        _section(counts),
     ]
+    if counts:  # a quiet day says its counts in a sentence instead
+        blocks.append(_section(counts))
     if full.warning:
         blocks.append(_section(":warning: " + slack_escape(full.warning)))
     marked = ["🎯 " + line for line in full.vendors]
@@ -94,17 +95,21 @@ def _headline(report: Report, full: ol.Outline) -> Message:
     if marked:
         blocks.append(_section("\n".join(slack_escape(line) for line in marked)))
     if full.gist:
-        rows = [f"*{slack_escape(w.text(full.lang, 'gist'))}*"]
+        rows = [f"*{slack_escape(full.quiet or w.text(full.lang, 'gist'))}*"]
         for entry in full.gist:
             rows.append("• " + mrkdwn(entry.head))
             rows += ["      › " + mrkdwn(sub) for sub in entry.lines]
         blocks += _text_blocks(rows)
-    footer = [{"type": "mrkdwn", "text": slack_escape(w.text(full.lang, "thread_hint"))}]
+    footer = []
+    if not full.quiet:  # a quiet day has no thread to point to
+        footer.append({"type": "mrkdwn", "text": slack_escape(w.text(full.lang, "thread_hint"))})
     if full.link:
         label = slack_escape(w.text(full.lang, "full_report"))
         footer.append({"type": "mrkdwn", "text": f"<{full.link}|{label}>"})
-    blocks.append({"type": "context", "elements": footer[:CONTEXT_ELEMENTS]})
-    fallback = f"{full.title} — " + " | ".join(f"{n} {v}" for n, v in full.counts)
+    if footer:
+        blocks.append({"type": "context", "elements": footer[:CONTEXT_ELEMENTS]})
+    said = full.quiet or " | ".join(f"{n} {v}" for n, v in full.counts)
+    fallback = f"{full.title} — {said}"
     return _message(report, "headline", fallback, blocks)
 
 

@@ -33,6 +33,7 @@ from bot.store import Subscription
 from formatters.charts import Chart
 from formatters.charts import chart as draw_chart
 from formatters.chat import chat_parts, with_picture
+from formatters.outline import is_quiet
 from formatters.personal import personal_parts
 from formatters.radar_outline import has_plugins_section
 
@@ -208,7 +209,7 @@ class DailyRun:
         lang = self.lang
         link = self.reports.files.link(report, lang)
         parts = chat_parts(destination.platform, report, lang, only=only, link=link)
-        if picture is not None and parts:
+        if picture is not None and parts and not is_quiet(report):  # a quiet day: one message
             parts = with_picture(destination.platform, parts, picture, lang, report.window.label)
         name = f"vLLM report {report.window.label}"
         return await self._deliver(report.repo, report.window, destination, parts, name, result)

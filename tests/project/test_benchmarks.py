@@ -36,3 +36,28 @@ def test_benchmark_prints_its_table() -> None:
     assert token < cold and token <= 30  # the budget of a cold full report
     one_day = {rows[name][-1] for name in rows if "1 day" in name}  # counts agree everywhere
     assert one_day == {"26/24/79/36/17"}
+
+
+def test_personal_digests_benchmark_prints_its_table() -> None:
+    """100 personal subscribers add one GraphQL request per 50 of the day's PRs (the files
+    and review requests `path:` and `mine` read), nothing for a label, nothing the next run."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/personal_requests.py", "--latency", "0", "--history", "500"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    prs = int(lines[0].split(" PRs")[0].rsplit(" ", 1)[1])
+    rows = {line[:36].strip(): line[36:].split() for line in lines[2:]}
+    assert set(rows) == {
+        "daily report (full, cold, token)",
+        "+ 1 subscriber (label:)",
+        "+ 100 subscribers",
+        "+ 100 subscribers, next run",
+    }
+    assert rows["+ 1 subscriber (label:)"][0] == "0"
+    assert 0 < int(rows["+ 100 subscribers"][0]) <= -(-prs // 50) + 1
+    assert rows["+ 100 subscribers, next run"][0] == "0"

@@ -35,6 +35,7 @@ from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
+FAKE_TOKEN = "t0ken"  # the fake GitHub answers GraphQL to any token
 PATHS = ("vllm/v1/attention/*", "vllm/model_executor/layers/fused_moe", "csrc/rocm/*", "docs/**")
 FILES = (
     "vllm/v1/attention/backends/rocm_aiter.py",
@@ -87,7 +88,7 @@ def main() -> None:
     rows = []
     with FakeGitHub(REPO, items, latency=args.latency) as fake, tempfile.TemporaryDirectory() as d:
         store = Store(f"sqlite:///{d}/bench.sqlite3")
-        source = GitHubSource(repo=REPO, api_url=fake.url, request_interval=0, token="t0ken")
+        source = GitHubSource(repo=REPO, api_url=fake.url, request_interval=0, token=FAKE_TOKEN)
         archiver = Archiver(store, source)
         reports = Reports(archiver, load_rules(), ReportFiles(Path(d)), lambda: NOW)
         fake.reset_log()

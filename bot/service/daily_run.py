@@ -152,7 +152,8 @@ class DailyRun:
                 self.observer.quiet(report.window.label, target.key, sub.topic)
                 continue
             picture = await self._picture(report, sub.topic, pictures)
-            sent.append(await self._send(digest, target, result, (sub.topic,), picture))
+            only = ("since", sub.topic)  # what of its topic landed since last time, then it
+            sent.append(await self._send(digest, target, result, only, picture))
         sent += await self._personal(report, subscriptions, result)
         return sent
 

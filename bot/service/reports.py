@@ -40,6 +40,7 @@ from bot.analyze import analyze, build_report, candidates, key_change_candidates
 from bot.analyze.continuity import LOOKBACK_DAYS, with_continuity
 from bot.analyze.history import history
 from bot.analyze.references import referenced
+from bot.analyze.topics import classify_all
 from bot.analyze.trends import baseline_windows
 from bot.collect.sync import Archiver
 from bot.model.errors import InputError, ServiceError
@@ -134,7 +135,7 @@ class Reports:
         report, threads = self._analyzed(  # 2. analyzed
             self.archiver, repo, window, items, now, archived.complete, notes, query.topic
         )
-        if query.topic is None and _one_day(window):  # its past, when one was published
+        if _one_day(window):  # its past, when one was published (a digest's too)
             report = self._continued(report, now)
         if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
             report = self._with("review queue", self.queue, report)
@@ -198,7 +199,7 @@ class Reports:
         """`report` with its past (bot.analyze.continuity): nothing changes when no report
         was published in the look-back. The archive alone is read."""
         repo, window = report.repo, report.window
-        if report.complete:  # what it features, for the days after it
+        if report.complete and report.topic is None:  # what the day features, for later days
             self._featured.put(repo, window, featured(report))
         past = [
             r for day in self._published(repo, window) for r in self._featured_of(repo, day, now)
@@ -212,7 +213,8 @@ class Reports:
             if last_end < window.start
             else []
         )
-        return with_continuity(report, past, archived, between)
+        continued = with_continuity(report, past, archived, between)
+        return continued if report.topic is None else _of_topic(continued, report.topic, self.rules)
 
     def _published(self, repo: str, window: Window) -> list[Window]:
         """The report days of the look-back before `window` whose report files were written
@@ -330,6 +332,19 @@ class Reports:
             self._cache.move_to_end(key)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
+
+
+def _of_topic(report: Report, topic: str, rules: TopicRules) -> Report:
+    """A topic digest's past: what landed since last time, of its topic alone (the day's
+    featuring is the full report's; a digest tells its own part of it)."""
+    continuity = report.continuity
+    if continuity is None:
+        return report
+    landed = [continuity.items[e.number] for e in continuity.since if e.number in continuity.items]
+    ours = {n for n, found in classify_all(landed, rules).items() if topic in found}
+    since = tuple(e for e in continuity.since if e.number in ours)
+    items = {n: it for n, it in continuity.items.items() if n in ours}
+    return replace(report, continuity=replace(continuity, since=since, items=items))
 
 
 def _one_day(window: Window) -> bool:

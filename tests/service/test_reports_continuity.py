@@ -127,3 +127,42 @@ def test_the_past_is_worked_out_again_from_the_archive_alone(days: Days) -> None
     the archive (no GitHub request) and finds the same past."""
     assert days.fresh_requests == 0
     assert days.fresh.continuity == days.after.continuity
+
+
+def test_a_topic_digest_says_what_of_its_topic_landed_since_last_time(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The digest of #38049's topic says it landed, with its first day; another topic's
+    does not; and asking a digest first never replaces what the day itself featured."""
+    archive = FixtureArchive(tmp_path_factory.mktemp("data"), hostile=False)
+    fake = next(it for it in archive.items if it.number == MERGED_ON_0325)
+    fake.merged_at = fake.closed_at = fake.updated_at = MERGE_TIME
+    with archive:
+        reports = archive.bot.reports
+        before = reports.report(ReportQuery(REPO, window("2026-03-24"), "en"))
+        topics = (
+            {t for t, found in before.sections.topics.items() if MERGED_ON_0325 in found.prs}
+            if before.sections
+            else set()
+        )
+        ours = sorted(topics)[0]
+        other = next(
+            t.key for t in reports.rules.topics if t.key not in topics and t.kind == "vendor"
+        )
+        reports.report(ReportQuery(REPO, window("2026-03-24"), "en", ours))  # a digest first
+        reports.write(before, "en")
+        fresh = reports.facts_only()
+        digest = fresh.report(ReportQuery(REPO, window("2026-03-25"), "en", ours))
+        elsewhere = fresh.report(ReportQuery(REPO, window("2026-03-25"), "en", other))
+        full = fresh.report(ReportQuery(REPO, window("2026-03-25"), "en"))
+        forgetful = Reports(reports.archiver, reports.rules, reports.files, reports.clock)
+        unasked = forgetful.report(ReportQuery(REPO, window("2026-03-25"), "en"))
+    assert full.continuity == unasked.continuity  # as if no digest had been asked
+    assert digest.continuity is not None and full.continuity is not None
+    [landed] = [e for e in digest.continuity.since if e.number == MERGED_ON_0325]
+    assert landed.first_day == "2026-03-24"
+    assert elsewhere.continuity is not None
+    assert MERGED_ON_0325 not in {e.number for e in elsewhere.continuity.since}
+    assert {e.number for e in digest.continuity.since} <= {e.number for e in full.continuity.since}
+    parts = chat_parts("slack", digest, "en", only=("since", ours))
+    assert [name for name, _ in parts][:2] == ["headline", "since"]

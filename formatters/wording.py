@@ -66,6 +66,8 @@ STATES = {
         "stale": "closed as stale",
         "rfc": "RFC",
         "rfc_open": "RFC, open",
+        "approved": "approved",  # a review's, said of a PR still open (since last time)
+        "changes_requested": "changes requested",
     },
     "zh": {
         "merged": "已合并",
@@ -80,6 +82,8 @@ STATES = {
         "stale": "过期关闭",
         "rfc": "RFC",
         "rfc_open": "RFC 讨论中",
+        "approved": "已获批准",
+        "changes_requested": "被要求修改",
     },
 }
 # How a story's member relates to its lead (bot.analyze.stories), said of the member; a

@@ -7,8 +7,10 @@ issues, each with its state as its day ended). From that and the archive's newes
 those items, read as they stood when this window ended, it says
 
 - what landed since the last published report ("since last time"): featured work merged,
-  closed without merging (an issue: closed), or reverted by a revert merged since, each with
-  the day it was first featured and its state then;
+  closed without merging (an issue: closed), or reverted by a revert merged since, and
+  featured PRs still open whose review decided since (approved, changes requested: a
+  review submitted in the span, from the PR's stored details), each with the day it was
+  first featured and its state then;
 - which items of this report were featured before and have not changed state since (old
   news: key changes and notable issues do not feature them again, nor does the gist);
 - each shown item's first featuring, and how long an open PR has been in review (shown
@@ -26,7 +28,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.analyze.references import links
-from bot.model.report import ActivityItem, Continuity, Featured, Landed, Report
+from bot.model.report import ActivityItem, Continuity, Featured, Landed, Report, Verdict
 from bot.model.states import state_key
 from bot.model.windows import current_day
 
@@ -55,13 +57,15 @@ def with_continuity(
     past: Sequence[Featured],
     archived: Iterable[ActivityItem],
     between: Iterable[ActivityItem] = (),
+    verdicts: Mapping[int, Sequence[Verdict]] | None = None,
 ) -> Report:
     """`report` with its past (`Report.continuity`), its old news no longer featured.
 
     `past`: what the published reports of the look-back featured (any order); `archived`:
     the archive's newest view of those items; `between`: the items of the days after the
     last published report and before this window (none when it was yesterday's), where a
-    revert may have merged. An empty past changes nothing."""
+    revert may have merged; `verdicts`: the approvals and change requests of featured PRs
+    still open, by number. An empty past changes nothing."""
     if not past or report.sections is None:
         return report
     window = report.window
@@ -77,7 +81,8 @@ def with_continuity(
     known.update(report.items)  # the window's own view is the one this report tells
     shown = {**report.context, **report.items}
 
-    landed = _landed(first, last, known, [*between, *report.items.values()], since_start, end)
+    recent = [*between, *report.items.values()]
+    landed = _landed(first, last, known, recent, since_start, end, verdicts or {})
     old = tuple(
         sorted(
             n
@@ -127,8 +132,10 @@ def _landed(
     recent: Sequence[ActivityItem],
     start: datetime,
     end: datetime,
+    verdicts: Mapping[int, Sequence[Verdict]],
 ) -> tuple[Landed, ...]:
-    """Featured work settled in [start, end): merged, closed, or reverted by a merged revert."""
+    """Featured work settled in [start, end): merged, closed, or reverted by a merged revert;
+    or, still open, reviewed: approved, or changes requested (which weighs more)."""
     reverts = _reverts_merged(recent, start, end)
     out: list[tuple[int, Landed]] = []
     for number, record in last.items():
@@ -137,6 +144,14 @@ def _landed(
             continue
         was, now = phase(record.state), state_at(item, end)
         origin = first[number]
+        if was == "open" and phase(now) == "open" and item.kind == "pr":
+            decided = [v for v in verdicts.get(number, ()) if start <= v.at < end]
+            if decided:
+                asked = [v for v in decided if v.state == "changes_requested"]
+                said = (asked or decided)[-1]
+                entry = Landed(number, origin.day, origin.state, said.state, said.at)
+                out.append((3, entry))
+            continue
         revert = reverts.get(number)
         if was in ("open", "merged") and revert is not None and phase(now) == "merged":
             undone = revert.merged_at or end

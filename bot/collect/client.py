@@ -31,7 +31,7 @@ from github.PullRequest import PullRequest
 from bot.collect.failures import NotGitHub, describe_failure
 from bot.collect.queue_graphql import login_of
 from bot.collect.source import Collected, CollectError, GitHubSource, Listed, Stopped
-from bot.model.report import COMMENT_CHARS, ActivityItem, CommentRecord, PullDetails
+from bot.model.report import COMMENT_CHARS, ActivityItem, CommentRecord, PullDetails, Verdict
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ DETAILS_PER_QUERY = 50
 # A PR's first 100 reviews; one with more is read again by REST, which pages through all.
 _DETAILS_NODE = (
     "... on PullRequest { additions deletions changedFiles "
-    "reviews(first: 100) { totalCount nodes { author { __typename login } } } }"
+    "reviews(first: 100) { totalCount nodes { author { __typename login } state submittedAt } } }"
 )
 
 __all__ = [
@@ -296,13 +296,17 @@ class Collector:
             repo = self._github.get_repo(self.source.repo)
             pull = repo.get_pull(number)  # lazy: the raw_data read below is the request
             data = pull.raw_data
-            logins = [r.user.login if r.user is not None else None for r in pull.get_reviews()]
+            reviews = [
+                (r.user.login if r.user is not None else None, r.state, r.submitted_at)
+                for r in pull.get_reviews()
+            ]
         return PullDetails(
             number=number,
             additions=_count(data.get("additions")),
             deletions=_count(data.get("deletions")),
             changed_files=_count(data.get("changed_files")),
-            reviewers=_reviewers(logins, author),
+            reviewers=_reviewers([login for login, _, _ in reviews], author),
+            verdicts=_verdicts(reviews, author),
         )
 
     # -- comment threads (hot discussions) ---------------------------------------------
@@ -488,15 +492,38 @@ def _all_reviews(node: dict[str, Any]) -> bool:
 
 def _details(number: int, author: str | None, node: dict[str, Any]) -> PullDetails:
     """A PR's size and reviewers from its GraphQL node, as `pull_details` reads them."""
-    reviews = (node.get("reviews") or {}).get("nodes") or []
-    logins = [login_of(r.get("author")) if isinstance(r, dict) else None for r in reviews]
+    nodes = [r for r in (node.get("reviews") or {}).get("nodes") or [] if isinstance(r, dict)]
+    reviews = [
+        (login_of(r.get("author")), r.get("state"), _moment(r.get("submittedAt"))) for r in nodes
+    ]
     return PullDetails(
         number=number,
         additions=_count(node.get("additions")),
         deletions=_count(node.get("deletions")),
         changed_files=_count(node.get("changedFiles")),
-        reviewers=_reviewers(logins, author),
+        reviewers=_reviewers([login for login, _, _ in reviews], author),
+        verdicts=_verdicts(reviews, author),
     )
+
+
+_DECIDING = {"APPROVED": "approved", "CHANGES_REQUESTED": "changes_requested"}
+
+
+def _verdicts(
+    reviews: Sequence[tuple[str | None, Any, datetime | None]], author: str | None
+) -> tuple[Verdict, ...]:
+    """The approvals and change requests among `reviews` (login, state, submitted), oldest
+    first; the author's own and undated ones (pending) left out."""
+    found = [
+        Verdict(login, _DECIDING[str(state)], _aware(at))
+        for login, state, at in reviews
+        if login and login != author and str(state) in _DECIDING and at is not None
+    ]
+    return tuple(sorted(found, key=lambda v: v.at))
+
+
+def _moment(text: Any) -> datetime | None:
+    return datetime.fromisoformat(str(text).replace("Z", "+00:00")) if text else None
 
 
 def _reviewers(logins: Sequence[str | None], author: str | None) -> tuple[str, ...]:

@@ -153,6 +153,15 @@ INVERSE = {a: b for a, b in _PAIRS} | {b: a for a, b in _PAIRS}
 
 
 @dataclass(frozen=True)
+class Verdict:
+    """A review that decides: `approved` or `changes_requested`, by whom, when submitted."""
+
+    login: str
+    state: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class PullDetails:
     """What the pulls API adds to a PR: the size of the change and who reviewed it."""
 
@@ -161,6 +170,7 @@ class PullDetails:
     deletions: int | None
     changed_files: int | None
     reviewers: tuple[str, ...]  # people who left a review (author and bots left out)
+    verdicts: tuple[Verdict, ...] = ()  # approvals and change requests, oldest first
 
 
 @dataclass(frozen=True)

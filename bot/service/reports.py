@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from bot.analyze import analyze, build_report, candidates, key_change_candidates
-from bot.analyze.continuity import LOOKBACK_DAYS, with_continuity
+from bot.analyze.continuity import LOOKBACK_DAYS, phase, state_at, with_continuity
 from bot.analyze.history import history
 from bot.analyze.references import referenced
 from bot.analyze.topics import classify_all
@@ -136,7 +136,8 @@ class Reports:
             self.archiver, repo, window, items, now, archived.complete, notes, query.topic
         )
         if _one_day(window):  # its past, when one was published (a digest's too)
-            report = self._continued(report, now)
+            fresh = query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH
+            report = self._continued(report, now, fresh)
         if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
             report = self._with("review queue", self.queue, report)
             report = self._with("plugins", self.radar, report)
@@ -195,9 +196,11 @@ class Reports:
 
     # -- continuity: what the reports published before featured ------------------------------
 
-    def _continued(self, report: Report, now: datetime) -> Report:
+    def _continued(self, report: Report, now: datetime, fresh: bool = False) -> Report:
         """`report` with its past (bot.analyze.continuity): nothing changes when no report
-        was published in the look-back. The archive alone is read."""
+        was published in the look-back. The archive alone is read, except when `fresh` (the
+        daily run, as its window closes): then the reviews of featured PRs still open are
+        read where the archive's copy is older than the PR (one GraphQL request per 50)."""
         repo, window = report.repo, report.window
         if report.complete and report.topic is None:  # what the day features, for later days
             self._featured.put(repo, window, featured(report))
@@ -213,7 +216,11 @@ class Reports:
             if last_end < window.start
             else []
         )
-        continued = with_continuity(report, past, archived, between)
+        reader = self.archiver if fresh else self.archiver.reading_only()
+        still_open = [it for it in archived if phase(state_at(it, window.end)) == "open"]
+        details = reader.pull_details(repo, still_open, now)
+        verdicts = {n: d.verdicts for n, d in details.items()}
+        continued = with_continuity(report, past, archived, between, verdicts)
         return continued if report.topic is None else _of_topic(continued, report.topic, self.rules)
 
     def _published(self, repo: str, window: Window) -> list[Window]:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import select
 
-from bot.model.report import PullDetails
+from bot.model.report import PullDetails, Verdict
 from bot.store.engine import Transactions
 from bot.store.schema import PullDetailsRow
+
+NEVER = datetime.min.replace(tzinfo=UTC)  # "read for no version": any item is newer
 
 
 class PullDetailsStore:
@@ -26,6 +28,7 @@ class PullDetailsStore:
             deletions=details.deletions,
             changed_files=details.changed_files,
             reviewers=list(details.reviewers),
+            verdicts=[[v.login, v.state, v.at.isoformat()] for v in details.verdicts],
             item_updated_at=item_updated_at,
             fetched_at=fetched_at,
         )
@@ -34,7 +37,8 @@ class PullDetailsStore:
         self._tx.write(lambda session: session.merge(row))
 
     def of(self, repo: str, numbers: Iterable[int]) -> dict[int, tuple[PullDetails, datetime]]:
-        """Stored details by number, each with the item version it was read for."""
+        """Stored details by number, each with the item version it was read for (details
+        read before verdicts were kept count as read for no version: read again once)."""
         with self._tx.begin() as session:
             rows = session.scalars(
                 select(PullDetailsRow).where(
@@ -49,8 +53,12 @@ class PullDetailsStore:
                         row.deletions,
                         row.changed_files,
                         tuple(row.reviewers),
+                        tuple(
+                            Verdict(login, state, datetime.fromisoformat(at))
+                            for login, state, at in row.verdicts or ()
+                        ),
                     ),
-                    row.item_updated_at,
+                    row.item_updated_at if row.verdicts is not None else NEVER,
                 )
                 for row in rows
             }

@@ -228,6 +228,8 @@ class PullDetailsRow(Base):
     reviewers: Mapped[list[str]] = mapped_column(JSON)
     item_updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # [login, approved | changes_requested, ISO time], oldest first; NULL: read before 0011
+    verdicts: Mapped[list[list[str]] | None] = mapped_column(JSON, nullable=True)
 
 
 class ResponseFactRow(Base):

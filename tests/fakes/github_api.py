@@ -967,7 +967,11 @@ def _node(item: FakeItem, query: str, fake: FakeGitHub) -> dict[str, Any]:
         node["reviews"] = {
             "totalCount": len(reviews),
             "nodes": [
-                {"author": _actor(r["user"]), "submittedAt": iso(r["submitted_at"])}
+                {
+                    "author": _actor(r["user"]),
+                    "submittedAt": iso(r["submitted_at"]),
+                    "state": r.get("state", "COMMENTED"),
+                }
                 for r in reviews[: int(threads.get("reviews", 100))]
             ],
         }

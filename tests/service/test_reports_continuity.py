@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -166,3 +166,58 @@ def test_a_topic_digest_says_what_of_its_topic_landed_since_last_time(
     assert {e.number for e in digest.continuity.since} <= {e.number for e in full.continuity.since}
     parts = chat_parts("slack", digest, "en", only=("since", ours))
     assert [name for name, _ in parts][:2] == ["headline", "since"]
+
+
+def test_a_featured_pr_approved_since_is_said_so(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A key change of 2026-03-24 still in review gets an approval on the evening of
+    2026-03-25: the daily run of 2026-03-25 (made as its window closes) says "approved",
+    with its first day, in both languages; `show` of the same day later says the same from
+    the archive alone; a review before 2026-03-24 ended is no news."""
+    archive = FixtureArchive(tmp_path_factory.mktemp("data"), hostile=False)
+    with archive:
+        reports = archive.bot.reports
+        before = reports.report(ReportQuery(REPO, window("2026-03-24"), "en"))
+        assert before.sections is not None
+        items = archive._fake.items
+        open_prs = [
+            it.number
+            for it in items.values()
+            if it.kind == "pr" and it.merged_at is None and it.closed_at is None
+        ]
+        featured_open = [r.number for r in featured(before) if r.number in open_prs]
+        open_keys = featured_open + [n for n in open_prs if n not in featured_open]
+        approved, early = open_keys[0], open_keys[1]
+        at = (
+            window("2026-03-25").start + (window("2026-03-25").end - window("2026-03-25").start) / 2
+        )
+        for number, when in ((approved, at), (early, window("2026-03-24").start)):
+            fake = archive._fake.items[number]
+            fake.reviews.append(
+                {
+                    "id": 900 + number % 100,
+                    "user": "simon-mo",
+                    "state": "APPROVED",
+                    "submitted_at": when,
+                }
+            )
+            fake.updated_at = max(fake.updated_at, at)
+        reports.write(before, "en")
+        # The daily run, minutes after the window closed: the live sync brings every item
+        # updated since (the approved PR among them), as it does each morning.
+        archive.now = window("2026-03-25").end + timedelta(minutes=5)
+        daily = reports.report(ReportQuery(REPO, window("2026-03-25"), "en", queue=True))
+        later = reports.facts_only().report(ReportQuery(REPO, window("2026-03-25"), "zh"))
+    assert daily.continuity is not None
+    said = {e.number: e for e in daily.continuity.since}
+    assert (said[approved].then, said[approved].now, said[approved].first_day) == (
+        "review",
+        "approved",
+        "2026-03-24",
+    )
+    assert early not in said
+    en = render_markdown(daily, "en").split("## ⏮️ Since last time", 1)[1].split("\n## ", 1)[0]
+    assert f"[#{approved}]" in en and "— featured 03-24 in review → approved today" in en
+    assert later.continuity is not None
+    assert approved in {e.number for e in later.continuity.since}
+    zh = render_markdown(later, "zh").split("## ⏮️ 上次以来", 1)[1].split("\n## ", 1)[0]
+    assert "03-24 报道时审阅中 → 今日已获批准" in zh

@@ -1,5 +1,6 @@
 """Personal digests: a cadence per subscription, room for a path glob in its topic, chat
-users' GitHub logins, and the PR facts (files, requested reviewers, review decision).
+users' GitHub logins, and the PR facts (files, requested reviewers, review decision); the
+approvals and change requests of a PR's details (what "since last time" tells).
 
 Revision ID: 0011
 Revises: 0010
@@ -28,6 +29,7 @@ def upgrade() -> None:
         batch.alter_column(  # a path glob is longer than a topic key
             "topic", type_=sa.String(200), existing_type=sa.String(40), existing_nullable=False
         )
+    op.add_column("pull_details", sa.Column("verdicts", sa.JSON, nullable=True))
     op.create_table(
         "github_links",
         sa.Column("platform", sa.String(10), primary_key=True),
@@ -51,6 +53,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("pull_facts")
     op.drop_table("github_links")
+    with op.batch_alter_table("pull_details") as batch:
+        batch.drop_column("verdicts")
     with op.batch_alter_table("subscriptions") as batch:
         batch.alter_column(
             "topic", type_=sa.String(40), existing_type=sa.String(200), existing_nullable=False

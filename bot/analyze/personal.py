@@ -11,7 +11,8 @@ in; a `PersonalDigest` out. What each filter selects:
   their own items with an event in the window and their open PRs of the look-back whose
   changes were requested, and items of the window whose text mentions `@login`.
 
-An item that two reasons select is told once, under the first reason of `REASONS`.
+An item that two reasons select is told once, under the first reason of `REASONS`; within a
+reason, merged first, then in review, drafts, open issues, and what closed; newest first.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from bot.model.states import state_key
 from bot.model.windows import Window
 
 _WILDCARDS = re.compile(r"[*?\[]")
+# Within a reason: what landed, what waits for review, what is new, then what closed.
+_STATE_ORDER = {"merged": 0, "review": 1, "draft": 2, "rfc_open": 3, "open_issue": 3}
 
 
 def path_matches(glob: str, path: str) -> bool:
@@ -77,7 +80,11 @@ def personal_digest(
         shown[item.number] = item
     order = sorted(
         chosen.values(),
-        key=lambda e: (REASONS.index(e.reason), -_last_event(shown[e.number], window).timestamp()),
+        key=lambda e: (
+            REASONS.index(e.reason),
+            _STATE_ORDER.get(e.state, len(_STATE_ORDER)),
+            -_last_event(shown[e.number], window).timestamp(),
+        ),
     )
     views = {
         n: ItemView(n, it.kind, it.title, it.author, it.url, _last_event(it, window))

@@ -89,6 +89,28 @@ class PersonalDigests:
             out.append(Due(sub, digest))
         return out
 
+    def one(self, report: Report, rule: Filter, login: str | None, now: datetime) -> PersonalDigest:
+        """The digest `rule` gets for `report`'s window (`vllm-report digest`: a preview)."""
+        repo, window = report.repo, report.window
+        items = list(report.items.values())
+        earlier = (
+            self.archiver.items(
+                repo, Span(window.start - timedelta(days=LOOKBACK_DAYS), window.start)
+            )
+            if rule.kind == MINE
+            else []
+        )
+        sub = Subscription("cli", "dm", "", rule.key, "")
+        facts = self._facts(
+            repo,
+            [(sub, rule)],
+            {"daily": items, "weekly": []},
+            earlier,
+            {login} if login else set(),
+            now,
+        )
+        return personal_digest(repo, window, rule, items, facts, login, earlier)
+
     def _facts(
         self,
         repo: str,

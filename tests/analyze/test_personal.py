@@ -36,6 +36,12 @@ def test_a_label_selects_every_item_of_the_day_carrying_it_and_nothing_else() ->
     got = numbers(Filter("label", "ROCm".lower()))
     assert len(want) == 33
     assert sorted(got) == sorted(want) and len(got) == len(set(got))
+    states = [
+        e.state for e in personal_digest(REPO, WINDOW, Filter("label", "rocm"), ITEMS, {}).entries
+    ]
+    order = ["merged", "review", "draft", "open_issue"]  # landed first, then waiting, new
+    ranks = [order.index(s) if s in order else len(order) for s in states]
+    assert ranks == sorted(ranks) and states[0] == "merged" and states[-1] not in order
 
 
 def test_an_author_selects_their_items_of_the_day() -> None:

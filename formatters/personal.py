@@ -62,6 +62,8 @@ def _entry(digest: PersonalDigest, entry: PersonalEntry, lang: str) -> ol.Entry:
         head += [ol.Our(w.SEP[lang]), ol.Theirs(item.author, ol.LOGIN_LIMIT)]
     if entry.matched and entry.reason == "path":
         head += [ol.Our(w.SEP[lang]), ol.Theirs(w.text(lang, "path_matched", path=entry.matched))]
+    if entry.matched and entry.reason == "commented":
+        head += [ol.Our(w.SEP[lang]), ol.Theirs(w.text(lang, "commented_by", who=entry.matched))]
     return ol.Entry(tuple(head), (), entry.number)
 
 

@@ -111,6 +111,7 @@ TEXT: dict[str, dict[str, str]] = {
         "personal_path": "changes to {value}",
         "personal_count": "{n} items",
         "reason_review_requested": "👀 Your review is requested ({n})",
+        "reason_commented": "💬 New comments on your issues ({n})",
         "reason_yours": "🧑‍💻 Yours ({n})",
         "reason_mentioned": "📣 Mentions you ({n})",
         "reason_label": "Matching items ({n})",
@@ -120,6 +121,7 @@ TEXT: dict[str, dict[str, str]] = {
         "decision_changes_requested": "changes requested",
         "decision_review_required": "review required",
         "path_matched": "changes {path}",
+        "commented_by": "new comment by {who}",
         # -- the review queue --
         "queue": "🚦 Review queue",
         "queue_title": "vLLM review queue · {label}",
@@ -278,6 +280,7 @@ TEXT: dict[str, dict[str, str]] = {
         "personal_path": "涉及 {value} 的改动",
         "personal_count": "{n} 项",
         "reason_review_requested": "👀 请你审阅（{n}）",
+        "reason_commented": "💬 你的 Issue 有新评论（{n}）",
         "reason_yours": "🧑‍💻 你的（{n}）",
         "reason_mentioned": "📣 提到你（{n}）",
         "reason_label": "匹配的条目（{n}）",
@@ -287,6 +290,7 @@ TEXT: dict[str, dict[str, str]] = {
         "decision_changes_requested": "需修改",
         "decision_review_required": "待审阅",
         "path_matched": "改动 {path}",
+        "commented_by": "{who} 发表了新评论",
         # -- the review queue --
         "queue": "🚦 审阅队列",
         "queue_title": "vLLM 审阅队列 · {label}",

@@ -8,8 +8,9 @@ in; a `PersonalDigest` out. What each filter selects:
 - `path:<glob>`: PRs changing a file the glob matches (`*` also crosses folders, so
   `vllm/v1/*` is everything under it; a glob without a wildcard is that file or folder);
 - `mine`: for the reader's linked login, open PRs whose review is requested from them,
-  their own items with an event in the window and their open PRs of the look-back whose
-  changes were requested, and items of the window whose text mentions `@login`.
+  their open issues someone else commented on in the window, their own items with an event
+  in the window and their open PRs of the look-back whose changes were requested, and
+  items of the window whose text mentions `@login`.
 
 An item that two reasons select is told once, under the first reason of `REASONS`; within a
 reason, merged first, then in review, drafts, open issues, and what closed; newest first.
@@ -136,6 +137,15 @@ def _mine(
         asked = fact is not None and login in (r.lower() for r in fact.requested)
         if asked and _open_at(item, window) and (item.author or "").lower() != login:
             yield item, "review_requested", ""
+    for item in [*items, *earlier]:  # their open issues someone else commented on today
+        fact = facts.get(item.number)
+        if item.kind != "issue" or (item.author or "").lower() != login or fact is None:
+            continue
+        if state_key(item, window.end) not in ("open_issue", "rfc_open"):
+            continue
+        others = [who for who, at in fact.comments if who.lower() != login and window.contains(at)]
+        if others:
+            yield item, "commented", others[-1]
     for item in items:
         if (item.author or "").lower() == login:
             yield item, "yours", ""

@@ -1,11 +1,13 @@
-"""What personal digests ask GitHub: a PR's files, requested reviewers and review decision
-(one GraphQL request per FACTS_PER_QUERY PRs: GitHub answers GraphQL only with a token),
+"""What personal digests ask GitHub: a PR's files, requested reviewers and review decision,
+an issue's last comments (one GraphQL request per FACTS_PER_QUERY items: GitHub answers
+GraphQL only with a token),
 and, when someone subscribes, whether a login or a label exists (REST, one request or a
 page of labels)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from github import GithubException
@@ -13,19 +15,22 @@ from github import GithubException
 from bot.collect.client import Collector
 from bot.collect.queue_graphql import login_of
 from bot.collect.source import CollectError
-from bot.model.personal import PATHS_PER_PR, PullFacts
+from bot.model.personal import COMMENTS_READ, PATHS_PER_PR, PullFacts
 
 FACTS_PER_QUERY = 50  # aliases per query: well within GitHub's node limit at 100 files each
 _FACTS_NODE = (
     "... on PullRequest { reviewDecision "
     f"files(first: {PATHS_PER_PR}) {{ totalCount nodes {{ path }} }} "
     "reviewRequests(first: 20) { nodes { requestedReviewer "
-    "{ __typename ... on User { login } } } } }"
+    "{ __typename ... on User { login } } } } } "
+    f"... on Issue {{ comments(last: {COMMENTS_READ}) "
+    "{ nodes { author { __typename login } createdAt } } }"
 )
 
 
 def pulls_facts(github: Collector, numbers: Sequence[int]) -> list[PullFacts]:
-    """The facts of these PRs, in their order (an item that is no PR by now: no facts)."""
+    """The facts of these PRs and issues, in their order (a number GitHub no longer
+    resolves: no facts)."""
     if not github.source.token:
         raise CollectError(
             "reading the files a PR changes needs a GitHub token (GitHub answers GraphQL "
@@ -50,6 +55,16 @@ def pulls_facts(github: Collector, numbers: Sequence[int]) -> list[PullFacts]:
 
 
 def _facts(number: int, node: Any) -> PullFacts:
+    if isinstance(node, dict) and "comments" in node:  # an issue: who commented, when
+        nodes = (node.get("comments") or {}).get("nodes") or []
+        said = tuple(
+            (login, moment)
+            for c in nodes
+            if isinstance(c, dict)
+            for login, moment in [(login_of(c.get("author")), _moment(c.get("createdAt")))]
+            if login and moment
+        )
+        return PullFacts(number, comments=said)
     if not isinstance(node, dict) or "files" not in node:
         return PullFacts(number)
     files = node.get("files") or {}
@@ -71,6 +86,10 @@ def _facts(number: int, node: Any) -> PullFacts:
         requested,
         str(decision).lower() if decision else None,
     )
+
+
+def _moment(text: Any) -> datetime | None:
+    return datetime.fromisoformat(str(text).replace("Z", "+00:00")) if text else None
 
 
 def user_exists(github: Collector, login: str) -> bool:

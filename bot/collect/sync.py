@@ -144,10 +144,10 @@ class Archiver:
     def pull_facts(
         self, repo: str, items: Iterable[ActivityItem], now: datetime
     ) -> dict[int, PullFacts]:
-        """Files, requested reviewers and review decision of these PRs (personal digests),
-        read from GitHub (with a token) only when the stored copy is older than the item:
-        one GraphQL request per 50 PRs, once per version of each."""
-        wanted = [it for it in items if it.kind == "pr"]
+        """Files, requested reviewers and review decision of these PRs, the last comments of
+        these issues (personal digests), read from GitHub (with a token) only when the
+        stored copy is older than the item: one GraphQL request per 50, once per version."""
+        wanted = list(items)
         known = self.store.facts.of(repo, [it.number for it in wanted])
         found = {n: facts for n, (facts, _) in known.items()}
         stale = [

@@ -19,6 +19,7 @@ MINE = "mine"
 CADENCES = ("daily", "weekly", "off")  # off: kept, sent nothing until changed again
 WEEKLY_DAYS = 7  # a weekly digest covers the 7 report days up to the one just posted
 PATHS_PER_PR = 100  # the files of a PR read (GitHub's GraphQL page); more are said so
+COMMENTS_READ = 10  # an issue's last comments read: enough to see who answered today
 
 
 @dataclass(frozen=True)
@@ -45,16 +46,18 @@ class Filter:
 
 @dataclass(frozen=True)
 class PullFacts:
-    """What a personal digest reads of a PR besides the archive's item: the files it changes
-    (`paths`, the first PATHS_PER_PR; `more_paths` when it changes more), whose review is
-    requested, and GitHub's review decision (approved, changes_requested, review_required or
-    None), as GitHub showed them when the item was at its stored `updated_at`."""
+    """What a personal digest reads of an item besides the archive's copy: for a PR, the
+    files it changes (`paths`, the first PATHS_PER_PR; `more_paths` when it changes more),
+    whose review is requested and GitHub's review decision (approved, changes_requested,
+    review_required or None); for an issue, its last comments (who, when). As GitHub showed
+    them when the item was at its stored `updated_at`."""
 
     number: int
     paths: tuple[str, ...] = ()
     more_paths: bool = False
     requested: tuple[str, ...] = ()  # logins whose review is requested (teams left out)
     decision: str | None = None
+    comments: tuple[tuple[str, datetime], ...] = ()  # an issue's last COMMENTS_READ
 
 
 @dataclass(frozen=True)
@@ -98,4 +101,4 @@ class ItemView:
 
 
 # The order a digest tells its reasons in: what needs the reader first.
-REASONS = ("review_requested", "yours", "mentioned", "label", "author", "path")
+REASONS = ("review_requested", "commented", "yours", "mentioned", "label", "author", "path")

@@ -127,7 +127,13 @@ class PersonalDigests:
         theirs = [
             it for it in earlier if (it.author or "").lower() in linked and it.state == "open"
         ]
-        read = {it.number: it for it in [*items["daily"], *items["weekly"], *theirs]}
+        # Every PR (files, reviews); issues only when a linked person opened them (comments).
+        needed = [
+            it
+            for it in [*items["daily"], *items["weekly"], *theirs]
+            if it.kind == "pr" or (it.author or "").lower() in linked
+        ]
+        read = {it.number: it for it in needed}
         try:
             return self.archiver.pull_facts(repo, read.values(), now)
         except CollectError as exc:  # the digests say what the archive has; the log why

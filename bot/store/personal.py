@@ -68,6 +68,7 @@ class PullFactsStore:
             more_paths=facts.more_paths,
             requested=list(facts.requested),
             decision=facts.decision,
+            comments=[[login, at.isoformat()] for login, at in facts.comments],
             item_updated_at=item_updated_at,
             fetched_at=fetched_at,
         )
@@ -89,6 +90,9 @@ class PullFactsStore:
                         row.more_paths,
                         tuple(row.requested),
                         row.decision,
+                        tuple(
+                            (login, datetime.fromisoformat(at)) for login, at in row.comments or ()
+                        ),
                     ),
                     row.item_updated_at,
                 )

@@ -199,8 +199,9 @@ class GitHubLinkRow(Base):
 
 
 class PullFactsRow(Base):
-    """Files, requested reviewers and review decision of a PR, as GitHub showed them when
-    the item was at `item_updated_at` (read again only for a newer item)."""
+    """Files, requested reviewers and review decision of a PR, or an issue's last comments,
+    as GitHub showed them when the item was at `item_updated_at` (read again only for a
+    newer item)."""
 
     __tablename__ = "pull_facts"
 
@@ -210,6 +211,7 @@ class PullFactsRow(Base):
     more_paths: Mapped[bool] = mapped_column(Boolean)
     requested: Mapped[list[str]] = mapped_column(JSON)
     decision: Mapped[str | None] = mapped_column(String(30))
+    comments: Mapped[list[list[str]] | None] = mapped_column(JSON, nullable=True)  # [login, ISO]
     item_updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
 

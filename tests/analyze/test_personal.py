@@ -169,3 +169,38 @@ def test_a_path_reads_the_prs_files() -> None:
         (prs[0], "vllm/v1/attention/backends/rocm_aiter.py"),
         (prs[1], "vllm/v1/attention/ops/x.py"),
     ]
+
+
+def test_mine_tells_their_open_issues_someone_else_commented_on_today() -> None:
+    """tjtanaa's open issue from two days before, commented on today by someone else, is
+    told with who commented; their own comment, or one from yesterday, is no news; a
+    closed issue of theirs is not told again."""
+    issue = next(it for it in ITEMS if it.kind == "issue")
+    base = replace(issue, author="tjtanaa", state="open", closed_at=None, state_reason=None)
+    older = WINDOW.start - timedelta(days=2)
+    answered = replace(base, number=900011, created_at=older, title="a question")
+    own_only = replace(base, number=900012, created_at=older)
+    yesterday = replace(base, number=900013, created_at=older)
+    closed = replace(
+        base, number=900014, created_at=older, closed_at=WINDOW.start - timedelta(days=1)
+    )
+    noon = WINDOW.start + timedelta(hours=3)
+    facts = {
+        900011: PullFacts(
+            900011, comments=(("tjtanaa", noon), ("gshtras", noon + timedelta(hours=1)))
+        ),
+        900012: PullFacts(900012, comments=(("tjtanaa", noon),)),
+        900013: PullFacts(900013, comments=(("gshtras", WINDOW.start - timedelta(hours=2)),)),
+        900014: PullFacts(900014, comments=(("gshtras", noon),)),
+    }
+    digest = personal_digest(
+        REPO,
+        WINDOW,
+        Filter("mine"),
+        ITEMS,
+        facts,
+        "tjtanaa",
+        [answered, own_only, yesterday, closed],
+    )
+    told = [(e.number, e.reason, e.matched) for e in digest.entries if e.number > 900000]
+    assert told == [(900011, "commented", "gshtras")]

@@ -877,6 +877,7 @@ _SEARCH = re.compile(
 _BY_NUMBER = re.compile(r"(\w+): issueOrPullRequest\(number: (\d+)\)")
 _TIMELINE = re.compile(r"timelineItems\(itemTypes: \[READY_FOR_REVIEW_EVENT\], (first|last): 1\)")
 _THREAD = re.compile(r"(reviews|comments)\(first: (\d+)\)")
+_LAST_COMMENTS = re.compile(r"comments\(last: (\d+)\)")
 _FILES = re.compile(r"files\(first: (\d+)\)")
 _DECISIONS = {"approved": "APPROVED", "changes_requested": "CHANGES_REQUESTED"}
 
@@ -977,11 +978,12 @@ def _node(item: FakeItem, query: str, fake: FakeGitHub) -> dict[str, Any]:
         }
     else:
         comments = sorted(item.comment_list, key=lambda c: (c["created_at"], c["id"]))
+        last = _LAST_COMMENTS.findall(query)  # `comments(last: N)`: the newest N
+        shown = comments[-int(last[0]) :] if last else comments[: int(threads.get("comments", 100))]
         node["comments"] = {
             "totalCount": len(comments),
             "nodes": [
-                {"author": _actor(c["user"]), "createdAt": iso(c["created_at"])}
-                for c in comments[: int(threads.get("comments", 100))]
+                {"author": _actor(c["user"]), "createdAt": iso(c["created_at"])} for c in shown
             ],
         }
     return {key: value for key, value in node.items() if re.search(rf"\b{key}\b", query)}

@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import aiohttp
@@ -29,7 +30,7 @@ from bot.model.rules import load_rules
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.discord_api import FakeDiscord
-from tests.fakes.github_api import FakeGitHub
+from tests.fakes.github_api import FakeGitHub, FakeItem
 from tests.fakes.slack_api import FakeSlack, signed_command
 
 DAY = anchor_days()[2]  # 2026-03-25, a Wednesday
@@ -67,6 +68,20 @@ def world(
     before.files = [ATTENTION]  # matches, but not that day: never told
     asked = day_prs[4]
     fake_github.users.add("tjtanaa")  # mentioned that day; no item of theirs in the fixture
+    # An open issue of theirs from two days before (a real issue's title), answered that day.
+    title = next(it.title for it in fake_github.items.values() if it.kind == "issue")
+    answered_at = DAY.start + timedelta(hours=5)
+    fake_github.items[990001] = FakeItem(
+        990001,
+        "issue",
+        title,
+        "tjtanaa",
+        [],
+        DAY.start - timedelta(days=2),
+        answered_at,
+        comments=1,
+        comment_list=[{"id": 77, "user": "gshtras", "created_at": answered_at}],
+    )
     fake_github.items[asked].review_requests = ["tjtanaa"]
     with FakeSlack() as slack, FakeDiscord() as discord:
         for name, value in {
@@ -224,7 +239,10 @@ def test_people_subscribe_and_get_exactly_their_items_once(world: World) -> None
     assert slack_numbers(label) == sorted(slack_numbers(label), key=slack_numbers(label).index)
     assert sorted(slack_numbers(label)) == sorted(day_items(world)) and len(day_items(world)) == 33
     assert slack_numbers(mine)[0] == world.asked  # the review asked of them comes first
-    assert "Your review is requested (1)" in json.dumps(mine, ensure_ascii=False)
+    told = json.dumps(mine, ensure_ascii=False)
+    assert "Your review is requested (1)" in told
+    assert "New comments on your issues (1)" in told and "new comment by gshtras" in told
+    assert slack_numbers(mine)[1] == 990001
     assert mine["blocks"][0]["text"]["text"] == f"vLLM digest for you · {DAY.label}"
 
     path, author = discord_digests(world, "4242")

@@ -45,6 +45,7 @@ def upgrade() -> None:
         sa.Column("more_paths", sa.Boolean, nullable=False),
         sa.Column("requested", sa.JSON, nullable=False),
         sa.Column("decision", sa.String(30)),
+        sa.Column("comments", sa.JSON, nullable=True),
         sa.Column("item_updated_at", UTCDateTime, nullable=False),
         sa.Column("fetched_at", UTCDateTime, nullable=False),
     )

@@ -138,14 +138,19 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
 
 
 def is_quiet(report: Report) -> bool:
-    """A whole day with at most QUIET_ITEMS items: one short message tells it all (a topic's
-    digest, a range or a day still collecting keep their form)."""
+    """A whole day with at most QUIET_ITEMS items and no other news (nothing landed since
+    last time, no plugin broke): one short message tells it all. A topic's digest, a range
+    or a day still collecting keep their form."""
+    from formatters.radar_outline import has_plugins_section
+
     return (
         report.complete
         and report.topic is None
         and report.sections is not None
         and report.window.duration.total_seconds() <= 25 * 3600  # a day, DST included
         and len(report.items) <= QUIET_ITEMS
+        and not (report.continuity is not None and report.continuity.since)
+        and not has_plugins_section(report)
     )
 
 
@@ -250,7 +255,7 @@ def _gist(report: Report, info: Sections, lang: str, quiet: bool = False) -> tup
     weightiest story of the first vendor and of the busiest other vendor, the liveliest
     thread, the gravest issue; each story once. A quiet day: every item, newest first."""
     entries = []
-    for number in _all_items(report) if quiet else gist_numbers(report, info):
+    for number in _all_items(report, info) if quiet else gist_numbers(report, info):
         story = oe.story_of(report, info, number)
         own = oe.own_words(report, number) if lang == "en" else None
         lines = [own] if own is not None else []
@@ -270,14 +275,19 @@ def _gist(report: Report, info: Sections, lang: str, quiet: bool = False) -> tup
     return tuple(entries)
 
 
-def _all_items(report: Report) -> list[int]:
-    """A quiet day's items, the latest event first."""
+def _all_items(report: Report, info: Sections) -> list[int]:
+    """A quiet day's items in the order a busy day features them (the gist's, the key
+    changes, the notable issues: what a later day's continuity reads), then the rest, the
+    latest event first."""
 
     def last(number: int) -> datetime:
         it = report.items[number]
         return max(t for t in (it.created_at, it.closed_at, it.merged_at) if t is not None)
 
-    return sorted(report.items, key=lambda n: (last(n), n), reverse=True)
+    told = [*gist_numbers(report, info), *(k.number for k in info.key_changes)]
+    told += [n.number for n in info.notable_issues]
+    rest = sorted(report.items, key=lambda n: (last(n), n), reverse=True)
+    return [n for n in dict.fromkeys([*told, *rest]) if n in report.items]
 
 
 def gist_numbers(report: Report, info: Sections) -> list[int]:
@@ -313,7 +323,8 @@ def featured(report: Report) -> tuple[Featured, ...]:
         return ()
     label, end = report.window.label, report.window.end
     places: dict[int, str] = {}
-    for number in gist_numbers(report, info):
+    told = _all_items(report, info) if is_quiet(report) else gist_numbers(report, info)
+    for number in told:  # a quiet day's one message tells every item: all are featured
         places.setdefault(number, "gist")
     for change in info.key_changes:
         places.setdefault(change.number, "key")

@@ -250,9 +250,8 @@ def test_each_hostile_family_in_every_field(family: str) -> None:
 
 def test_the_checks_catch_what_they_guard_against() -> None:
     """The safety checks above are not vacuous: each fails on the payload it exists for."""
-    report = analyze(
-        [item(1, created_at=WINDOW_0326.start)], WINDOW_0326, repo=REPO, rules=RULES, complete=True
-    )
+    busy = [item(n, created_at=WINDOW_0326.start) for n in range(1, 13)]  # not a quiet day
+    report = analyze(busy, WINDOW_0326, repo=REPO, rules=RULES, complete=True)
     good_slack, good_discord = render_slack(report), render_discord(report)
     check_slack(good_slack, report)
     check_discord(good_discord, report)

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.model.radar import UPSTREAM, Correction, Culprit, Pin, PluginLink, Radar, UpstreamRef
 from formatters._text import clean, discord_escape, item_url, slack_escape, truncate
+from formatters.radar_phrases import RADAR_TEXT, has, pin_reason, said
 
 SCHEMA = "vllm-radar/1"
 TITLE_CHARS = 90
@@ -44,12 +45,16 @@ def ref_url(ref: UpstreamRef) -> str:
     return f"https://github.com/{UPSTREAM}/commit/{ref.sha}"
 
 
-def counts_line(radar: Radar) -> str:
+def counts_line(radar: Radar, lang: str = "en") -> str:
     by = Counter(link.relation for link in radar.links)
-    return (
-        f"{len(radar.links)} plugin PRs and issues name upstream: "
-        f"{by['breakage-fix']} breakage fixes, {by['upgrade']} upgrades, "
-        f"{by['mention-only']} mentions; {len(radar.culprits)} upstream changes broke plugins"
+    return said(
+        lang,
+        "counts",
+        links=len(radar.links),
+        fixes=by["breakage-fix"],
+        upgrades=by["upgrade"],
+        mentions=by["mention-only"],
+        culprits=len(radar.culprits),
     )
 
 
@@ -58,162 +63,210 @@ def day(moment: datetime, tz: tzinfo | None) -> str:
     return moment.astimezone(tz).date().isoformat()
 
 
-def culprit_facts(culprit: Culprit, tz: tzinfo | None, reverts: bool = True) -> list[str]:
-    """Who wrote the culprit, when it merged, and whether it was since reverted, as plain
-    words (`by @mgoin`, `merged 2025-09-15`, `not reverted as of 2025-10-01`): each surface
-    escapes them. The login is a stranger's text; the rest is ours. `reverts`: False when
-    `reverts_said_once` says it for all."""
-    said = [f"by @{clean(culprit.author, 39)}"] if culprit.author else []
+def culprit_facts(
+    culprit: Culprit, tz: tzinfo | None, reverts: bool = True, lang: str = "en"
+) -> list[tuple[str, str]]:
+    """Who wrote the culprit, when it merged, and whether it was since reverted, as (kind,
+    plain words): `author` "by @mgoin", `merged` "merged 2025-09-15", `revert` "not reverted
+    as of 2025-10-01". Each surface escapes them (and links the author and the revert). The
+    login is a stranger's text; the rest is ours. `reverts`: False when `reverts_said_once`
+    says it for all."""
+    facts = (
+        [("author", said(lang, "by", login=clean(culprit.author, 39)))] if culprit.author else []
+    )
     if culprit.merged_at is not None:
-        said.append(f"merged {day(culprit.merged_at, tz)}")
+        facts.append(("merged", said(lang, "merged", day=day(culprit.merged_at, tz))))
         if reverts or culprit.reverted is not None:
-            said.append(revert_text(culprit, tz))
-    return said
+            facts.append(("revert", revert_text(culprit, tz, lang)))
+    return facts
 
 
-def reverts_said_once(culprits: tuple[Culprit, ...]) -> str | None:
+def facts_text(facts: list[tuple[str, str]], lang: str) -> str:
+    return RADAR_TEXT[lang]["fact_sep"].join(text for _, text in facts)
+
+
+def reverts_said_once(culprits: tuple[Culprit, ...], lang: str = "en") -> str | None:
     """One sentence when whether upstream reverted them is known for none of several
     culprits (the archive does not hold vLLM since they merged): a "not known" on every line
     would be noise."""
     dated = [c for c in culprits if c.merged_at is not None]
     if len(dated) > 1 and all(c.reverted is None for c in dated):
-        return (
-            "Reverts: not known for these culprits (the archive does not hold vLLM's PRs "
-            "since they merged; the daily report collects them)"
-        )
+        return said(lang, "reverts_once")
     return None
 
 
-def revert_text(culprit: Culprit, tz: tzinfo | None) -> str:
+def revert_text(culprit: Culprit, tz: tzinfo | None, lang: str = "en") -> str:
     revert = culprit.reverted_by
     if revert is not None:
-        return f"reverted by vllm#{revert.number} on {day(revert.merged_at, tz)}"
+        return said(lang, "reverted_by", number=revert.number, day=day(revert.merged_at, tz))
     if culprit.reverts_read_until is not None:  # the archive holds vLLM's PRs up to then
-        return f"not reverted as of {day(culprit.reverts_read_until, tz)}"
-    return "revert not known"
+        return said(lang, "not_reverted", day=day(culprit.reverts_read_until, tz))
+    return said(lang, "revert_unknown")
 
 
-def precision_line(radar: Radar) -> str | None:
+def precision_line(radar: Radar, lang: str = "en") -> str | None:
     """The corrections people made and the precision they measure, or None when the radar
     names no culprit and none was corrected."""
     precision = radar.precision
     if precision is None:
         return None
-    corrected = len(radar.corrections)
-    return (
-        f"Precision {precision:.0%}: {radar.attributions} culprit attributions stand, "
-        f"{corrected} corrected (`/vllm-radar wrong <plugin PR> <upstream PR>` says one is wrong)"
+    return said(
+        lang,
+        "precision",
+        precision=f"{precision:.0%}",
+        stand=radar.attributions,
+        corrected=len(radar.corrections),
     )
 
 
-def correction_text(correction: Correction, tz: tzinfo | None) -> str:
-    return (
-        f"{short(correction.plugin_repo)}#{correction.plugin_number}: not "
-        f"vllm#{correction.upstream_number} (said by {correction.by} on "
-        f"{day(correction.at, tz)})"
+def correction_text(correction: Correction, tz: tzinfo | None, lang: str = "en") -> str:
+    return said(
+        lang,
+        "correction",
+        plugin=short(correction.plugin_repo),
+        number=correction.plugin_number,
+        upstream=correction.upstream_number,
+        by=correction.by,
+        day=day(correction.at, tz),
     )
 
 
-def pins_said_once(pins: tuple[Pin, ...]) -> str | None:
+def pins_said_once(pins: tuple[Pin, ...], lang: str = "en") -> str | None:
     """One sentence when no pin can be told, all for the same reason (an old window):
     six lines saying the same would be noise."""
     reasons = {pin.unknown for pin in pins}
     if len(pins) > 1 and len(reasons) == 1 and None not in reasons:
-        return f"Pins: {reasons.pop()}."
+        return said(lang, "pins_once", reason=pin_reason(lang, str(reasons.pop())))
     return None
 
 
-def lag_text(pin: Pin) -> str:
+def lag_text(pin: Pin, lang: str = "en") -> str:
     if pin.unknown:
-        return f"unknown: {pin.unknown}"
-    days = f", {pin.behind_days:g} days" if pin.behind_days is not None else ""
-    return f"{pin.behind_commits} commits behind main{days}"
+        return said(lang, "lag_unknown", reason=pin_reason(lang, pin.unknown))
+    days = (
+        said(lang, "lag_days", days=f"{pin.behind_days:g}") if pin.behind_days is not None else ""
+    )
+    return said(lang, "lag", commits=pin.behind_commits, days=days)
+
+
+def _incomplete(radar: Radar, lang: str) -> str:
+    return said(lang, "incomplete") + "; ".join(radar.notes or (said(lang, "cut"),))
 
 
 # -- Markdown --------------------------------------------------------------------------
 
 
-def render_radar_markdown(radar: Radar) -> str:
-    lines = [f"# Breakage radar · {radar.window.label}", ""]
-    lines.append(f"Plugins watched: {', '.join(short(p) for p in radar.plugins)}.")
-    lines.append(counts_line(radar) + ".")
-    precision = precision_line(radar)
-    if precision:
-        lines.append(precision + ".")
-    if not radar.complete:
-        lines.append("")
-        lines.append("**Incomplete:** " + "; ".join(radar.notes or ("some windows were cut",)))
-    lines += ["", "## Upstream changes that broke plugins", ""]
-    if not radar.culprits:
-        lines.append("None named in this window.")
+def render_radar_markdown(radar: Radar, lang: str = "en") -> str:
     tz = radar.window.start.tzinfo
-    once = reverts_said_once(radar.culprits)
+    lines = _md_head(radar, lang)
+    lines += ["", f"## {said(lang, 'culprits')}", ""]
+    if not radar.culprits:
+        lines.append(said(lang, "none_named"))
+    once = reverts_said_once(radar.culprits, lang)
     for index, culprit in enumerate(radar.culprits, 1):
-        lines.append(f"{index}. {_md_culprit(culprit, tz, once is None)}")
+        lines.append(f"{index}. {_md_culprit(culprit, tz, once is None, lang)}")
     if once:
-        lines += ["", once + "."]
+        lines += ["", once + _stop(lang)]
     if radar.corrections:
-        lines += ["", "## Corrections", ""]
-        lines += [f"- {_md_escape(correction_text(c, tz))}" for c in radar.corrections]
-    lines += ["", "## Pins of upstream", ""]
-    once = pins_said_once(radar.pins)
-    if once:
-        lines.append(once)
-    else:
-        lines += ["| plugin | pinned vLLM | lag |", "|---|---|---|"]
-    for pin in () if once else radar.pins:
-        pinned = f"`{pin.upstream_commit[:12]}` ({pin.where})" if pin.upstream_commit else "—"
-        lines.append(f"| {short(pin.plugin_repo)} | {pinned} | {lag_text(pin)} |")
+        lines += ["", f"## {said(lang, 'corrections')}", ""]
+        lines += [f"- {_md_escape(correction_text(c, tz, lang))}" for c in radar.corrections]
+    lines += _md_pins(radar, lang)
     upgrades = [link for link in radar.links if link.relation == "upgrade"]
     if upgrades:
-        lines += ["", "## Upgrades", ""]
+        lines += ["", f"## {said(lang, 'upgrades')}", ""]
         for link in upgrades:
-            adapted = _md_refs(link.confirmed) or "nothing GitHub confirmed"
-            lines.append(f"- {_md_link(link)} — adapted to {adapted}")
-    lines += ["", "## Every plugin item that names upstream", ""]
+            adapted = _md_refs(link.confirmed, lang) or said(lang, "nothing_confirmed")
+            lines.append(f"- {_md_link(link)} — {said(lang, 'adapted', refs=adapted)}")
+    lines += ["", f"## {said(lang, 'every')}", ""]
     for link in radar.links:
-        lines.append(f"- {_md_link(link)} — {link.relation} — {_md_refs(link.upstream)}")
-    lines += ["", "_Read from the plugins' own titles and descriptions by vllm-report-bot._", ""]
+        relation = _word(lang, f"rel_{link.relation}", link.relation)
+        lines.append(f"- {_md_link(link)} — {relation} — {_md_refs(link.upstream, lang)}")
+    lines += ["", said(lang, "read_from"), ""]
     return "\n".join(lines)
 
 
-def _md_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool) -> str:
+def _stop(lang: str) -> str:
+    return "." if lang == "en" else "。"
+
+
+def _md_head(radar: Radar, lang: str) -> list[str]:
+    """The title, the plugins watched, the counts, the precision, what is incomplete."""
+    lines = [f"# {said(lang, 'title', label=radar.window.label)}", ""]
+    plugins = RADAR_TEXT[lang]["list_sep"].join(short(p) for p in radar.plugins)
+    lines.append(said(lang, "watched", plugins=plugins))
+    lines.append(counts_line(radar, lang) + _stop(lang))
+    precision = precision_line(radar, lang)
+    if precision:
+        lines.append(precision + _stop(lang))
+    if not radar.complete:
+        notes = "; ".join(radar.notes or (said(lang, "cut"),))
+        lines += ["", f"**{said(lang, 'incomplete').strip()}** {notes}"]
+    return lines
+
+
+def _md_pins(radar: Radar, lang: str) -> list[str]:
+    lines = ["", f"## {said(lang, 'pins')}", ""]
+    once = pins_said_once(radar.pins, lang)
+    if once:
+        return [*lines, once]
+    lines += [said(lang, "pins_table"), "|---|---|---|"]
+    for pin in radar.pins:
+        pinned = f"`{pin.upstream_commit[:12]}` ({pin.where})" if pin.upstream_commit else "—"
+        lines.append(f"| {short(pin.plugin_repo)} | {pinned} | {lag_text(pin, lang)} |")
+    return lines
+
+
+def _word(lang: str, key: str, fallback: str) -> str:
+    return said(lang, key) if has(lang, key) else fallback
+
+
+def _md_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool, lang: str = "en") -> str:
     title = f" {_md_text(culprit.title)}" if culprit.title else ""
     head = f"[{ref_text(culprit.ref)}]({ref_url(culprit.ref)}){title}"
-    facts = ", ".join(_md_fact(said, culprit) for said in culprit_facts(culprit, tz, reverts))
-    facts = f" ({facts})" if facts else ""
-    return f"{head}{facts} — broke {_joined(culprit, _md_fix)}"
+    facts = [
+        (kind, _md_fact(kind, text, culprit))
+        for kind, text in culprit_facts(culprit, tz, reverts, lang)
+    ]
+    shown = said(lang, "facts", facts=facts_text(facts, lang)) if facts else ""
+    fixes = _joined(culprit, lambda f: _md_fix(f, lang), lang)
+    return f"{head}{shown} — {said(lang, 'broke', fixes=fixes)}"
 
 
-def _md_fact(said: str, culprit: Culprit) -> str:
+def _md_fact(kind: str, text: str, culprit: Culprit) -> str:
     """A culprit's fact with its links: the author's GitHub page, the revert PR."""
-    if said.startswith("by @") and culprit.author:
+    if kind == "author" and culprit.author:
         login = clean(culprit.author, 39)
         if _LOGIN.fullmatch(login):  # GitHub's logins: a link to the person's page
-            return f"by [@{_md_escape(login)}](https://github.com/{login})"
-        return f"by @{_md_escape(login)}"
+            return text.replace(
+                f"@{login}", f"[@{_md_escape(login)}](https://github.com/{login})", 1
+            )
+        return text.replace(f"@{login}", f"@{_md_escape(login)}", 1)
     revert = culprit.reverted_by
-    if revert is not None and said.startswith("reverted by "):
+    if revert is not None and kind == "revert":
         url = item_url(UPSTREAM, "pr", revert.number)
-        return said.replace(f"vllm#{revert.number}", f"[vllm#{revert.number}]({url})", 1)
-    return said
+        return text.replace(f"vllm#{revert.number}", f"[vllm#{revert.number}]({url})", 1)
+    return text
 
 
 def _md_escape(text: str) -> str:
     return text.replace("[", "\\[").replace("]", "\\]").replace("_", "\\_").replace("*", "\\*")
 
 
-def _joined(culprit: Culprit, fix: Callable[[PluginLink], str]) -> str:
+def _joined(culprit: Culprit, fix: Callable[[PluginLink], str], lang: str = "en") -> str:
     """`vllm-gaudi (#294, #292) and vllm-ascend (#3221)`: each plugin once, with its fixes."""
     by_plugin: dict[str, list[str]] = {}
     for link in culprit.fixes:
         by_plugin.setdefault(link.plugin_repo, []).append(fix(link))
-    parts = [f"{short(repo)} ({', '.join(fixes)})" for repo, fixes in by_plugin.items()]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    sep = RADAR_TEXT[lang]["list_sep"]
+    parts = [
+        said(lang, "fixes_of", plugin=short(repo), fixes=sep.join(fixes))
+        for repo, fixes in by_plugin.items()
+    ]
+    return parts[0] if len(parts) == 1 else sep.join(parts[:-1]) + said(lang, "and") + parts[-1]
 
 
-def _md_fix(link: PluginLink) -> str:
-    state = "" if link.state == "merged" else f", {link.state}"
+def _md_fix(link: PluginLink, lang: str = "en") -> str:
+    state = "" if link.state == "merged" else f", {_word(lang, f'state_{link.state}', link.state)}"
     return f"[#{link.number}]({link.url}){state}"
 
 
@@ -222,29 +275,24 @@ def _md_link(link: PluginLink) -> str:
 
 
 # Said after a named upstream change that is not a confirmed cause, so a list of what a
-# plugin PR names never reads as a list of culprits.
+# plugin PR names never reads as a list of culprits (English; radar_phrases has both).
 NOT_A_CAUSE = {
-    "issue": "an issue",
-    "missing": "not on GitHub",
-    "unmerged": "not merged",
-    "after-fix": "merged after the fix",
-    "no-pr": "no PR merged it",
-    "unverified": "not checked",
-    "corrected": "corrected: not the cause",
-    "upstream-fix": "fixed upstream",
-    "pending": "pending upstream",
-    "ported": "ported",
-    "related": "related",
+    key.removeprefix("why_"): text
+    for key, text in RADAR_TEXT["en"].items()
+    if key.startswith("why_")
 }
 
 
-def _md_refs(refs: tuple[UpstreamRef, ...]) -> str:
-    return ", ".join(f"[{ref_text(r)}]({ref_url(r)}){_md_why(r)}" for r in refs)
+def _md_refs(refs: tuple[UpstreamRef, ...], lang: str = "en") -> str:
+    return ", ".join(f"[{ref_text(r)}]({ref_url(r)}){_md_why(r, lang)}" for r in refs)
 
 
-def _md_why(ref: UpstreamRef) -> str:
-    said = NOT_A_CAUSE.get(ref.verdict or "") if ref.cause else NOT_A_CAUSE.get(ref.role)
-    return f" ({said})" if said else ""
+def _md_why(ref: UpstreamRef, lang: str = "en") -> str:
+    key = (ref.verdict or "") if ref.cause else ref.role
+    found = said(lang, f"why_{key}") if key and has(lang, f"why_{key}") else None
+    if not found:
+        return ""
+    return f" ({found})" if lang == "en" else f"（{found}）"
 
 
 def _md_text(text: str) -> str:
@@ -353,95 +401,105 @@ def _ref_json(ref: UpstreamRef) -> dict[str, Any]:
 # -- Slack and Discord -------------------------------------------------------------------
 
 
-def render_radar_slack(radar: Radar, link: str | None = None) -> dict[str, Any]:
+def render_radar_slack(radar: Radar, link: str | None = None, lang: str = "en") -> dict[str, Any]:
     """One message: the counts, the top culprits with their fixes, the pins' lag."""
-    title = f"Breakage radar · {radar.window.label}"
+    title = said(lang, "title", label=radar.window.label)
+    counts = counts_line(radar, lang)
     blocks: list[dict[str, Any]] = [
         {"type": "header", "text": {"type": "plain_text", "text": truncate(title, 150)}},
-        {
-            "type": "context",
-            "elements": [{"type": "mrkdwn", "text": slack_escape(counts_line(radar))}],
-        },
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": slack_escape(counts)}]},
     ]
     tz = radar.window.start.tzinfo
-    reverts = reverts_said_once(radar.culprits)
-    rows = [_slack_culprit(c, tz, reverts is None) for c in radar.culprits[:SLACK_CULPRITS]] or [
-        "No upstream change was named as breaking a plugin in this window."
+    reverts = reverts_said_once(radar.culprits, lang)
+    shown = radar.culprits[:SLACK_CULPRITS]
+    rows = [_slack_culprit(c, tz, reverts is None, lang) for c in shown] or [
+        said(lang, "none_broke")
     ]
     more = len(radar.culprits) - SLACK_CULPRITS
     if more > 0:
-        where = f" <{link}|Full radar>" if link else " (`vllm-report radar` shows all)"
-        rows.append(f"…and {more} more upstream changes.{where}")
-    text = "*Upstream changes that broke plugins*\n" + "\n".join(rows)
+        where = f" <{link}|{said(lang, 'full_radar')}>" if link else said(lang, "shows_all")
+        rows.append(said(lang, "more", n=more, where=where))
+    text = f"*{said(lang, 'culprits')}*\n" + "\n".join(rows)
     blocks.append(
         {"type": "section", "text": {"type": "mrkdwn", "text": truncate(text, SLACK_SECTION)}}
     )
-    said = [line for line in (reverts, precision_line(radar)) if line]
-    if said:
-        text = slack_escape(". ".join(said) + ".")
+    stop, sep = (".", ". ") if lang == "en" else ("。", "。")
+    notes = [line for line in (reverts, precision_line(radar, lang)) if line]
+    if notes:
+        text = slack_escape(sep.join(notes) + stop)
         blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": text}]})
-    once = pins_said_once(radar.pins)
+    once = pins_said_once(radar.pins, lang)
     pins = (
         slack_escape(once)
         if once
         else "\n".join(
-            f"• {slack_escape(short(p.plugin_repo))}: {slack_escape(lag_text(p))}"
+            f"• {slack_escape(short(p.plugin_repo))}: {slack_escape(lag_text(p, lang))}"
             for p in radar.pins
         )
     )
     if once:
         blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": pins}]})
     elif pins:
+        heading = said(lang, "pins_short")
         blocks.append(
             {
                 "type": "section",
-                "text": {"type": "mrkdwn", "text": truncate("*Pins*\n" + pins, SLACK_SECTION)},
+                "text": {
+                    "type": "mrkdwn",
+                    "text": truncate(f"*{heading}*\n" + pins, SLACK_SECTION),
+                },
             }
         )
     if not radar.complete:
-        note = "Incomplete: " + "; ".join(radar.notes or ("some windows were cut",))
+        note = _incomplete(radar, lang)
         blocks.append(
             {
                 "type": "context",
                 "elements": [{"type": "mrkdwn", "text": slack_escape(truncate(note, 2000))}],
             }
         )
-    return {"text": slack_escape(f"{title}: {counts_line(radar)}"), "blocks": blocks}
+    return {"text": slack_escape(f"{title}: {counts}"), "blocks": blocks}
 
 
-def _slack_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool) -> str:
+def _slack_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool, lang: str = "en") -> str:
     title = f" {slack_escape(clean(culprit.title, 70))}" if culprit.title else ""
-    facts = ", ".join(culprit_facts(culprit, tz, reverts))
-    facts = f" ({slack_escape(facts)})" if facts else ""
-    fixes = _joined(culprit, lambda f: f"<{f.url}|#{f.number}>")
+    facts = facts_text(culprit_facts(culprit, tz, reverts, lang), lang)
+    facts = slack_escape(said(lang, "facts", facts=facts)) if facts else ""
+    fixes = _joined(culprit, lambda f: f"<{f.url}|#{f.number}>", lang)
     return f"• <{ref_url(culprit.ref)}|{ref_text(culprit.ref)}>{title}{facts} → {fixes}"
 
 
-def render_radar_discord(radar: Radar) -> dict[str, Any]:
+def render_radar_discord(radar: Radar, lang: str = "en") -> dict[str, Any]:
     tz = radar.window.start.tzinfo
-    reverts = reverts_said_once(radar.culprits)
-    rows = [_discord_culprit(c, tz, reverts is None) for c in radar.culprits] or [
-        "No upstream change was named as breaking a plugin in this window."
+    reverts = reverts_said_once(radar.culprits, lang)
+    rows = [_discord_culprit(c, tz, reverts is None, lang) for c in radar.culprits] or [
+        said(lang, "none_broke")
     ]
     description = truncate("\n".join(rows), DISCORD_DESCRIPTION)
-    once = pins_said_once(radar.pins)
-    pins = "" if once else "\n".join(f"{short(p.plugin_repo)}: {lag_text(p)}" for p in radar.pins)
-    footer = ". ".join(
-        line for line in (counts_line(radar), reverts, precision_line(radar)) if line
+    once = pins_said_once(radar.pins, lang)
+    pins = (
+        ""
+        if once
+        else "\n".join(f"{short(p.plugin_repo)}: {lag_text(p, lang)}" for p in radar.pins)
+    )
+    sep = ". " if lang == "en" else "。"
+    footer = sep.join(
+        line for line in (counts_line(radar, lang), reverts, precision_line(radar, lang)) if line
     )
     embed: dict[str, Any] = {
-        "title": f"Breakage radar · {radar.window.label}",
+        "title": said(lang, "title", label=radar.window.label),
         "description": description,
-        "footer": {"text": truncate(footer + (f". {once}" if once else ""), 2048)},
+        "footer": {"text": truncate(footer + (f"{sep}{once}" if once else ""), 2048)},
     }
     if pins:
-        embed["fields"] = [{"name": "Pins", "value": truncate(discord_escape(pins), 1024)}]
+        name = said(lang, "pins_short")
+        embed["fields"] = [{"name": name, "value": truncate(discord_escape(pins), 1024)}]
     return {"embeds": [embed]}
 
 
-def _discord_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool) -> str:
+def _discord_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool, lang: str = "en") -> str:
     title = f" {discord_escape(clean(culprit.title, 70))}" if culprit.title else ""
-    facts = ", ".join(culprit_facts(culprit, tz, reverts))
-    facts = f" ({discord_escape(facts)})" if facts else ""
-    fixes = _joined(culprit, lambda f: f"[#{f.number}]({f.url})")
+    facts = facts_text(culprit_facts(culprit, tz, reverts, lang), lang)
+    facts = discord_escape(said(lang, "facts", facts=facts)) if facts else ""
+    fixes = _joined(culprit, lambda f: f"[#{f.number}]({f.url})", lang)
     return f"• [{ref_text(culprit.ref)}]({ref_url(culprit.ref)}){title}{facts} → {fixes}"

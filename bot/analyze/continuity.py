@@ -145,12 +145,8 @@ def _landed(
         was, now = phase(record.state), state_at(item, end)
         origin = first[number]
         if was == "open" and phase(now) == "open" and item.kind == "pr":
-            decided = [v for v in verdicts.get(number, ()) if start <= v.at < end]
-            if decided:
-                asked = [v for v in decided if v.state == "changes_requested"]
-                said = (asked or decided)[-1]
-                entry = Landed(number, origin.day, origin.state, said.state, said.at)
-                out.append((3, entry))
+            reviewed = _reviewed(origin, verdicts.get(number, ()), start, end)
+            out += [(3, reviewed)] if reviewed is not None else []
             continue
         revert = reverts.get(number)
         if was in ("open", "merged") and revert is not None and phase(now) == "merged":
@@ -168,6 +164,19 @@ def _landed(
         )
     out.sort(key=lambda pair: (pair[0], pair[1].first_day, pair[1].number))
     return tuple(entry for _, entry in out)
+
+
+def _reviewed(
+    origin: Featured, verdicts: Sequence[Verdict], start: datetime, end: datetime
+) -> Landed | None:
+    """A PR still open whose review decided in [start, end): changes requested (which
+    weighs more), else approved; the latest such review's time."""
+    decided = [v for v in verdicts if start <= v.at < end]
+    if not decided:
+        return None
+    asked = [v for v in decided if v.state == "changes_requested"]
+    said = (asked or decided)[-1]
+    return Landed(origin.number, origin.day, origin.state, said.state, said.at)
 
 
 def _review_days(items: Iterable[ActivityItem], report: Report) -> dict[int, int]:

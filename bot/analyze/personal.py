@@ -132,30 +132,46 @@ def _mine(
 ) -> Iterable[tuple[ActivityItem, str, str]]:
     seen = {it.number for it in items}
     waiting = [it for it in earlier if it.number not in seen and _open_at(it, window)]
-    for item in [*items, *waiting]:
+    yield from _asked([*items, *waiting], facts, login, window)
+    yield from _answered([*items, *earlier], facts, login, window)
+    yield from ((it, "yours", "") for it in items if _by(it, login))
+    for item in waiting:
+        fact = facts.get(item.number)
+        if _by(item, login) and fact is not None and fact.decision == "changes_requested":
+            yield item, "yours", ""
+    yield from (
+        (it, "mentioned", "") for it in items if not _by(it, login) and mentions(it.body, login)
+    )
+
+
+def _by(item: ActivityItem, login: str) -> bool:
+    return (item.author or "").lower() == login
+
+
+def _asked(
+    items: Sequence[ActivityItem], facts: Mapping[int, PullFacts], login: str, window: Window
+) -> Iterable[tuple[ActivityItem, str, str]]:
+    """Open PRs of someone else that request the reader's review."""
+    for item in items:
         fact = facts.get(item.number)
         asked = fact is not None and login in (r.lower() for r in fact.requested)
-        if asked and _open_at(item, window) and (item.author or "").lower() != login:
+        if asked and _open_at(item, window) and not _by(item, login):
             yield item, "review_requested", ""
-    for item in [*items, *earlier]:  # their open issues someone else commented on today
+
+
+def _answered(
+    items: Sequence[ActivityItem], facts: Mapping[int, PullFacts], login: str, window: Window
+) -> Iterable[tuple[ActivityItem, str, str]]:
+    """The reader's open issues someone else commented on in the window (who, last)."""
+    for item in items:
         fact = facts.get(item.number)
-        if item.kind != "issue" or (item.author or "").lower() != login or fact is None:
+        if item.kind != "issue" or not _by(item, login) or fact is None:
             continue
         if state_key(item, window.end) not in ("open_issue", "rfc_open"):
             continue
         others = [who for who, at in fact.comments if who.lower() != login and window.contains(at)]
         if others:
             yield item, "commented", others[-1]
-    for item in items:
-        if (item.author or "").lower() == login:
-            yield item, "yours", ""
-    for item in waiting:
-        fact = facts.get(item.number)
-        if (item.author or "").lower() == login and fact and fact.decision == "changes_requested":
-            yield item, "yours", ""
-    for item in items:
-        if (item.author or "").lower() != login and mentions(item.body, login):
-            yield item, "mentioned", ""
 
 
 def _open_at(item: ActivityItem, window: Window) -> bool:

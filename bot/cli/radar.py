@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from bot.cli.common import check_phrase, configured, now, opened
-from bot.cli.options import FORMATS, UsageError, command, day_options
+from bot.cli.options import FORMATS, UsageError, command, day_options, lang_option
 
 if TYPE_CHECKING:
     pass
@@ -30,6 +30,7 @@ def add_radar_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
             "vllm-report radar 2025-09-01..2025-09-30",
             "vllm-report radar 7d --plugin gaudi",
             "vllm-report radar yesterday --format json",
+            "vllm-report radar 7d --lang zh",
             "vllm-report radar wrong vllm-ascend#3221 24982   # that upstream PR did not break it",
         ],
     )
@@ -40,6 +41,7 @@ def add_radar_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="the window (default 7d; a day, a range), or `wrong <plugin PR> <upstream PR>`",
     )
     day_options(radar)
+    lang_option(radar)
     radar.add_argument("--plugin", help="one watched plugin, e.g. gaudi or vllm-ascend")
     radar.add_argument(
         "--format",
@@ -76,14 +78,16 @@ def run_radar(args: argparse.Namespace) -> int:
         service = radar_of(bot)
         plugin = service.plugin(args.plugin) if args.plugin else None
         found = service.radar(window, plugin)
+    lang = settings.lang
     if args.format == "json":
         print(drawn.render_radar_json(found), end="")
     elif args.format == "slack":
-        print(json.dumps(drawn.render_radar_slack(found), ensure_ascii=False, indent=2))
+        payload = drawn.render_radar_slack(found, lang=lang)
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
     elif args.format == "discord":
-        print(json.dumps(drawn.render_radar_discord(found), ensure_ascii=False, indent=2))
+        print(json.dumps(drawn.render_radar_discord(found, lang), ensure_ascii=False, indent=2))
     else:
-        print(drawn.render_radar_markdown(found), end="")
+        print(drawn.render_radar_markdown(found, lang), end="")
     if not found.complete:
         print("vllm-report: incomplete: " + "; ".join(found.notes), file=sys.stderr)
         return 1

@@ -56,36 +56,33 @@ def pulls_facts(github: Collector, numbers: Sequence[int]) -> list[PullFacts]:
 
 def _facts(number: int, node: Any) -> PullFacts:
     if isinstance(node, dict) and "comments" in node:  # an issue: who commented, when
-        nodes = (node.get("comments") or {}).get("nodes") or []
-        said = tuple(
-            (login, moment)
-            for c in nodes
-            if isinstance(c, dict)
-            for login, moment in [(login_of(c.get("author")), _moment(c.get("createdAt")))]
-            if login and moment
-        )
-        return PullFacts(number, comments=said)
+        return _issue_facts(number, node)
     if not isinstance(node, dict) or "files" not in node:
         return PullFacts(number)
     files = node.get("files") or {}
     paths = tuple(
         str(f["path"]) for f in files.get("nodes") or [] if isinstance(f, dict) and f.get("path")
     )
-    requested = tuple(
-        login
-        for r in (node.get("reviewRequests") or {}).get("nodes") or []
-        if isinstance(r, dict)
-        for login in [login_of(r.get("requestedReviewer"))]
-        if login
-    )
+    requests = (node.get("reviewRequests") or {}).get("nodes") or []
+    wanted = (login_of(r.get("requestedReviewer")) for r in requests if isinstance(r, dict))
     decision = node.get("reviewDecision")
     return PullFacts(
         number,
         paths,
         int(files.get("totalCount") or 0) > len(paths),
-        requested,
+        tuple(login for login in wanted if login),
         str(decision).lower() if decision else None,
     )
+
+
+def _issue_facts(number: int, node: dict[str, Any]) -> PullFacts:
+    nodes = (node.get("comments") or {}).get("nodes") or []
+    said = (
+        (login_of(c.get("author")), _moment(c.get("createdAt")))
+        for c in nodes
+        if isinstance(c, dict)
+    )
+    return PullFacts(number, comments=tuple((who, at) for who, at in said if who and at))
 
 
 def _moment(text: Any) -> datetime | None:

@@ -115,16 +115,17 @@ class RadarShown:
 
     radar: Radar
     ephemeral: bool = True
+    lang: str = "en"
 
     def told(self) -> str:
         return f"the {self.radar.window.label} radar"
 
     def slack(self) -> list[Message]:
-        message = render_radar_slack(self.radar)
+        message = render_radar_slack(self.radar, lang=self.lang)
         return [{"text": message["text"], "blocks": message["blocks"]}]
 
     def discord(self) -> list[Message]:
-        return [render_radar_discord(self.radar)]
+        return [render_radar_discord(self.radar, self.lang)]
 
 
 Answer = Said | ReportShown | QueueShown | RadarShown

@@ -1,4 +1,4 @@
-"""`/vllm-radar [plugin] [when] [public]`: which upstream vLLM changes broke which watched
+"""`/vllm-radar [plugin] [when] [lang] [public]`: which upstream vLLM changes broke which watched
 hardware plugin, and how far each plugin's pin lags; `/vllm-radar wrong <plugin PR>
 <upstream PR>`: a person says a culprit is wrong (kept; every later radar respects it;
 answered only to them)."""
@@ -28,6 +28,7 @@ USAGE = (
 class RadarRequest(Request):
     plugin: str | None = None
     when: str = "7d"  # a week of plugin fixes: what a plugin team reviews at a time
+    lang: str | None = None  # en or zh (default: the bot's)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Look:
     window: Window
     plugin: str | None
     public: bool
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
     options = (
         Option("plugin", "word", "one plugin, e.g. gaudi (default: every watched plugin)"),
         Option("when", "when", "the window (default: the last 7 days)"),
+        Option("lang", "lang", "en or zh (default: the bot's)", choices=("en", "zh")),
         PUBLIC,
         Option(
             "wrong",
@@ -87,6 +90,7 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
         return RadarRequest(
             plugin=text(values.get("plugin")),
             when=text(values.get("when")) or "7d",
+            lang=text(values.get("lang")),
             public=bool(values.get("public")),
         )
 
@@ -108,7 +112,10 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
         if not radars.plugins:
             raise CommandError("no plugin is watched here (VLLM_REPORT_PLUGINS=none)")
         plugin = radars.plugin(request.plugin) if request.plugin else None
-        return Look(radars, services.window(request.when), plugin, request.public)
+        lang = request.lang or services.settings.lang
+        if lang not in ("en", "zh"):
+            raise CommandError("say `en` or `zh`")
+        return Look(radars, services.window(request.when), plugin, request.public, lang)
 
     async def answer(self, services: Services, asker: Asker, checked: Look | Fix) -> Answer:
         if isinstance(checked, Fix):
@@ -117,4 +124,4 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
             )
             return Said(said)
         found = await asyncio.to_thread(checked.radars.radar, checked.window, checked.plugin)
-        return RadarShown(radar=found, ephemeral=not checked.public)
+        return RadarShown(radar=found, ephemeral=not checked.public, lang=checked.lang)

@@ -15,7 +15,7 @@ from bot.adapters.discord.gateway import Gateway, build_tree
 from bot.adapters.slack import typed
 from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, open_bot
-from bot.commands import TABLE, CommandError, Commands, RateLimiter, Services
+from bot.commands import TABLE, Asker, CommandError, Commands, RateLimiter, Services
 from bot.model.rules import load_rules
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
@@ -380,3 +380,39 @@ def test_a_command_that_fails_unexpectedly_answers_a_sentence(
     told = asyncio.run(table.answer(Broken(), Asker("slack", "U1"), Request()))
     assert told == Said("something went wrong; try again")
     assert "RuntimeError: a bug" in caplog.text
+
+
+def test_the_radar_takes_a_language_and_answers_in_it() -> None:
+    """`/vllm-radar gaudi zh`: the words sorted (a plugin, a language), and the answer drawn
+    in Chinese on both platforms; no language: the bot's."""
+    from datetime import UTC, datetime
+
+    from bot.commands.answers import RadarShown
+    from bot.model.radar import Radar as RadarModel
+    from bot.model.windows import Window
+
+    request = read("vllm-radar", "gaudi zh 7d")
+    assert (request.plugin, request.lang, request.when) == ("gaudi", "zh", "7d")
+    assert read("vllm-radar", "gaudi").lang is None
+    start = datetime(2025, 9, 1, tzinfo=UTC)
+    window = Window(start, start.replace(day=8), "UTC", "2025-09-01..2025-09-07")
+    empty = RadarModel(window, ("vllm-project/vllm-gaudi",), (), (), (), True, ())
+
+    class Radars:  # the radar service as the command sees it, holding one radar
+        plugins = ("vllm-project/vllm-gaudi",)
+
+        def plugin(self, name: str) -> str:
+            return self.plugins[0]
+
+        def radar(self, window: Window, plugin: str | None) -> RadarModel:
+            return empty
+
+    clock = lambda: start  # noqa: E731
+    table = Commands(Services(load_settings(), RULES, None, None, clock, radar=Radars()))  # type: ignore[arg-type]
+    command = table.table["vllm-radar"]
+    asked = table.read(command, "gaudi zh")
+    shown = asyncio.run(table.answer(command, Asker("slack", "U1"), asked))
+    assert isinstance(shown, RadarShown) and shown.lang == "zh"
+    assert shown.slack()[0]["blocks"][0]["text"]["text"] == "插件故障雷达 · 2025-09-01..2025-09-07"
+    assert "本时间段没有上游改动被点名导致插件故障。" in str(shown.discord())
+    assert RadarShown(empty).slack()[0]["blocks"][0]["text"]["text"].startswith("Breakage radar")

@@ -9,6 +9,7 @@ title and author and a revert of it merged three days later."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
@@ -236,3 +237,48 @@ def test_the_daily_plugins_section_says_whom_to_ask_in_en_and_zh(
         c for c in json.loads(render_json(report))["radar"]["culprits"] if c["number"] == 25249
     )
     assert (culprit["author"], culprit["reverted"]) == ("jeejeelee", False)
+
+
+def test_the_standalone_radar_reads_in_chinese_on_every_surface(
+    radar: tuple[RadarService, FakeGitHub],
+) -> None:
+    """`vllm-report radar --lang zh` and `/vllm-radar zh`: headings, facts, pins and the
+    not-a-cause words in Chinese; the same culprits, fixes and links as the English one;
+    titles and logins as their authors wrote them."""
+    service, _ = radar
+    collect_upstream(service)
+    found = month(service)
+    sampler = next(c for c in found.culprits if c.ref.number == 24982)
+    assert sampler.merged_at is not None and sampler.reverted_by is not None
+    merged = sampler.merged_at.astimezone(TZ).date().isoformat()
+    reverted = sampler.reverted_by.merged_at.astimezone(TZ).date().isoformat()
+    en, zh = render_radar_markdown(found), render_radar_markdown(found, "zh")
+    assert zh.startswith(f"# 插件故障雷达 · {found.window.label}\n")
+    for heading in (
+        "## 导致插件故障的上游改动",
+        "## 插件锁定的上游版本",
+        "## 所有提到上游的插件条目",
+    ):
+        assert heading in zh
+    assert (
+        "[vllm#24982](https://github.com/vllm-project/vllm/pull/24982) \\[Model\\] Move the "
+        f"sampler to the engine（作者 [@hmellor](https://github.com/hmellor)，{merged} 合并，"
+        f"已于 {reverted} 被 [vllm#25950](https://github.com/vllm-project/vllm/pull/25950) 回退）"
+        " — 影响 vllm-gaudi"
+    ) in zh
+    links = re.compile(r"\]\((https://github\.com/[^)]+)\)")
+    assert links.findall(en) == links.findall(zh)  # the same culprits, fixes and items
+    english = ("Upstream changes", "broke ", "merged 20", "by @", "commits behind", "Pins", "a pin")
+    assert not [word for word in english if word in zh]
+    assert "锁定版本：锁定版本按今天的状态读取，只对最近的时间段显示。" in zh  # an old window
+    assert "（上游待合并）" in zh and "— 修复故障 —" in zh
+    slack = json.dumps(render_radar_slack(found, lang="zh"), ensure_ascii=False)
+    assert f"（作者 @hmellor，{merged} 合并，已于 {reverted} 被 vllm#25950 回退） → " in slack
+    assert "*导致插件故障的上游改动*" in slack and "个上游改动导致插件故障" in slack
+    discord = render_radar_discord(found, "zh")["embeds"][0]
+    assert discord["title"].startswith("插件故障雷达 · ")
+    assert (
+        f"（作者 @hmellor，{merged} 合并，已于 {reverted} 被 vllm#25950 回退） → "
+        in discord["description"]
+    )
+    assert all(f["name"] == "锁定版本" for f in discord.get("fields", []))

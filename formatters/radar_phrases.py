@@ -1,0 +1,166 @@
+"""Every phrase of the standalone breakage radar (`vllm-report radar`, `/vllm-radar`) by key,
+in English and Chinese side by side (the daily report's Plugins section has its own in
+formatters.phrases). `said(lang, key, **values)` fills one in."""
+
+from __future__ import annotations
+
+import re
+
+RADAR_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Breakage radar · {label}",
+        "watched": "Plugins watched: {plugins}.",
+        "counts": "{links} plugin PRs and issues name upstream: {fixes} breakage fixes, "
+        "{upgrades} upgrades, {mentions} mentions; {culprits} upstream changes broke plugins",
+        "incomplete": "Incomplete: ",
+        "cut": "some windows were cut",
+        "culprits": "Upstream changes that broke plugins",
+        "none_named": "None named in this window.",
+        "none_broke": "No upstream change was named as breaking a plugin in this window.",
+        "corrections": "Corrections",
+        "pins": "Pins of upstream",
+        "pins_short": "Pins",
+        "pins_table": "| plugin | pinned vLLM | lag |",
+        "upgrades": "Upgrades",
+        "adapted": "adapted to {refs}",
+        "nothing_confirmed": "nothing GitHub confirmed",
+        "every": "Every plugin item that names upstream",
+        "read_from": "_Read from the plugins' own titles and descriptions by vllm-report-bot._",
+        "broke": "broke {fixes}",
+        "by": "by @{login}",
+        "merged": "merged {day}",
+        "reverted_by": "reverted by vllm#{number} on {day}",
+        "not_reverted": "not reverted as of {day}",
+        "revert_unknown": "revert not known",
+        "reverts_once": "Reverts: not known for these culprits (the archive does not hold "
+        "vLLM's PRs since they merged; the daily report collects them)",
+        "precision": "Precision {precision}: {stand} culprit attributions stand, {corrected} "
+        "corrected (`/vllm-radar wrong <plugin PR> <upstream PR>` says one is wrong)",
+        "correction": "{plugin}#{number}: not vllm#{upstream} (said by {by} on {day})",
+        "pins_once": "Pins: {reason}.",
+        "lag_unknown": "unknown: {reason}",
+        "lag": "{commits} commits behind main{days}",
+        "lag_days": ", {days} days",
+        "more": "…and {n} more upstream changes.{where}",
+        "full_radar": "Full radar",
+        "shows_all": " (`vllm-report radar` shows all)",
+        "and": " and ",
+        "list_sep": ", ",
+        "fixes_of": "{plugin} ({fixes})",
+        "fact_sep": ", ",
+        "facts": " ({facts})",
+        # What a plugin item is to upstream, and a fix's state (merged says nothing).
+        "rel_breakage-fix": "breakage-fix",
+        "rel_upgrade": "upgrade",
+        "rel_mention-only": "mention-only",
+        "state_open": "open",
+        "state_closed": "closed",
+        # Said after a named upstream change that is not a confirmed cause.
+        "why_issue": "an issue",
+        "why_missing": "not on GitHub",
+        "why_unmerged": "not merged",
+        "why_after-fix": "merged after the fix",
+        "why_no-pr": "no PR merged it",
+        "why_unverified": "not checked",
+        "why_corrected": "corrected: not the cause",
+        "why_upstream-fix": "fixed upstream",
+        "why_pending": "pending upstream",
+        "why_ported": "ported",
+        "why_related": "related",
+    },
+    "zh": {
+        "title": "插件故障雷达 · {label}",
+        "watched": "关注的插件：{plugins}。",
+        "counts": "插件的 PR 与 Issue 中有 {links} 个提到上游：修复故障 {fixes} 个、适配升级 "
+        "{upgrades} 个、仅提及 {mentions} 个；{culprits} 个上游改动导致插件故障",
+        "incomplete": "数据不完整：",
+        "cut": "部分时间段未能读取",
+        "culprits": "导致插件故障的上游改动",
+        "none_named": "本时间段没有被点名的上游改动。",
+        "none_broke": "本时间段没有上游改动被点名导致插件故障。",
+        "corrections": "更正",
+        "pins": "插件锁定的上游版本",
+        "pins_short": "锁定版本",
+        "pins_table": "| 插件 | 锁定的 vLLM | 落后 |",
+        "upgrades": "升级适配",
+        "adapted": "适配：{refs}",
+        "nothing_confirmed": "GitHub 未确认具体改动",
+        "every": "所有提到上游的插件条目",
+        "read_from": "_由 vllm-report-bot 读取各插件自己的标题与描述整理。_",
+        "broke": "影响 {fixes}",
+        "by": "作者 @{login}",
+        "merged": "{day} 合并",
+        "reverted_by": "已于 {day} 被 vllm#{number} 回退",
+        "not_reverted": "截至 {day} 未被回退",
+        "revert_unknown": "是否回退未知",
+        "reverts_once": "回退情况：这些上游改动是否已被回退未知（存档中没有它们合并之后的 vLLM "
+        "PR；日报会收集）",
+        "precision": "准确率 {precision}：{stand} 个归因成立，{corrected} 个已更正"
+        "（`/vllm-radar wrong <插件 PR> <上游 PR>` 可指出错误）",
+        "correction": "{plugin}#{number}：不是 vllm#{upstream}（{by} 于 {day} 更正）",
+        "pins_once": "锁定版本：{reason}。",
+        "lag_unknown": "未知：{reason}",
+        "lag": "落后 main {commits} 个提交{days}",
+        "lag_days": "，{days} 天",
+        "more": "……另有 {n} 个上游改动。{where}",
+        "full_radar": "完整雷达",
+        "shows_all": "（`vllm-report radar` 列出全部）",
+        "and": "、",
+        "list_sep": "、",
+        "fixes_of": "{plugin}（{fixes}）",
+        "fact_sep": "，",
+        "facts": "（{facts}）",
+        "rel_breakage-fix": "修复故障",
+        "rel_upgrade": "升级适配",
+        "rel_mention-only": "仅提及",
+        "state_open": "未合并",
+        "state_closed": "已关闭",
+        "why_issue": "一个 Issue",
+        "why_missing": "GitHub 上不存在",
+        "why_unmerged": "未合并",
+        "why_after-fix": "在修复之后才合并",
+        "why_no-pr": "没有 PR 合并它",
+        "why_unverified": "未核实",
+        "why_corrected": "已更正：不是原因",
+        "why_upstream-fix": "已在上游修复",
+        "why_pending": "上游待合并",
+        "why_ported": "已移植",
+        "why_related": "相关",
+    },
+}
+
+
+def said(lang: str, key: str, **values: object) -> str:
+    return RADAR_TEXT[lang][key].format(**values)
+
+
+def has(lang: str, key: str) -> bool:
+    return key in RADAR_TEXT[lang]
+
+
+# Why a pin's lag cannot be said (bot.service.radar words it in English): the Chinese for
+# each form it takes; a reason of another form is shown as it was written.
+_PIN_REASONS_ZH = (
+    (
+        re.compile(r"a pin is read as it is today, so it is shown for recent windows only"),
+        "锁定版本按今天的状态读取，只对最近的时间段显示",
+    ),
+    (re.compile(r"no pin file is known for this plugin"), "不知道这个插件的锁定文件"),
+    (re.compile(r"(?P<where>.+) was not found"), "{where} 不存在"),
+    (re.compile(r"(?P<where>.+) names no vLLM commit"), "{where} 没有写明 vLLM 的提交"),
+    (re.compile(r"GitHub could not be read: (?P<why>.+)"), "无法读取 GitHub：{why}"),
+    (
+        re.compile(r"GitHub cannot compare (?P<pin>\S+) with vLLM main"),
+        "GitHub 无法比较 {pin} 与 vLLM main",
+    ),
+)
+
+
+def pin_reason(lang: str, reason: str) -> str:
+    if lang != "zh":
+        return reason
+    for pattern, zh in _PIN_REASONS_ZH:
+        found = pattern.fullmatch(reason)
+        if found:
+            return zh.format(**found.groupdict())
+    return reason

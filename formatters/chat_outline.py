@@ -11,7 +11,17 @@ from dataclasses import replace
 
 from formatters import wording as w
 from formatters.outline import BUCKET_ORDER, once, vendor_keys
-from formatters.outline_parts import Block, ChatPart, Entry, Line, Our, Outline, Ref, Section
+from formatters.outline_parts import (
+    QUIET_REPLIES,
+    Block,
+    ChatPart,
+    Entry,
+    Line,
+    Our,
+    Outline,
+    Ref,
+    Section,
+)
 
 CHAT_OTHER_STORIES = 2  # stories of every other vendor in the chat's vendor reply
 CHAT_ROWS = 5  # entries of the other chat replies
@@ -32,12 +42,11 @@ def chat_parts(full: Outline, only: Sequence[str] = ()) -> tuple[ChatPart, ...]:
     """The replies after a chat headline, each capped to one message.
 
     Nothing asked: the daily post (since last time, vendors, key changes, hot, notable,
-    trends); a section with nothing in it is left out. A topic report (a digest) asked for
+    trends; a quiet day, whose headline tells every item: since last time and plugins
+    only); a section with nothing in it is left out. A topic report (a digest) asked for
     its topic: that topic in full detail. Sections named: those.
     """
-    if full.quiet and not only:  # a quiet day is its headline alone: no thread
-        return ()
-    names = list(only) or list(DAILY_PARTS)
+    names = list(only) or list(QUIET_REPLIES if full.quiet else DAILY_PARTS)
     parts = []
     for name in names:
         part = _chat_part(full, name)

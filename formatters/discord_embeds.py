@@ -91,6 +91,8 @@ def _headline(full: ol.Outline) -> Message:
         )
     lines += ["🎯 " + discord_escape(line) for line in full.vendors]
     lines += ["🔌 " + discord_escape(full.plugins)] if full.plugins else []
+    if full.quiet and not full.gist:  # nothing at all that day: the sentence says so
+        lines += ["", f"**{discord_escape(full.quiet)}**"]
     if full.gist:
         lines += ["", f"**{discord_escape(full.quiet or w.text(lang, 'gist'))}**"]
         for entry in full.gist:
@@ -103,7 +105,7 @@ def _headline(full: ol.Outline) -> Message:
         "color": COLOUR,
         "description": _fit_one(lines, DESCRIPTION_BUDGET, full),
     }
-    if not full.quiet:  # a quiet day has no thread to point to
+    if not full.alone:  # a quiet day with no reply has no thread to point to
         embed["footer"] = {"text": truncate(w.text(lang, "thread_hint"), FOOTER_LIMIT)}
     if full.link:
         embed["url"] = full.link

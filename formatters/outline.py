@@ -138,19 +138,17 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
 
 
 def is_quiet(report: Report) -> bool:
-    """A whole day with at most QUIET_ITEMS items and no other news (nothing landed since
-    last time, no plugin broke): one short message tells it all. A topic's digest, a range
-    or a day still collecting keep their form."""
-    from formatters.radar_outline import has_plugins_section
-
+    """A whole day with at most QUIET_ITEMS items: its headline tells every item (a topic's
+    digest, a range or a day still collecting keep their form). Decided by the day's own
+    items alone, so that what a later day reads as featured (worked out before the day's
+    past and plugins are added) is what the headline said; Since last time and Plugins,
+    when there are any, still follow as replies."""
     return (
         report.complete
         and report.topic is None
         and report.sections is not None
         and report.window.duration.total_seconds() <= 25 * 3600  # a day, DST included
         and len(report.items) <= QUIET_ITEMS
-        and not (report.continuity is not None and report.continuity.since)
-        and not has_plugins_section(report)
     )
 
 

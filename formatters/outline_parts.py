@@ -87,6 +87,9 @@ class Section:
         return replace(self, blocks=self.detail, detail=()) if self.detail else self
 
 
+QUIET_REPLIES = ("since", "plugins")  # what still follows a quiet day's headline
+
+
 @dataclass(frozen=True)
 class Outline:
     title: str
@@ -108,6 +111,14 @@ class Outline:
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)
+
+    @property
+    def alone(self) -> bool:
+        """A quiet day's headline with no reply after it (nothing landed since last time, no
+        plugin news): no thread to point to."""
+        return self.quiet is not None and not any(
+            self.section(key) is not None for key in QUIET_REPLIES
+        )
 
     @property
     def body(self) -> tuple[Section, ...]:

@@ -94,6 +94,8 @@ def _headline(report: Report, full: ol.Outline) -> Message:
     marked += ["🔌 " + full.plugins] if full.plugins else []
     if marked:
         blocks.append(_section("\n".join(slack_escape(line) for line in marked)))
+    if full.quiet and not full.gist:  # nothing at all that day: the sentence says so
+        blocks.append(_section(f"*{slack_escape(full.quiet)}*"))
     if full.gist:
         rows = [f"*{slack_escape(full.quiet or w.text(full.lang, 'gist'))}*"]
         for entry in full.gist:
@@ -101,7 +103,7 @@ def _headline(report: Report, full: ol.Outline) -> Message:
             rows += ["      › " + mrkdwn(sub) for sub in entry.lines]
         blocks += _text_blocks(rows)
     footer = []
-    if not full.quiet:  # a quiet day has no thread to point to
+    if not full.alone:  # a quiet day with no reply has no thread to point to
         footer.append({"type": "mrkdwn", "text": slack_escape(w.text(full.lang, "thread_hint"))})
     if full.link:
         label = slack_escape(w.text(full.lang, "full_report"))

@@ -48,10 +48,26 @@ def pulls_facts(github: Collector, numbers: Sequence[int]) -> list[PullFacts]:
             "query Facts($owner: String!, $name: String!) "
             f"{{ repository(owner: $owner, name: $name) {{ {reads} }} }}"
         )
-        data = github.graphql(query, {"owner": owner, "name": name}, "the PRs' files")
+        try:
+            data = github.graphql(query, {"owner": owner, "name": name}, "the PRs' files")
+        except CollectError as exc:
+            data = _partial(exc)  # one number GitHub cannot resolve: the others still count
         nodes = data.get("repository") or {}
         found += [_facts(number, nodes.get(f"p{number}")) for number in chunk]
     return found
+
+
+def _partial(exc: CollectError) -> dict[str, Any]:
+    """The data GitHub gave beside its errors when every error is a number it does not
+    resolve (NOT_FOUND: deleted, or a suspended author's); any other failure stands."""
+    answer = getattr(exc.__cause__, "data", None)
+    if not isinstance(answer, dict) or not isinstance(answer.get("data"), dict):
+        raise exc
+    errors = answer.get("errors") or []
+    if not all(isinstance(e, dict) and e.get("type") == "NOT_FOUND" for e in errors):
+        raise exc
+    data: dict[str, Any] = answer["data"]
+    return data
 
 
 def _facts(number: int, node: Any) -> PullFacts:

@@ -29,7 +29,7 @@ def read_filter(word: str) -> Filter:
     if word.lower() == MINE:
         return Filter(MINE)
     kind, _, value = word.partition(":")
-    kind = kind.lower()
+    kind, value = kind.strip().lower(), value.strip().strip('"').strip()  # Discord's text as typed
     if kind not in FILTER_KINDS:
         raise CommandError(f"`{kind}:` is not a filter: say {FORMS}")
     if not value:

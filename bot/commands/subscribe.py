@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from bot.commands.answers import Answer, Said
@@ -107,36 +107,41 @@ class Subscribe(Command[SubscribeRequest, Checked]):
             )
         kind, target = ("dm", asker.user) if where == "dm" else ("channel", asker.channel)
         place = "your DMs" if kind == "dm" else "this channel"
-        gets, was = ("get", "were") if kind == "dm" else ("gets", "was")  # DMs are plural
-        name = checked.name
         sub = Subscription(asker.platform, kind, target, checked.key, asker.user)
         if self.remove:
             done = services.store.remove(sub)
+            was = "were" if kind == "dm" else "was"  # DMs are plural
             return Said(
-                f"{place} will no longer get the {name} digest"
+                f"{place} will no longer get the {checked.name} digest"
                 if done
-                else f"{place} {was} not subscribed to {name}"
+                else f"{place} {was} not subscribed to {checked.name}"
             )
-        if checked.filter is not None:
-            refusal = await _personal(services, asker, checked.filter)
-            if refusal:
-                return Said(refusal)
-        cadence = checked.cadence or "daily"
-        added = services.store.add(
-            Subscription(asker.platform, kind, target, checked.key, asker.user, cadence),
-            services.clock(),
-        )
-        if added:
-            return Said(f"{place} will get the {name} digest {_when(checked, cadence)}")
-        if checked.cadence:
-            before = services.store.set_cadence(
-                Subscription(asker.platform, kind, target, checked.key, asker.user, cadence)
-            )
-            if before is not None and before != cadence:
-                return Said(
-                    f"{place} will get the {name} digest {_when(checked, cadence)} (was {before})"
-                )
-        return Said(f"{place} already {gets} the {name} digest")
+        if checked.filter is not None and checked.filter.kind == MINE and kind == "channel":
+            return Said("`mine` is yours alone: `/vllm-subscribe mine dm` sends it to your DMs")
+        return await _subscribe(services, asker, checked, sub, place)
+
+
+async def _subscribe(
+    services: Services, asker: Asker, checked: Checked, sub: Subscription, place: str
+) -> Said:
+    """Store `sub` with its cadence, or change the cadence of the one stored; a personal
+    filter not stored yet is checked with GitHub first."""
+    stored = services.store.list(sub.platform, [sub.target_id])
+    known = any(s.topic == sub.topic and s.target_kind == sub.target_kind for s in stored)
+    if checked.filter is not None and not known:  # a known one only changes its cadence
+        refusal = await _personal(services, asker, checked.filter)
+        if refusal:
+            return Said(refusal)
+    cadence = checked.cadence or "daily"
+    wanted = replace(sub, cadence=cadence)
+    name, when = checked.name, _when(checked, cadence)
+    if services.store.add(wanted, services.clock()):
+        return Said(f"{place} will get the {name} digest {when}")
+    before = services.store.set_cadence(wanted) if checked.cadence else None
+    if before is not None and before != cadence:
+        return Said(f"{place} will get the {name} digest {when} (was {before})")
+    gets = "get" if sub.target_kind == "dm" else "gets"
+    return Said(f"{place} already {gets} the {name} digest")
 
 
 def _quoted(words: list[str]) -> list[str]:

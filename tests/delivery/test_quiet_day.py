@@ -83,3 +83,15 @@ def test_a_quiet_day_is_one_short_message(
     assert "安静的一天：新建 PR 2 个、新建 Issue 1 个、没有合并" in json.dumps(
         answer, ensure_ascii=False
     )
+
+
+def test_a_day_with_nothing_says_so_in_its_one_message(
+    quiet: tuple[FakeSlack, FakeDiscord],
+) -> None:
+    """The day after: no item at all. The message says it in a sentence, not in five zeros."""
+    slack, discord = quiet
+    assert main(["post", "2026-04-05", "--cutoff", DAY.cutoff]) == 0
+    (posted,) = slack.channel_posts("C1")
+    assert "Quiet day: nothing opened, closed or merged" in json.dumps(posted.payload["blocks"])
+    (sent,) = discord.in_channel("111")
+    assert "Quiet day: nothing opened, closed or merged" in sent.payload["embeds"][0]["description"]

@@ -323,6 +323,9 @@ class FakeGitHub(FakeServer):
         self.files: dict[tuple[str, str, str], str] = {}
         self.users: set[str] = set()  # logins `GET /users/{login}` knows besides the items'
         self.labels: list[str] = []  # the repository's labels besides those items carry
+        # GraphQL names each number it cannot resolve in `errors` (type NOT_FOUND) beside
+        # the data, as GitHub does; off: a bare null, as older fakes answered.
+        self.graphql_not_found = False
         self.history: dict[str, list[tuple[str, datetime]]] = {}  # repo → (sha, time), oldest first
 
     def view(self, repo: str) -> FakeGitHub | RepoView | None:
@@ -429,6 +432,10 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
             data = graphql(fake, str(body.get("query") or ""), body.get("variables") or {})
             status, answer = 200, {"data": data}
+            if fake.graphql_not_found:  # as GitHub answers a number it cannot resolve
+                missing = _unresolved(fake, str(body.get("query") or ""))
+                if missing:
+                    answer["errors"] = missing
         except BadRequest as exc:
             status, answer = 200, {"errors": [{"message": str(exc)}]}
         self._record(split.path, {}, status, "POST", body.get("query") if status == 200 else None)
@@ -880,6 +887,18 @@ _THREAD = re.compile(r"(reviews|comments)\(first: (\d+)\)")
 _LAST_COMMENTS = re.compile(r"comments\(last: (\d+)\)")
 _FILES = re.compile(r"files\(first: (\d+)\)")
 _DECISIONS = {"approved": "APPROVED", "changes_requested": "CHANGES_REQUESTED"}
+
+
+def _unresolved(fake: FakeGitHub, query: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "NOT_FOUND",
+            "path": ["repository", alias],
+            "message": f"Could not resolve to an issue or pull request with the number of {n}.",
+        }
+        for alias, n in _BY_NUMBER.findall(query)
+        if int(n) not in fake.items
+    ]
 
 
 def graphql(fake: FakeGitHub, query: str, variables: dict[str, Any]) -> dict[str, Any]:

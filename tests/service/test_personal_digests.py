@@ -30,7 +30,7 @@ from bot.model.rules import load_rules
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.discord_api import FakeDiscord
-from tests.fakes.github_api import FakeGitHub, FakeItem
+from tests.fakes.github_api import FakeGitHub, FakeItem, Fault
 from tests.fakes.slack_api import FakeSlack, signed_command
 
 DAY = anchor_days()[2]  # 2026-03-25, a Wednesday
@@ -136,8 +136,11 @@ def slack_says(world: World, user: str, *texts: str) -> list[str]:
     return [args["text"] for _, args in world.slack.responses[before:]]
 
 
-def discord_says(world: World, user: str, name: str, **options: Any) -> str:
-    """One slash command from `user` in a DM with the bot, signed as Discord signs: the answer."""
+def discord_says(
+    world: World, user: str, name: str, *, admin_in: str | None = None, **options: Any
+) -> str:
+    """One slash command from `user` in a DM with the bot (or, `admin_in`, in that guild
+    channel as an administrator), signed as Discord signs: the answer."""
     bot = open_bot(load_settings(), RULES)
     interactions = Interactions(commands(bot), KEY.verify_key.encode().hex(), world.discord.api_url)
     body = {
@@ -149,6 +152,13 @@ def discord_says(world: World, user: str, name: str, **options: Any) -> str:
         "user": {"id": user},
         "data": {"name": name, "options": [{"name": k, "value": v} for k, v in options.items()]},
     }
+    if admin_in is not None:
+        body.pop("user")
+        body |= {
+            "channel_id": admin_in,
+            "guild_id": "1",
+            "member": {"user": {"id": user}, "permissions": str(1 << 3)},
+        }
     raw = json.dumps(body).encode()
     import time
 
@@ -381,4 +391,25 @@ def test_a_digest_with_nothing_in_it_is_not_sent(
     assert (
         f"no label:unused label digest for {DAY.label} to slack-dm:U7#me-"
         in capsys.readouterr().err
+    )
+
+
+def test_mine_is_never_a_channels_and_a_known_subscription_changes_cadence_without_github(
+    world: World,
+) -> None:
+    """An administrator's `mine here` is refused with the way to get it (a channel would
+    show one person's queue to all); a subscription already stored changes its cadence even
+    when GitHub cannot list the labels any more."""
+    said = discord_says(world, "4242", "vllm-subscribe", admin_in="111", topic="mine")
+    assert said.startswith("\\`mine\\` is yours alone") or said.startswith("`mine` is yours alone")
+    assert discord_says(world, "4242", "vllm-subscribe", topic=' label: "rocm" ').startswith(
+        "your DMs will get the label:rocm digest"
+    )
+    world.github.fault_rule = lambda index, path: (
+        Fault(status=404) if path.endswith("/labels") else None
+    )
+    said = discord_says(world, "4242", "vllm-subscribe", topic="label:rocm", cadence="weekly")
+    assert said == (
+        "your DMs will get the label:rocm digest once a week, with the weekly day's report "
+        "(was daily)"
     )

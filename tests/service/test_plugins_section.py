@@ -103,7 +103,11 @@ def test_the_chat_post_carries_the_plugins_reply_and_a_plugins_digest_only_that(
     report = daily("ghp-test", monkeypatch)
     slack = chat_parts("slack", report, "en")
     names = [name for name, _ in slack]
-    assert "plugins" in names and names.index("plugins") < names.index("trends")
+    # A quiet day (this one has few items) keeps its Plugins reply; a busy one puts it first
+    # of the replies that are no item's.
+    assert "plugins" in names and (
+        "trends" not in names or names.index("plugins") < names.index("trends")
+    )
     text = json.dumps(slack[names.index("plugins")][1])
     assert "<https://github.com/vllm-project/vllm-ascend/pull/3095|vllm-ascend#3095>" in text
     discord = chat_parts("discord", report, "en")

@@ -81,7 +81,9 @@ def _glob(value: str) -> str:
         raise CommandError("a path starts at the repository's root: e.g. `path:vllm/v1/*`")
     if glob.count("[") != glob.count("]") or "[]" in glob:
         raise CommandError(f"`{glob}` has an unclosed `[`: e.g. `path:vllm/[ab]*.py`")
-    if set(glob) <= {"*", "/"}:
+    if set(glob) & set("<>|`"):  # Slack's link and mention markup, never in a path
+        raise CommandError("a path has no `<`, `>`, `|` or backquote: e.g. `path:vllm/v1/*`")
+    if set(glob) <= {"*", "?", "/"}:
         raise CommandError("that path matches every file: `/vllm-report` is the whole day")
     return glob
 

@@ -47,6 +47,8 @@ def test_a_label_digest_of_a_day(
         (["mine"], "`mine` is someone's: say whose with --login <GitHub login>"),
         (["labels:rocm"], "`labels:` is not a filter"),
         (["path:a b"], "a path has no spaces"),
+        (["path:?*"], "that path matches every file"),
+        (["path:[<!channel>]*"], "a path has no `<`, `>`, `|` or backquote"),
         (["mine", "--login", "not/me"], "`not/me` is not a GitHub login"),
     ],
 )

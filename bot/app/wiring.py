@@ -266,11 +266,13 @@ def daily_job(
     return DailyJob(settings, run, bot.store.ledger, bot.reports.files, clock, observer)
 
 
-def _weekly_day(settings: Settings) -> str:
+def _weekly_day(settings: Settings) -> int:
     """Weekly personal digests go with the report of the queue digest's weekday (Monday's
-    when the queue digest is off): one weekly day for the whole bot."""
+    when the queue digest is off): one weekly day for the whole bot. Monday is 0."""
+    from config.fields import WEEKDAYS
+
     day: str = settings.queue_digest_day
-    return "mon" if day == "off" else day
+    return 0 if day == "off" else WEEKDAYS.index(day)
 
 
 def queue_digest(bot: Bot, job: DailyJob) -> QueueDigest:

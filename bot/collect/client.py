@@ -29,7 +29,7 @@ from github.Issue import Issue
 from github.PullRequest import PullRequest
 
 from bot.collect.failures import NotGitHub, describe_failure
-from bot.collect.queue_graphql import login_of
+from bot.collect.queue_graphql import login_of, moment
 from bot.collect.source import Collected, CollectError, GitHubSource, Listed, Stopped
 from bot.model.report import COMMENT_CHARS, ActivityItem, CommentRecord, PullDetails, Verdict
 
@@ -494,7 +494,7 @@ def _details(number: int, author: str | None, node: dict[str, Any]) -> PullDetai
     """A PR's size and reviewers from its GraphQL node, as `pull_details` reads them."""
     nodes = [r for r in (node.get("reviews") or {}).get("nodes") or [] if isinstance(r, dict)]
     reviews = [
-        (login_of(r.get("author")), r.get("state"), _moment(r.get("submittedAt"))) for r in nodes
+        (login_of(r.get("author")), r.get("state"), moment(r.get("submittedAt"))) for r in nodes
     ]
     return PullDetails(
         number=number,
@@ -520,10 +520,6 @@ def _verdicts(
         if login and login != author and str(state) in _DECIDING and at is not None
     ]
     return tuple(sorted(found, key=lambda v: v.at))
-
-
-def _moment(text: Any) -> datetime | None:
-    return datetime.fromisoformat(str(text).replace("Z", "+00:00")) if text else None
 
 
 def _reviewers(logins: Sequence[str | None], author: str | None) -> tuple[str, ...]:

@@ -7,13 +7,12 @@ page of labels)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from github import GithubException
 
 from bot.collect.client import Collector
-from bot.collect.queue_graphql import login_of
+from bot.collect.queue_graphql import login_of, moment
 from bot.collect.source import CollectError
 from bot.model.personal import COMMENTS_READ, PATHS_PER_PR, PullFacts
 
@@ -94,15 +93,11 @@ def _facts(number: int, node: Any) -> PullFacts:
 def _issue_facts(number: int, node: dict[str, Any]) -> PullFacts:
     nodes = (node.get("comments") or {}).get("nodes") or []
     said = (
-        (login_of(c.get("author")), _moment(c.get("createdAt")))
+        (login_of(c.get("author")), moment(c.get("createdAt")))
         for c in nodes
         if isinstance(c, dict)
     )
     return PullFacts(number, comments=tuple((who, at) for who, at in said if who and at))
-
-
-def _moment(text: Any) -> datetime | None:
-    return datetime.fromisoformat(str(text).replace("Z", "+00:00")) if text else None
 
 
 def user_exists(github: Collector, login: str) -> bool:

@@ -29,8 +29,6 @@ from bot.store.personal import GitHubLinks
 
 log = logging.getLogger(__name__)
 
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-
 
 def stream_of(rule: Filter) -> str:
     """The delivery stream of a personal digest: short whatever the glob (the ledger's
@@ -47,10 +45,10 @@ class Due:
 
 
 class PersonalDigests:
-    def __init__(self, archiver: Archiver, links: GitHubLinks, weekly_on: str = "mon") -> None:
+    def __init__(self, archiver: Archiver, links: GitHubLinks, weekly_on: int = 0) -> None:
         self.archiver = archiver
         self.links = links
-        self.weekly_on = WEEKDAYS.index(weekly_on) if weekly_on in WEEKDAYS else 0
+        self.weekly_on = weekly_on  # the weekday of weekly digests, Monday 0
 
     def due(
         self, report: Report, subscriptions: Sequence[Subscription], now: datetime
@@ -78,7 +76,8 @@ class PersonalDigests:
             if mine
             else []
         )
-        facts = self._facts(repo, wanted, items, earlier, set(logins.values()), now)
+        rules = [rule for _, rule in wanted]
+        facts = self._facts(repo, rules, items, earlier, set(logins.values()), now)
         out = []
         for sub, rule in wanted:
             login = logins.get((sub.platform, sub.created_by)) if rule.kind == MINE else None
@@ -100,10 +99,9 @@ class PersonalDigests:
             if rule.kind == MINE
             else []
         )
-        sub = Subscription("cli", "dm", "", rule.key, "")
         facts = self._facts(
             repo,
-            [(sub, rule)],
+            [rule],
             {"daily": items, "weekly": []},
             earlier,
             {login} if login else set(),
@@ -114,14 +112,14 @@ class PersonalDigests:
     def _facts(
         self,
         repo: str,
-        wanted: Sequence[tuple[Subscription, Filter]],
+        rules: Sequence[Filter],
         items: dict[str, list[ActivityItem]],
         earlier: Sequence[ActivityItem],
         logins: set[str],
         now: datetime,
     ) -> dict[int, PullFacts]:
         """The PR facts the due filters read (none unless a path or mine filter is due)."""
-        if not any(rule.kind in ("path", MINE) for _, rule in wanted):
+        if not any(rule.kind in ("path", MINE) for rule in rules):
             return {}
         linked = {login.lower() for login in logins}
         theirs = [

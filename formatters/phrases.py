@@ -98,6 +98,7 @@ TEXT: dict[str, dict[str, str]] = {
         "plugins_fixed": "fixed in {plugin}: ",
         "plugins_lag": "Pins behind upstream by more than {days} days",
         "plugins_lag_line": "{plugin}: {commits} commits, {days} days behind main",
+        "plugins_growing": ", growing: unchanged for {days} days",
         "plugins_counts": "{links} plugin PRs and issues cite upstream vLLM ({fixes} fixing a "
         "break, {upgrades} moving to a newer vLLM).",
         "plugins_more": "Every link and pin: /vllm-radar {label} in chat, `vllm-report radar "
@@ -267,6 +268,7 @@ TEXT: dict[str, dict[str, str]] = {
         "plugins_fixed": "{plugin} 的修复：",
         "plugins_lag": "vLLM 锁定提交落后 main 超过 {days} 天",
         "plugins_lag_line": "{plugin}：落后 {commits} 个提交、{days} 天",
+        "plugins_growing": "，且在扩大：已 {days} 天未更新",
         "plugins_counts": "{links} 个插件 PR 与 issue 引用上游 vLLM（{fixes} 个修复，"
         "{upgrades} 个升级）。",
         "plugins_more": "查看全部记录与锁定提交：在聊天中用 /vllm-radar {label}，"

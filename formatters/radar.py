@@ -132,7 +132,7 @@ def correction_text(correction: Correction, tz: tzinfo | None, lang: str = "en")
 
 
 def pins_said_once(pins: tuple[Pin, ...], lang: str = "en") -> str | None:
-    """One sentence when no pin can be told, all for the same reason (an old window):
+    """One sentence when no pin can be told, all for the same reason (GitHub down and only the archive read):
     six lines saying the same would be noise."""
     reasons = {pin.unknown for pin in pins}
     if len(pins) > 1 and len(reasons) == 1 and None not in reasons:
@@ -146,7 +146,8 @@ def lag_text(pin: Pin, lang: str = "en") -> str:
     days = (
         said(lang, "lag_days", days=f"{pin.behind_days:g}") if pin.behind_days is not None else ""
     )
-    return said(lang, "lag", commits=pin.behind_commits, days=days)
+    growing = said(lang, "growing", days=f"{pin.unchanged_days:g}") if pin.growing else ""
+    return said(lang, "lag", commits=pin.behind_commits, days=days) + growing
 
 
 def _incomplete(radar: Radar, lang: str) -> str:
@@ -353,6 +354,10 @@ def radar_to_dict(radar: Radar) -> dict[str, Any]:
                 "upstream_commit": pin.upstream_commit,
                 "behind_commits": pin.behind_commits,
                 "behind_days": pin.behind_days,
+                "at": pin.at.isoformat() if pin.at else None,
+                "since": pin.since.isoformat() if pin.since else None,
+                "unchanged_days": pin.unchanged_days,
+                "growing": pin.growing,
                 "unknown": pin.unknown,
             }
             for pin in radar.pins

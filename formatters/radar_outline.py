@@ -218,13 +218,16 @@ def _fixes(repo: str, fixes: tuple[PluginLink, ...], lang: str, until: datetime)
 
 
 def _lag(pin: Pin, lang: str) -> str:
-    return w.text(
+    line = w.text(
         lang,
         "plugins_lag_line",
         plugin=short(pin.plugin_repo),
         commits=pin.behind_commits,
         days=f"{pin.behind_days:g}",
     )
+    if pin.growing:  # the pin stood still while main moved on: not a bump on its cadence
+        line += w.text(lang, "plugins_growing", days=f"{pin.unchanged_days:g}")
+    return line
 
 
 def chat_blocks(section: ol.Section, label: str, lang: str) -> tuple[ol.Block, ...]:

@@ -41,6 +41,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "lag_unknown": "unknown: {reason}",
         "lag": "{commits} commits behind main{days}",
         "lag_days": ", {days} days",
+        "growing": "; growing: unchanged for {days} days",
         "more": "…and {n} more upstream changes.{where}",
         "full_radar": "Full radar",
         "shows_all": " (`vllm-report radar` shows all)",
@@ -102,6 +103,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "lag_unknown": "未知：{reason}",
         "lag": "落后 main {commits} 个提交{days}",
         "lag_days": "，{days} 天",
+        "growing": "；且在扩大：已 {days} 天未更新",
         "more": "……另有 {n} 个上游改动。{where}",
         "full_radar": "完整雷达",
         "shows_all": "（`vllm-report radar` 列出全部）",
@@ -141,12 +143,16 @@ def has(lang: str, key: str) -> bool:
 # Why a pin's lag cannot be said (bot.service.radar words it in English): the Chinese for
 # each form it takes; a reason of another form is shown as it was written.
 _PIN_REASONS_ZH = (
-    (
-        re.compile(r"a pin is read as it is today, so it is shown for recent windows only"),
-        "锁定版本按今天的状态读取，只对最近的时间段显示",
-    ),
     (re.compile(r"no pin file is known for this plugin"), "不知道这个插件的锁定文件"),
-    (re.compile(r"(?P<where>.+) was not found"), "{where} 不存在"),
+    (re.compile(r"(?P<where>.+) has no commit before then"), "{where} 在此之前没有提交"),
+    (
+        re.compile(r"only the archive was read, and it holds no pin history of then"),
+        "只读取了存档，而存档中没有那时的锁定记录",
+    ),
+    (
+        re.compile(r"the archive does not hold vLLM main at that moment"),
+        "存档中没有那一时刻的 vLLM main",
+    ),
     (re.compile(r"(?P<where>.+) names no vLLM commit"), "{where} 没有写明 vLLM 的提交"),
     (re.compile(r"GitHub could not be read: (?P<why>.+)"), "无法读取 GitHub：{why}"),
     (

@@ -347,16 +347,37 @@ class Collector:
                 return None
             raise
 
-    def behind(self, base: str, head: str = "main") -> tuple[int, datetime, datetime] | None:
-        """How many commits `head` is ahead of `base`, and both commits' times (None: GitHub
-        does not know `base`, e.g. a pin of another fork)."""
+    def file_commits(
+        self, path: str, ref: str, since: datetime | None, until: datetime
+    ) -> list[tuple[str, datetime]]:
+        """The commits of branch `ref` that touched `path` from `since` to `until` (every
+        page: a pin file's few hundred), oldest first, with their committer times."""
+        with self._translate_errors():
+            repo = self._github.get_repo(self.source.repo)
+            found = (
+                repo.get_commits(sha=ref, path=path, since=since, until=until)
+                if since is not None
+                else repo.get_commits(sha=ref, path=path, until=until)
+            )
+            listed = [(c.sha, _aware(c.commit.committer.date)) for c in found]
+        return sorted(listed, key=lambda commit: commit[1])
+
+    def head_at(self, ref: str, until: datetime) -> tuple[str, datetime] | None:
+        """The newest commit of branch `ref` at `until` (one request), or None (none yet)."""
+        with self._translate_errors():
+            repo = self._github.get_repo(self.source.repo)
+            page = repo.get_commits(sha=ref, until=until).get_page(0)
+            if not page:
+                return None
+            return page[0].sha, _aware(page[0].commit.committer.date)
+
+    def ahead(self, base: str, head: str) -> tuple[int, datetime] | None:
+        """How many commits `head` is ahead of `base`, and `base`'s time (one request; None:
+        GitHub does not know `base`, e.g. a pin of another fork or a tag never made)."""
         try:
             with self._translate_errors():
-                repo = self._github.get_repo(self.source.repo)
-                compare = repo.compare(base, head)
-                base_at = compare.base_commit.commit.committer.date
-                head_at = repo.get_commit(head).commit.committer.date
-                return int(compare.ahead_by), _aware(base_at), _aware(head_at)
+                compare = self._github.get_repo(self.source.repo).compare(base, head)
+                return int(compare.ahead_by), _aware(compare.base_commit.commit.committer.date)
         except CollectError as exc:
             if isinstance(exc.__cause__, GithubException) and exc.__cause__.status in (404, 422):
                 return None

@@ -181,20 +181,6 @@ class Archiver:
         """The archived items among `numbers` (items outside a window that it names)."""
         return self.store.items.many(repo, numbers)
 
-    def file_text(self, repo: str, path: str, ref: str) -> str | None:
-        """A file of `repo` as GitHub has it now (one request; not archived: a pin moves)."""
-        if not self.fetch:
-            return None
-        with self._github(repo) as github:
-            return github().file_text(path, ref)
-
-    def behind(self, repo: str, base: str) -> tuple[int, datetime, datetime] | None:
-        """How far `repo`'s main is ahead of commit `base`, and both times (two requests)."""
-        if not self.fetch:
-            return None
-        with self._github(repo) as github:
-            return github().behind(base)
-
     def looked_up(self, repo: str, keys: Iterable[str]) -> dict[str, Lookup]:
         """What GitHub answered before about these numbers (`#N`) and commits (their sha)
         of `repo` (`look_up`): from the archive alone."""
@@ -240,6 +226,13 @@ class Archiver:
         return found
 
     # -- fetching ------------------------------------------------------------------------
+
+    @contextmanager
+    def github(self, repo: str) -> Iterator[Callable[[], Collector]]:
+        """A collector for `repo`, opened on first use and closed after (for readers of
+        other archived facts, such as `bot.collect.pins`; check `fetch` first)."""
+        with self._github(repo) as github:
+            yield github
 
     @contextmanager
     def _github(self, repo: str) -> Iterator[Callable[[], Collector]]:

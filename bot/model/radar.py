@@ -43,6 +43,9 @@ VERDICTS = (
     "unverified",  # GitHub could not be asked (budget spent, GitHub down)
     "corrected",  # a person said it is not the cause (`/vllm-radar wrong`): never shown again
 )
+# A pin unchanged this long while upstream moves is a lag that grows (gaudi and
+# tpu-inference bump theirs every few hours, vllm-ascend every four days or so).
+GROWING_AFTER_DAYS = 3.0
 # The digest of the daily report's Plugins section, subscribed to like a topic.
 PLUGINS_TOPIC = "plugins"
 PLUGINS_DIGEST = "Plugins (breakage radar)"
@@ -162,7 +165,8 @@ class Correction:
 
 @dataclass(frozen=True)
 class Pin:
-    """Where a plugin pins upstream, and how far upstream main has moved on since."""
+    """Where a plugin pinned upstream at a moment (`at`: a window's end), and how far
+    upstream main had moved on by then, from the pin file's history."""
 
     plugin_repo: str
     where: str  # the file (and branch) it is read from, or "none"
@@ -170,6 +174,22 @@ class Pin:
     behind_commits: int | None
     behind_days: float | None
     unknown: str | None = None  # why the lag cannot be said, when it cannot
+    at: datetime | None = None  # the moment told
+    since: datetime | None = None  # when the file took this pin (its lag grows from then)
+
+    @property
+    def unchanged_days(self) -> float | None:
+        """Days the pin stood still up to `at`, while upstream main moved on."""
+        if self.at is None or self.since is None:
+            return None
+        return round(max(0.0, (self.at - self.since).total_seconds()) / 86400, 1)
+
+    @property
+    def growing(self) -> bool:
+        """The lag grows: the pin stood still GROWING_AFTER_DAYS or more while upstream main
+        moved on (behind by commits), rather than being bumped on its usual cadence."""
+        still = self.unchanged_days
+        return bool(self.behind_commits) and still is not None and still >= GROWING_AFTER_DAYS
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 which upstream changes broke them, and how far each plugin's pin of upstream lags.
 
 Each plugin's window is collected like the main repository's (the same archive: a window
-archived once costs no request again); the reading is `bot.analyze.radar`'s. Pins are read
-now, through the contents API, and only for a window that ends in the last two days: the
-contents API shows the file as it is today, which says nothing of an older window.
+archived once costs no request again); the reading is `bot.analyze.radar`'s. Each pin is
+where the plugin's pin file stood at the window's end, from the file's commit history
+(`bot.collect.pins`, archived: a past day's pins cost nothing after the first look).
 
 Before an upstream change is shown as what broke a plugin (or what an upgrade adapted to),
 GitHub is asked about it, once (`Archiver.look_up`, archived: the item in the items, the
@@ -29,14 +29,15 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from bot.analyze.radar import culprits, fact_key, plugin_links, verify
 from bot.analyze.radar_culprits import corrected, detailed
+from bot.collect.pins import PinHistory
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.model.asking import AskError, did_you_mean
-from bot.model.radar import UPSTREAM, Correction, Culprit, Pin, PluginLink, Radar
+from bot.model.radar import UPSTREAM, Correction, Culprit, PluginLink, Radar
 from bot.model.report import ActivityItem, Report
 from bot.model.windows import Window
 from bot.store import Span
@@ -45,44 +46,10 @@ from bot.store.radar_corrections import RadarCorrections, Reverts
 log = logging.getLogger(__name__)
 
 EVER = Span(datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC))
-PIN_FRESH = timedelta(days=2)  # a window ending longer ago than this is shown without pins
 # How many upstream numbers and commits one radar may ask GitHub about (each is asked once
 # and archived): a daily report's day names a handful; a month asked for, a hundred or so.
 LOOK_UP = 30
 LOOK_UP_ASKED = 200
-
-
-@dataclass(frozen=True)
-class PinFile:
-    """Where a plugin writes the upstream it was last verified against."""
-
-    path: str
-    ref: str
-    pattern: re.Pattern[str]  # its first group is the commit or release tag
-
-    @property
-    def where(self) -> str:
-        return f"{self.path} on {self.ref}"
-
-
-_SHA = re.compile(r"\b([0-9a-f]{40})\b")
-# From ../shared/fixtures/radar/pins.json: each plugin's own mechanism.
-PIN_FILES = {
-    "vllm-project/vllm-gaudi": PinFile(
-        "VLLM_STABLE_COMMIT", "vllm/last-good-commit-for-vllm-gaudi", _SHA
-    ),
-    "vllm-project/tpu-inference": PinFile(".buildkite/vllm_lkg.version", "main", _SHA),
-    "vllm-project/vllm-ascend": PinFile(".github/vllm-main-verified.commit", "main", _SHA),
-    "vllm-project/vllm-spyre": PinFile(
-        "pyproject.toml", "main", re.compile(r'vllm[^\n]*rev\s*=\s*"(v[\w.]+)"')
-    ),
-    "vllm-project/vllm-metal": PinFile(
-        "install.sh", "main", re.compile(r'VLLM_VERSION="?(\d[\w.]*)"?')
-    ),
-    "vllm-project/vllm-omni": PinFile(
-        "docker/Dockerfile.ci", "main", re.compile(r"wheel commit:\s*([0-9a-f]{40})")
-    ),
-}
 
 
 class RadarService:
@@ -99,6 +66,7 @@ class RadarService:
         self.late_after_days = late_after_days
         self.corrections = RadarCorrections.of_store(archiver.store)
         self.reverts = Reverts.of_store(archiver.store)
+        self.history = PinHistory(archiver)
 
     def plugin(self, name: str) -> str:
         """A watched plugin by the name people use: `gaudi`, `vllm-gaudi` or the whole
@@ -143,8 +111,7 @@ class RadarService:
         links, applied = corrected(checked.links, self.corrections.of(watched))
         notes = [*notes, *checked.notes]
         complete = complete and not checked.notes
-        fresh = now - window.end <= PIN_FRESH
-        pins = tuple(self._pin(repo) if fresh else _old(repo) for repo in watched)
+        pins = tuple(self.history.at(repo, window.end, now) for repo in watched)
         links.sort(key=lambda link: (link.at, link.plugin_repo, link.number), reverse=True)
         return Radar(
             window=window,
@@ -327,34 +294,6 @@ class RadarService:
             asked += 1
         return facts, asked, failure
 
-    def _pin(self, repo: str) -> Pin:
-        try:
-            return self.pin(repo)
-        except CollectError as exc:
-            return Pin(repo, _where(repo), None, None, None, f"GitHub could not be read: {exc}")
-
-    def pin(self, repo: str) -> Pin:
-        """The plugin's pin as its file says today, and how far upstream main is past it."""
-        spec = PIN_FILES.get(repo)
-        if spec is None:
-            return Pin(repo, "none", None, None, None, "no pin file is known for this plugin")
-        text = self.archiver.file_text(repo, spec.path, spec.ref)
-        if text is None:
-            return Pin(repo, spec.where, None, None, None, f"{spec.where} was not found")
-        found = spec.pattern.search(text)
-        if found is None:
-            return Pin(repo, spec.where, None, None, None, f"{spec.where} names no vLLM commit")
-        pinned = found.group(1)
-        if pinned[0].isdigit() and "." in pinned:  # a release (`0.27.1`): its tag is v0.27.1
-            pinned = "v" + pinned
-        lag = self.archiver.behind(UPSTREAM, pinned)
-        if lag is None:
-            why = f"GitHub cannot compare {pinned[:12]} with vLLM main"
-            return Pin(repo, spec.where, pinned, None, None, why)
-        commits, pinned_at, head_at = lag
-        days = round((head_at - pinned_at).total_seconds() / 86400, 1)
-        return Pin(repo, spec.where, pinned, commits, max(0.0, days))
-
 
 @dataclass(frozen=True)
 class Checked:
@@ -413,12 +352,3 @@ def with_radar(report: Report, radar: RadarService) -> Report:
     if report.repo != UPSTREAM or not radar.plugins:
         return report
     return replace(report, radar=radar.radar(report.window, look_up=LOOK_UP))
-
-
-def _where(repo: str) -> str:
-    return PIN_FILES[repo].where if repo in PIN_FILES else "none"
-
-
-def _old(repo: str) -> Pin:
-    why = "a pin is read as it is today, so it is shown for recent windows only"
-    return Pin(repo, _where(repo), None, None, None, why)

@@ -16,7 +16,8 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 - `changes`: what the archive learned since a moment, for incremental rebuilds (`changes.py`);
 - `lookups`: what GitHub answered about single upstream numbers and commits (`lookups.py`);
 - `links`, `facts`: chat users' GitHub logins and the PR facts personal digests read
-  (`personal.py`).
+  (`personal.py`);
+- `pins`: the plugins' pin-file histories, main's past heads and compares (`pins.py`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from bot.store.leases import Held, Leases
 from bot.store.ledger import Ledger
 from bot.store.lookups import Lookup, Lookups
 from bot.store.personal import GitHubLinks, PullFactsStore
+from bot.store.pins import FileCommit, PinArchive
 from bot.store.prose_cache import ProseCache
 from bot.store.pull_details import PullDetailsStore
 from bot.store.reviews import ResponseFacts
@@ -48,6 +50,7 @@ from bot.store.subscriptions import Subscription, Subscriptions
 from bot.store.threads import Threads
 
 __all__ = [
+    "FileCommit",
     "Held",
     "Lookup",
     "Span",
@@ -93,6 +96,7 @@ class Store:
         self.lookups = Lookups(transactions)
         self.links = GitHubLinks(transactions)
         self.facts = PullFactsStore(transactions)
+        self.pins = PinArchive(transactions)
 
     def close(self) -> None:
         self.engine.dispose()

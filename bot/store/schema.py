@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0011"
+HEAD_REVISION = "0012"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -297,3 +297,57 @@ class RadarCorrectionRow(Base):
     upstream_number: Mapped[int] = mapped_column(Integer, primary_key=True)
     said_by: Mapped[str] = mapped_column(String(80))
     said_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PinCommitRow(Base):
+    """A commit of a plugin's pin file (the breakage radar's pin history): when it was made
+    and, once read, the upstream vLLM the file named at it (`pinned`; None with `read`: the
+    file names none, or was deleted). A commit never changes, so each is read once."""
+
+    __tablename__ = "pin_commits"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    path: Mapped[str] = mapped_column(String(300), primary_key=True)
+    ref: Mapped[str] = mapped_column(String(200), primary_key=True)
+    sha: Mapped[str] = mapped_column(String(40), primary_key=True)
+    committed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    read: Mapped[bool] = mapped_column(Boolean, default=False)
+    present: Mapped[bool] = mapped_column(Boolean, default=True)  # False: deleted by it
+    pinned: Mapped[str | None] = mapped_column(String(64))
+
+
+class PinReadRow(Base):
+    """How far a pin file's commit list was read: every commit of it up to `read_until` is
+    in `pin_commits`."""
+
+    __tablename__ = "pin_reads"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    path: Mapped[str] = mapped_column(String(300), primary_key=True)
+    ref: Mapped[str] = mapped_column(String(200), primary_key=True)
+    read_until: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class BranchHeadRow(Base):
+    """The newest commit of a branch at a past moment (upstream main at a report's end)."""
+
+    __tablename__ = "branch_heads"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    ref: Mapped[str] = mapped_column(String(200), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    sha: Mapped[str] = mapped_column(String(40))
+    committed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CompareRow(Base):
+    """How many commits `head` is ahead of `base` (a pin and main's head then): two commits
+    never change, so neither does the answer."""
+
+    __tablename__ = "compares"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    base: Mapped[str] = mapped_column(String(64), primary_key=True)
+    head: Mapped[str] = mapped_column(String(64), primary_key=True)
+    ahead_by: Mapped[int] = mapped_column(Integer)
+    base_at: Mapped[datetime] = mapped_column(UTCDateTime)

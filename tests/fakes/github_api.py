@@ -318,6 +318,7 @@ class FakeGitHub(FakeServer):
         # More repositories at the same address (the hardware plugins), and what the
         # contents and commits APIs answer: files by (repo, path, ref), main's history.
         self.repos: dict[str, FakeGitHub | RepoView] = {repo: self}
+        self.root_repo = repo
         for name, its in (others or {}).items():
             self.repos[name] = RepoView(self, name, its)
         self.files: dict[tuple[str, str, str], str] = {}
@@ -327,6 +328,11 @@ class FakeGitHub(FakeServer):
         # the data, as GitHub does; off: a bare null, as older fakes answered.
         self.graphql_not_found = False
         self.history: dict[str, list[tuple[str, datetime]]] = {}  # repo → (sha, time), oldest first
+        self.tags: dict[str, str] = {}  # the main repository's release tags → their commits
+        # The commits that touched a file, oldest first, and its text after each (None: that
+        # commit deleted it), by (repo, path, branch): `GET …/commits?path=` and the file
+        # at a commit (`GET …/contents/{path}?ref=<sha>`) read them.
+        self.file_history: dict[tuple[str, str, str], list[tuple[str, datetime, str | None]]] = {}
 
     def view(self, repo: str) -> FakeGitHub | RepoView | None:
         return self.repos.get(repo)
@@ -542,6 +548,8 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/contents/(.+)", path)
         if match:
             return self._contents(match.group(1), _one(query, "ref", "main"))
+        if path == f"{repo_prefix}/commits":
+            return self._commits(path, query)
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/commits/([^/]+)", path)
         if match:
             return self._commit(match.group(1))
@@ -553,8 +561,36 @@ class _Handler(BaseHTTPRequestHandler):
             return self._compare(match.group(1), match.group(2))
         return 404, {"message": "Not Found"}, {}
 
+    def _commits(self, path: str, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
+        """A branch's commits, newest first: those that touched `path` when it is given
+        (the file's history), else the main repository's line; `since` and `until` bound
+        their committer times, as GitHub's do."""
+        ref, touched = _one(query, "sha", "main"), _one(query, "path", "")
+        if touched:
+            history = self.fake.file_history.get((self.fake.repo, touched, ref), [])
+            rows = [(sha, at) for sha, at, _ in history]
+        else:
+            rows = list(self.fake.history.get(self.fake.repo, [])) if ref == "main" else []
+        since, until = _one(query, "since", ""), _one(query, "until", "")
+        if since:
+            rows = [row for row in rows if row[1] >= parse_time(since)]
+        if until:
+            rows = [row for row in rows if row[1] <= parse_time(until)]
+        chunk, headers = self._page(path, query, rows[::-1])
+        return 200, [self._commit_wire(sha, at) for sha, at in chunk], headers
+
+    def _at_commit(self, path: str, ref: str) -> str | None:
+        """The file as commit `ref` left it, when `ref` is a commit of its history."""
+        for (repo, file, _), history in self.fake.file_history.items():
+            if repo == self.fake.repo and file == path:
+                for sha, _, text in history:
+                    if len(ref) >= 7 and sha.startswith(ref):
+                        return text
+        history = self.fake.file_history.get((self.fake.repo, path, ref))
+        return history[-1][2] if history else None
+
     def _contents(self, path: str, ref: str) -> tuple[int, Any, dict[str, str]]:
-        text = self.fake.files.get((self.fake.repo, path, ref))
+        text = self.fake.files.get((self.fake.repo, path, ref)) or self._at_commit(path, ref)
         if text is None:
             return 404, {"message": "Not Found"}, {}
         data = text.encode()
@@ -583,6 +619,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _find_commit(self, ref: str) -> int | None:
         history = self.fake.history.get(self.fake.repo, [])
+        ref = self.fake.tags.get(ref, ref) if self.fake.repo == self.fake.root_repo else ref
         if ref in ("main", "HEAD") and history:
             return len(history) - 1
         found = [i for i, (sha, _) in enumerate(history) if sha.startswith(ref)]

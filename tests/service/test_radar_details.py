@@ -28,7 +28,7 @@ from formatters.radar import (
     render_radar_slack,
 )
 from tests.fakes.github_api import FakeGitHub, FakeItem
-from tests.radar_data import radar_github
+from tests.radar_data import pin_request, radar_github
 from tests.service.test_radar import GAUDI, PLUGINS, TZ, WEEK, month, week  # noqa: F401
 
 UPSTREAM = "vllm-project/vllm"
@@ -140,10 +140,16 @@ def test_culprit_details_cost_no_request_more_and_each_upstream_pr_is_fetched_on
     service, fake = radar
     first = month(service)
     cold = len(fake.requests)
-    upstream = Counter(r.path for r in fake.requests if r.path.startswith(f"/repos/{UPSTREAM}/"))
+    pins = sum(1 for r in fake.requests if pin_request(r.path))
+    upstream = Counter(  # each upstream PR (by number, or by the commit that merged it)
+        r.path
+        for r in fake.requests
+        if r.path.startswith(f"/repos/{UPSTREAM}/") and not pin_request(r.path)
+    )
     assert upstream and max(upstream.values()) == 1  # each upstream PR fetched once
     searches = sum(1 for r in fake.requests if r.path == "/search/issues")
-    assert cold == searches + len(upstream) == 24 + 42
+    assert searches == 24 and len(upstream) == 42
+    assert cold == searches + len(upstream) + pins  # details cost nothing beyond these
     assert next(c for c in first.culprits if c.ref.number == 24982).author == "hmellor"
     # Warm: every detail from the archive, no request.
     again = month(service)
@@ -270,7 +276,9 @@ def test_the_standalone_radar_reads_in_chinese_on_every_surface(
     assert links.findall(en) == links.findall(zh)  # the same culprits, fixes and items
     english = ("Upstream changes", "broke ", "merged 20", "by @", "commits behind", "Pins", "a pin")
     assert not [word for word in english if word in zh]
-    assert "锁定版本：锁定版本按今天的状态读取，只对最近的时间段显示。" in zh  # an old window
+    # The month's pins, from the pin files' histories; a growing lag and an unknown one in Chinese.
+    assert "落后 main 29 个提交，9.1 天；且在扩大：已 8.6 天未更新" in zh
+    assert "未知：pyproject.toml on main 在此之前没有提交" in zh  # spyre's file begins later
     assert "（上游待合并）" in zh and "— 修复故障 —" in zh
     slack = json.dumps(render_radar_slack(found, lang="zh"), ensure_ascii=False)
     assert f"（作者 @hmellor，{merged} 合并，已于 {reverted} 被 vllm#25950 回退） → " in slack

@@ -132,8 +132,8 @@ def correction_text(correction: Correction, tz: tzinfo | None, lang: str = "en")
 
 
 def pins_said_once(pins: tuple[Pin, ...], lang: str = "en") -> str | None:
-    """One sentence when no pin can be told, all for the same reason (GitHub down and only the archive read):
-    six lines saying the same would be noise."""
+    """One sentence when no pin can be told, all for the same reason (GitHub down and only
+    the archive read): six lines saying the same would be noise."""
     reasons = {pin.unknown for pin in pins}
     if len(pins) > 1 and len(reasons) == 1 and None not in reasons:
         return said(lang, "pins_once", reason=pin_reason(lang, str(reasons.pop())))

@@ -204,18 +204,21 @@ def stop_workers(bot: Bot, workers: Workers) -> None:
 
 def _plugins_radar(
     settings: Settings, archiver: Archiver, clock: Callable[[], datetime]
-) -> Callable[[Report], Report] | None:
-    """What adds the Plugins section to the daily report. Not without a GitHub token: the
-    plugins' windows and pins cost about seven requests a plugin, and anonymous GitHub gives
-    60 an hour to the whole run (the daemon's log says so on each daily run, `doctor` too)."""
+) -> Callable[[Report, bool], Report] | None:
+    """What adds the Plugins section to a day's report: read from GitHub for the daily run
+    (`ask`), from the archive alone for everyone else. The run reads nothing without a
+    GitHub token: the plugins' windows and pins cost about seven requests a plugin, and
+    anonymous GitHub gives 60 an hour to the whole run (the daemon's log says so on each
+    daily run, `doctor` too)."""
     from bot.service.radar import RadarService, with_radar
 
     plugins = settings.plugin_list
     if not plugins:
         return None
-    if settings.github_token is None:
+    service = RadarService(archiver, plugins, clock, settings.pin_lag_days)
 
-        def skipped(report: Report) -> Report:
+    def add(report: Report, ask: bool) -> Report:
+        if ask and settings.github_token is None:
             log.info(
                 "the %s report has no Plugins section: reading %d plugins needs a GitHub "
                 "token (set GITHUB_TOKEN, or VLLM_REPORT_PLUGINS=none to stop watching them)",
@@ -223,10 +226,9 @@ def _plugins_radar(
                 len(plugins),
             )
             return report
+        return with_radar(report, service, ask=ask)
 
-        return skipped
-    service = RadarService(archiver, plugins, clock, settings.pin_lag_days)
-    return lambda report: with_radar(report, service)
+    return add
 
 
 def daily_job(

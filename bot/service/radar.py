@@ -125,6 +125,21 @@ class RadarService:
             corrections=applied,
         )
 
+    def archived(self, window: Window) -> Radar | None:
+        """The radar of `window` from the archive alone, when it holds every watched
+        plugin's window (a daily run read them): the Plugins section `show`, a slash command
+        and the site add to that day's report, the one the run posted. None otherwise: a
+        person's look at a day never asks GitHub about six plugins."""
+        span = Span(window.start, window.end)
+        if not window.is_past(self.clock()) or any(
+            self.archiver.store.coverage.gaps(repo, span) for repo in self.plugins
+        ):
+            return None
+        reader = RadarService(
+            self.archiver.reading_only(), self.plugins, self.clock, self.late_after_days
+        )
+        return reader.radar(window, look_up=0)
+
     def _detailed(self, found: list[Culprit], items: dict[int, ActivityItem]) -> list[Culprit]:
         """The culprits with their authors, merge times and reverts, from the archive."""
         merged = [
@@ -346,9 +361,11 @@ def _archived(
     return (True, item) if settled or fresh else (False, None)
 
 
-def with_radar(report: Report, radar: RadarService) -> Report:
+def with_radar(report: Report, radar: RadarService, *, ask: bool = True) -> Report:
     """The daily report with its plugins' radar: the plugins are vLLM's, so a report of
-    another repository (VLLM_REPORT_REPO) or an empty VLLM_REPORT_PLUGINS has none."""
+    another repository (VLLM_REPORT_REPO) or an empty VLLM_REPORT_PLUGINS has none.
+    `ask` False: the radar the archive holds for the day (`archived`), if any."""
     if report.repo != UPSTREAM or not radar.plugins:
         return report
-    return replace(report, radar=radar.radar(report.window, look_up=LOOK_UP))
+    found = radar.radar(report.window, look_up=LOOK_UP) if ask else radar.archived(report.window)
+    return replace(report, radar=found) if found is not None else report

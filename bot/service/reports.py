@@ -102,7 +102,7 @@ class Reports:
         clock: Callable[[], datetime],
         prose: ProseWriter | None = None,
         queue: Callable[[Report], Report] | None = None,
-        radar: Callable[[Report], Report] | None = None,
+        radar: Callable[[Report, bool], Report] | None = None,
         featured_days: FeaturedDays | None = None,
     ) -> None:
         self.archiver = archiver
@@ -111,7 +111,8 @@ class Reports:
         self.clock = clock
         self.prose = prose
         self.queue = queue  # adds the review queue to a report (the queue service's)
-        self.radar = radar  # adds the plugins' breakage radar (the radar service's)
+        # Adds the plugins' breakage radar (the radar service's); False: from the archive alone.
+        self.radar = radar
         self._cache: OrderedDict[ReportQuery, tuple[float, Report]] = OrderedDict()
         self._lock = threading.Lock()
         # What each report day featured: a day's entry is the same whoever works it out.
@@ -140,7 +141,12 @@ class Reports:
             report = self._continued(report, now, fresh)
         if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
             report = self._with("review queue", self.queue, report)
-            report = self._with("plugins", self.radar, report)
+        if self.radar is not None and (query.queue or _one_day(window)):
+            # The daily run reads the plugins for any day (their pins come from the pin
+            # files' histories); a person's `show`, a slash command or the site get the
+            # section the run made, from the archive, and never ask GitHub for it.
+            ask, radar = query.queue and self.archiver.fetch, self.radar
+            report = self._with("plugins", lambda r: radar(r, ask), report)
         if self.prose is not None:  # 3. prose, checked, when a model is configured
             prose, problem = self.prose.write(
                 report, query.lang, ask=self.archiver.fetch, threads=threads
@@ -292,6 +298,7 @@ class Reports:
             self.files,
             self.clock,
             self.prose,
+            radar=self.radar,  # the archived Plugins section of a day the run read
             featured_days=self._featured,
         )
 

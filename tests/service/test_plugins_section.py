@@ -17,7 +17,7 @@ from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.windows import day_window
 from tests.fakes.github_api import FakeGitHub
-from tests.radar_data import radar_github
+from tests.radar_data import pin_request, radar_github
 from tests.service.test_radar import PLUGINS, TZ
 
 DAY = "2025-09-22"
@@ -53,8 +53,10 @@ def daily(token: str | None, monkeypatch: pytest.MonkeyPatch, *, queue: bool = T
 
 
 def plugin_requests(fake: FakeGitHub) -> list[str]:
-    seen = [f"{r.path}?{r.query} {r.graphql or ''}" for r in fake.requests]
-    return [said for said in seen if "vllm-ascend" in said or "vllm-gaudi" in said]
+    """The requests about a plugin: its PRs and issues, or a pin (vLLM main's included)."""
+    names = [repo.split("/", 1)[1] for repo in PLUGINS.split(",")]
+    seen = [(r.path, f"{r.path}?{r.query} {r.graphql or ''}") for r in fake.requests]
+    return [said for path, said in seen if pin_request(path) or any(n in said for n in names)]
 
 
 def test_the_daily_report_names_what_broke_the_plugins_with_their_fixes(
@@ -148,6 +150,31 @@ def test_a_report_asked_by_a_person_does_not_read_the_plugins(
     """`show`, a slash command, the site: the radar is the daily post's (and /vllm-radar's)."""
     report = daily("ghp-test", monkeypatch, queue=False)
     assert report.radar is None and plugin_requests(github) == []
+
+
+def plugins_of(markdown: str) -> str:
+    return markdown.split("## 🔌 ", 1)[1].split("\n## ", 1)[0]
+
+
+def test_show_of_a_past_day_has_the_plugins_section_its_post_made_and_asks_github_nothing(
+    github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`vllm-report show 2025-09-22`, run today (the real clock, over a year later), on the
+    archive the daily run of that day left: the same Plugins section, pins included."""
+    from bot.cli import main
+    from formatters.markdown import render_markdown
+
+    posted = daily("ghp-test", monkeypatch)
+    asked = len(plugin_requests(github))
+    shown = {}
+    for lang in ("en", "zh"):
+        assert main(["show", DAY, "--cutoff", "11:45", "--lang", lang]) == 0
+        shown[lang] = plugins_of(capsys.readouterr().out)
+        assert shown[lang] == plugins_of(render_markdown(posted, lang))
+    assert "- vllm-ascend: 5 commits, 1.5 days behind main" in shown["en"]
+    assert "vllm-gaudi#215" in shown["zh"]
+    # The section came from the archive (a quiet day's `show` asks only whether vLLM exists).
+    assert len(plugin_requests(github)) == asked
 
 
 def test_a_plugins_subscriber_gets_the_section_alone_after_the_daily_post(

@@ -219,7 +219,9 @@ def _main_before(
             placed[value] = at - PINNED_AFTER
         else:
             stand_in = f"7a9{len(tags):05d}".ljust(40, "a")
-            tags[value], placed[stand_in] = stand_in, at - TAGGED_BEFORE
+            # A minute apart: two releases named by one file (>=0.19.0,<0.19.1) are two commits.
+            moment = at - TAGGED_BEFORE + timedelta(minutes=len(tags))
+            tags[value], placed[stand_in] = stand_in, moment
     steps = int((first - MAIN_FROM) / MAIN_STEP)
     rows = [(f"5e{n:06d}".ljust(40, "e"), MAIN_FROM + n * MAIN_STEP) for n in range(steps)]
     rows += [(sha, at) for sha, at in placed.items() if at < first]

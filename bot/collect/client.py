@@ -355,9 +355,9 @@ class Collector:
         with self._translate_errors():
             repo = self._github.get_repo(self.source.repo)
             found = (
-                repo.get_commits(sha=ref, path=path, since=since, until=until)
+                repo.get_commits(sha=ref, path=path, since=_in_utc(since), until=_in_utc(until))
                 if since is not None
-                else repo.get_commits(sha=ref, path=path, until=until)
+                else repo.get_commits(sha=ref, path=path, until=_in_utc(until))
             )
             listed = [(c.sha, _aware(c.commit.committer.date)) for c in found]
         return sorted(listed, key=lambda commit: commit[1])
@@ -366,7 +366,7 @@ class Collector:
         """The newest commit of branch `ref` at `until` (one request), or None (none yet)."""
         with self._translate_errors():
             repo = self._github.get_repo(self.source.repo)
-            page = repo.get_commits(sha=ref, until=until).get_page(0)
+            page = repo.get_commits(sha=ref, until=_in_utc(until)).get_page(0)
             if not page:
                 return None
             return page[0].sha, _aware(page[0].commit.committer.date)
@@ -573,3 +573,9 @@ def _graphql_limit(headers: Any) -> str:
         f"GitHub's GraphQL rate limit is used up; it resets{when}: ask for the review queue "
         "again then"
     )
+
+
+def _in_utc(moment: datetime) -> datetime:
+    """`moment` in UTC: PyGithub writes `since`/`until` as the clock reading with a `Z`,
+    dropping any other offset (a Shanghai midnight would be asked as 8 hours later)."""
+    return moment.astimezone(UTC)

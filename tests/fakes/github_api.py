@@ -556,7 +556,7 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/commits/([^/]+)/pulls", path)
         if match:
             return self._commit_pulls(path, query, match.group(1))
-        match = re.fullmatch(rf"{re.escape(repo_prefix)}/compare/([^.]+)\.\.\.([^.]+)", path)
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/compare/(.+?)\.\.\.(.+)", path)
         if match:
             return self._compare(match.group(1), match.group(2))
         return 404, {"message": "Not Found"}, {}

@@ -31,8 +31,8 @@ def github(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeGitH
         monkeypatch.setenv("GITHUB_API_URL", fake.url)
         monkeypatch.setenv("VLLM_REPORT_DATA_DIR", str(tmp_path))
         monkeypatch.setenv("VLLM_REPORT_PLUGINS", PLUGINS)
-        # vllm-ascend's pin that day (c60e61, from its pin file's history) was 1.5 days behind
-        monkeypatch.setenv("VLLM_REPORT_PIN_LAG_DAYS", "1.2")
+        # vllm-ascend's pin that day (c60e61, from its pin file's history) was 1.1 days behind
+        monkeypatch.setenv("VLLM_REPORT_PIN_LAG_DAYS", "0.5")
         yield fake
 
 
@@ -84,9 +84,9 @@ def test_the_daily_report_names_what_broke_the_plugins_with_their_fixes(
     assert "[vllm-gaudi#215](https://github.com/vllm-project/vllm-gaudi/pull/215)" in section
     assert "broke vllm-gaudi" in section
     # The pins of that day, from the pin files' histories: those further behind main than
-    # the threshold are named (the test sets 1.2 days; the default is 7).
-    assert "Pins behind upstream by more than 1.2 days" in section
-    assert "- vllm-ascend: 5 commits, 1.5 days behind main" in section
+    # the threshold are named (the test sets half a day; the default is 7).
+    assert "Pins behind upstream by more than 0.5 days" in section
+    assert "- vllm-ascend: 4 commits, 1.1 days behind main" in section
     assert "Every link and pin: /vllm-radar 2025-09-22 in chat" in section
     # One gaudi PR fixed for three upstream PRs: one entry, the fix told once.
     assert section.count("vllm-gaudi#215]") == 1
@@ -127,7 +127,7 @@ def test_the_chat_post_carries_the_plugins_reply_and_a_plugins_digest_only_that(
             "🔌 Plugins: upstream broke vllm-gaudi, vllm-ascend (#25510, #25249, #25332, …)"
             in first
         )
-        assert "vllm-ascend pinned over 1.2 days behind main" in first
+        assert "vllm-ascend pinned over 0.5 days behind main" in first
     zh = json.dumps(chat_parts("discord", report, "zh")[0][1], ensure_ascii=False)
     assert "🔌 插件：上游改动导致 vllm-gaudi、vllm-ascend 出错" in zh
 
@@ -171,7 +171,7 @@ def test_show_of_a_past_day_has_the_plugins_section_its_post_made_and_asks_githu
         assert main(["show", DAY, "--cutoff", "11:45", "--lang", lang]) == 0
         shown[lang] = plugins_of(capsys.readouterr().out)
         assert shown[lang] == plugins_of(render_markdown(posted, lang))
-    assert "- vllm-ascend: 5 commits, 1.5 days behind main" in shown["en"]
+    assert "- vllm-ascend: 4 commits, 1.1 days behind main" in shown["en"]
     assert "vllm-gaudi#215" in shown["zh"]
     # The section came from the archive (a quiet day's `show` asks only whether vLLM exists).
     assert len(plugin_requests(github)) == asked

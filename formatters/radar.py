@@ -17,7 +17,16 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 from typing import Any
 
-from bot.model.radar import UPSTREAM, Correction, Culprit, Pin, PluginLink, Radar, UpstreamRef
+from bot.model.radar import (
+    UPSTREAM,
+    Correction,
+    Culprit,
+    OpenBreak,
+    Pin,
+    PluginLink,
+    Radar,
+    UpstreamRef,
+)
 from formatters._text import clean, discord_escape, item_url, slack_escape, truncate
 from formatters.radar_phrases import RADAR_TEXT, has, pin_reason, said
 
@@ -150,6 +159,18 @@ def lag_text(pin: Pin, lang: str = "en") -> str:
     return said(lang, "lag", commits=pin.behind_commits, days=days) + growing
 
 
+def open_text(found: OpenBreak, lang: str = "en") -> str:
+    """Why it is open breakage and for how long: "names #25510 as the cause, open 3.2 days"."""
+    if found.why == "broken" and found.upstream:
+        refs = RADAR_TEXT[lang]["list_sep"].join(
+            f"vllm{ref}" if ref.startswith("#") else ref for ref in found.upstream
+        )
+        why = said(lang, "open_broken_refs", refs=refs)
+    else:
+        why = said(lang, f"open_{found.why}")
+    return said(lang, "open_line", why=why, days=f"{found.age_days:g}")
+
+
 def _incomplete(radar: Radar, lang: str) -> str:
     return said(lang, "incomplete") + "; ".join(radar.notes or (said(lang, "cut"),))
 
@@ -171,6 +192,11 @@ def render_radar_markdown(radar: Radar, lang: str = "en") -> str:
     if radar.corrections:
         lines += ["", f"## {said(lang, 'corrections')}", ""]
         lines += [f"- {_md_escape(correction_text(c, tz, lang))}" for c in radar.corrections]
+    if radar.open:
+        lines += ["", f"## {said(lang, 'open')}", ""]
+        for found in radar.open:
+            where = f"[{short(found.plugin_repo)}#{found.number}]({found.url})"
+            lines.append(f"- {where} {_md_text(found.title)} — {open_text(found, lang)}")
     lines += _md_pins(radar, lang)
     upgrades = [link for link in radar.links if link.relation == "upgrade"]
     if upgrades:
@@ -386,6 +412,21 @@ def radar_to_dict(radar: Radar) -> dict[str, Any]:
             }
             for c in radar.culprits
         ],
+        "open": [
+            {
+                "plugin_repo": b.plugin_repo,
+                "plugin_number": b.number,
+                "plugin_kind": b.kind,
+                "title": b.title,
+                "url": b.url,
+                "author": b.author,
+                "opened_at": b.opened_at.isoformat(),
+                "age_days": b.age_days,
+                "why": b.why,
+                "upstream": list(b.upstream),
+            }
+            for b in radar.open
+        ],
     }
 
 
@@ -455,6 +496,14 @@ def render_radar_slack(radar: Radar, link: str | None = None, lang: str = "en") 
                 },
             }
         )
+    if radar.open:
+        rows = [
+            f"• <{b.url}|{slack_escape(short(b.plugin_repo))}#{b.number}> "
+            f"{slack_escape(clean(b.title, 70))} — {slack_escape(open_text(b, lang))}"
+            for b in radar.open
+        ]
+        text = truncate(f"*{said(lang, 'open')}*\n" + "\n".join(rows), SLACK_SECTION)
+        blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": text}})
     if not radar.complete:
         note = _incomplete(radar, lang)
         blocks.append(
@@ -496,9 +545,19 @@ def render_radar_discord(radar: Radar, lang: str = "en") -> dict[str, Any]:
         "description": description,
         "footer": {"text": truncate(footer + (f"{sep}{once}" if once else ""), 2048)},
     }
+    fields = []
     if pins:
         name = said(lang, "pins_short")
-        embed["fields"] = [{"name": name, "value": truncate(discord_escape(pins), 1024)}]
+        fields.append({"name": name, "value": truncate(discord_escape(pins), 1024)})
+    if radar.open:
+        rows = [
+            f"[{short(b.plugin_repo)}#{b.number}]({b.url}) {discord_escape(clean(b.title, 70))}"
+            f" — {discord_escape(open_text(b, lang))}"
+            for b in radar.open
+        ]
+        fields.append({"name": said(lang, "open"), "value": truncate("\n".join(rows), 1024)})
+    if fields:
+        embed["fields"] = fields
     return {"embeds": [embed]}
 
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, tzinfo
 
-from bot.model.radar import UPSTREAM, Culprit, Pin, PluginLink, Radar
+from bot.model.radar import UPSTREAM, Culprit, OpenBreak, Pin, PluginLink, Radar
 from bot.model.report import Report
 from formatters import outline_parts as ol
 from formatters import wording as w
 from formatters._text import item_url
-from formatters.radar import day, ref_url, reverts_said_once, short
+from formatters.radar import day, open_text, ref_url, reverts_said_once, short
 
 # The culprit's facts, in both languages (kept here until formatters.wording takes them).
 WORDS = {
@@ -70,7 +70,7 @@ def headline_line(radar: Radar, lang: str) -> str | None:
     """The Plugins section in one line, for the post's first message (with the vendors'):
     a reader who stops there still learns that upstream broke a plugin."""
     late = lagging(radar)
-    if not radar.culprits and not late:
+    if not radar.culprits and not late and not radar.open:
         return None
     sep = w.LIST_SEP[lang]
     if radar.culprits:
@@ -79,8 +79,16 @@ def headline_line(radar: Radar, lang: str) -> str | None:
         refs = sep.join(keys[:HEADLINE_REFS])
         refs += w.text(lang, "plugins_line_more") if len(keys) > HEADLINE_REFS else ""
         said = w.text(lang, "plugins_line", plugins=sep.join(plugins), refs=refs)
+    elif radar.open:
+        said = ""
     else:
         said = w.text(lang, "plugins_line_none")
+    if radar.open:  # a reader who stops here learns what is broken now
+        names = sep.join(dict.fromkeys(short(b.plugin_repo) for b in radar.open))
+        if said:
+            said += w.SEP[lang] + w.text(lang, "plugins_line_open", plugins=names)
+        else:
+            said = w.text(lang, "plugins_line_only_open", plugins=names)
     if late:
         names = sep.join(short(pin.plugin_repo) for pin in late)
         days = f"{radar.late_after_days:g}"
@@ -96,7 +104,7 @@ def has_plugins_section(report: Report) -> bool:
 def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
     """The section, or None when no plugin fixed for upstream and no pin lags."""
     late, lag_days = lagging(radar), radar.late_after_days
-    if not radar.culprits and not late:
+    if not radar.culprits and not late and not radar.open:
         return None
     blocks: list[ol.Block] = []
     unknown = reverts_said_once(radar.culprits) is not None
@@ -104,6 +112,9 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
         until = radar.window.end
         entries = tuple(_culprits(g, lang, until, not unknown) for g in _by_fixes(radar.culprits))
         blocks.append(ol.Block(w.text(lang, "plugins_broke"), entries, "numbered"))
+    if radar.open:
+        entries = tuple(_open(found, lang) for found in radar.open)
+        blocks.append(ol.Block(w.text(lang, "plugins_open"), entries))
     if late:
         lines = tuple(ol.Entry((ol.Our(_lag(pin, lang)),)) for pin in late)
         blocks.append(ol.Block(w.text(lang, "plugins_lag", days=f"{lag_days:g}"), lines))
@@ -215,6 +226,14 @@ def _fixes(repo: str, fixes: tuple[PluginLink, ...], lang: str, until: datetime)
                 state = "closed_issue" if issue else "closed_pr"
             line.append(ol.Our(f" ({w.STATES[lang][state]})"))
     return tuple(line)
+
+
+def _open(found: OpenBreak, lang: str) -> ol.Entry:
+    """`vllm-gaudi#709 [FIX_FOR_VLLM_LATEST] Maybe fix for 29066 — names vllm#29066 as the
+    cause, open 0.7 days`."""
+    ref = ol.Ref(found.number, found.url, short(found.plugin_repo))
+    said = ol.Our(" — " + open_text(found, lang))
+    return ol.Entry((ref, ol.Our(" "), ol.Theirs(found.title), said))
 
 
 def _lag(pin: Pin, lang: str) -> str:

@@ -85,6 +85,9 @@ def plugin_items() -> dict[str, list[FakeItem]]:
             continue  # neither time known: nothing places it in a window
         if merged is not None and created > merged:
             created = merged
+        # Closed unmerged at a time the records do not give: closed as it opened, so the
+        # fake never shows as open breakage what the plugin had closed.
+        closed = merged or (created if record.get("plugin_state") == "closed" else None)
         found.setdefault(record["plugin_repo"], {})[record["plugin_number"]] = FakeItem(
             number=record["plugin_number"],
             kind="pr" if record["plugin_kind"] == "pr" else "issue",
@@ -93,7 +96,7 @@ def plugin_items() -> dict[str, list[FakeItem]]:
             labels=list(record["plugin_labels"] or []),
             created_at=created,
             updated_at=merged or created,
-            closed_at=merged,
+            closed_at=closed,
             merged_at=merged,
             body=record.get("plugin_body") or record.get("plugin_body_excerpt"),
         )

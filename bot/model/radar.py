@@ -193,6 +193,23 @@ class Pin:
 
 
 @dataclass(frozen=True)
+class OpenBreak:
+    """A plugin PR or issue still open at the window's end that says it is broken by
+    upstream (`why`: broken, revert, bump; `bot.analyze.radar_open`)."""
+
+    plugin_repo: str
+    number: int
+    kind: str  # pr or issue
+    title: str
+    url: str
+    author: str | None
+    opened_at: datetime
+    age_days: float  # open this long at the window's end
+    why: str  # "broken" (names upstream as the cause), "revert" (of its pin), "bump" (stuck)
+    upstream: tuple[str, ...]  # the upstream changes it names as the cause (#N, a short sha)
+
+
+@dataclass(frozen=True)
 class Radar:
     window: Window
     plugins: tuple[str, ...]
@@ -203,6 +220,7 @@ class Radar:
     notes: tuple[str, ...] = field(default_factory=tuple)
     late_after_days: float = 7.0  # a pin further behind main is news (VLLM_REPORT_PIN_LAG_DAYS)
     corrections: tuple[Correction, ...] = ()  # those that took a culprit off this radar's fixes
+    open: tuple[OpenBreak, ...] = ()  # open breakage at the window's end, the oldest first
 
     @property
     def attributions(self) -> int:

@@ -33,11 +33,12 @@ from datetime import UTC, datetime
 
 from bot.analyze.radar import culprits, fact_key, plugin_links, verify
 from bot.analyze.radar_culprits import corrected, detailed
+from bot.analyze.radar_open import OPEN_LOOK_BACK, open_breaks
 from bot.collect.pins import PinHistory
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.model.asking import AskError, did_you_mean
-from bot.model.radar import UPSTREAM, Correction, Culprit, PluginLink, Radar
+from bot.model.radar import UPSTREAM, Correction, Culprit, OpenBreak, PluginLink, Radar
 from bot.model.report import ActivityItem, Report
 from bot.model.windows import Window
 from bot.store import Span
@@ -92,11 +93,16 @@ class RadarService:
         now = self.clock()
         watched = (plugin,) if plugin else self.plugins
         links: list[PluginLink] = []
+        still_open: list[OpenBreak] = []
         notes: list[str] = []
         complete = True
+        moment = min(window.end, now)
         for repo in watched:
             try:
                 archived = self.archiver.window(repo, window, now)
+                # What was still open at the end may have been opened before the window.
+                looked = Span(window.end - OPEN_LOOK_BACK, window.end)
+                notes += [f"{repo}: {note}" for note in self.archiver.span(repo, looked, now)]
             except CollectError as exc:  # one plugin unreadable: the others still count
                 complete = False
                 notes.append(f"{repo} could not be read: {exc}")
@@ -104,25 +110,32 @@ class RadarService:
             complete = complete and archived.complete
             notes += [f"{repo}: {note}" for note in archived.notes]
             items = self.archiver.items(repo, Span(window.start, window.end))
+            recent = self.archiver.items(repo, looked)
             # A bare #N above the plugin's own numbers cannot be one of them.
-            own_max = max((it.number for it in items), default=0)
+            own_max = max((it.number for it in (*items, *recent)), default=0)
             links += plugin_links(repo, items, own_max)
+            still_open += open_breaks(repo, recent, moment, own_max)
         checked = self._checked(links, look_up, now)
         links, applied = corrected(checked.links, self.corrections.of(watched))
         notes = [*notes, *checked.notes]
         complete = complete and not checked.notes
         pins = tuple(self.history.at(repo, window.end, now) for repo in watched)
         links.sort(key=lambda link: (link.at, link.plugin_repo, link.number), reverse=True)
+        found = self._detailed(culprits(links, checked.titles), checked.items)
+        # A fix in review already shown under its culprit is not told again as open.
+        shown = {(f.plugin_repo, f.number) for c in found for f in c.fixes}
+        still_open.sort(key=lambda b: (b.opened_at, b.plugin_repo, b.number))
         return Radar(
             window=window,
             plugins=watched,
             links=tuple(links),
-            culprits=tuple(self._detailed(culprits(links, checked.titles), checked.items)),
+            culprits=tuple(found),
             pins=pins,
             complete=complete,
             notes=tuple(notes),
             late_after_days=self.late_after_days,
             corrections=applied,
+            open=tuple(b for b in still_open if (b.plugin_repo, b.number) not in shown),
         )
 
     def archived(self, window: Window) -> Radar | None:
@@ -130,7 +143,7 @@ class RadarService:
         plugin's window (a daily run read them): the Plugins section `show`, a slash command
         and the site add to that day's report, the one the run posted. None otherwise: a
         person's look at a day never asks GitHub about six plugins."""
-        span = Span(window.start, window.end)
+        span = Span(min(window.start, window.end - OPEN_LOOK_BACK), window.end)
         if not window.is_past(self.clock()) or any(
             self.archiver.store.coverage.gaps(repo, span) for repo in self.plugins
         ):

@@ -61,3 +61,26 @@ def test_personal_digests_benchmark_prints_its_table() -> None:
     assert rows["+ 1 subscriber (label:)"][0] == "0"
     assert 0 < int(rows["+ 100 subscribers"][0]) <= -(-prs // 50) + 1
     assert rows["+ 100 subscribers, next run"][0] == "0"
+
+
+def test_radar_requests_benchmark_prints_cold_warm_and_archived_rows() -> None:
+    """A 3-day run: the cold rows ask GitHub, the warm rows and every day's archived
+    Plugins section ask nothing."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/radar_requests.py", "--days", "3"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=True,
+    )
+    rows = {line[:34].strip(): line[34:].split() for line in result.stdout.splitlines()[2:]}
+    assert set(rows) == {
+        f"3{kind}, {name}"
+        for kind in ("-day radar", " daily radars")
+        for name in ("cold", "warm", "show, every day")
+    }
+    for name, figures in rows.items():
+        requests, searches, lookups, pins = (int(n) for n in figures[:4])
+        assert requests == searches + lookups + pins
+        assert (requests > 0) == name.endswith("cold"), name

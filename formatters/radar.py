@@ -163,7 +163,7 @@ def open_text(found: OpenBreak, lang: str = "en") -> str:
     """Why it is open breakage and for how long: "names #25510 as the cause, open 3.2 days"."""
     if found.why == "broken" and found.upstream:
         refs = RADAR_TEXT[lang]["list_sep"].join(
-            f"vllm{ref}" if ref.startswith("#") else ref for ref in found.upstream
+            f"vllm{ref}" if ref.startswith("#") else f"vllm@{ref}" for ref in found.upstream
         )
         why = said(lang, "open_broken_refs", refs=refs)
     else:

@@ -79,4 +79,4 @@ def test_a_fix_in_review_under_its_culprit_is_told_once(
     markdown = render_radar_markdown(found)
     still = markdown.split("## Open breakage", 1)[1].split("\n## ", 1)[0]
     assert "vllm-gaudi#166" not in still and "vllm-gaudi#166" in markdown
-    assert "tpu-inference#691" in still and "names 0377802 as the cause, open 0.7 days" in still
+    assert "tpu-inference#691" in still and "names vllm@0377802 as the cause, open 0.7" in still

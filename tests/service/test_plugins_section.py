@@ -157,10 +157,13 @@ def plugins_of(markdown: str) -> str:
 
 
 def test_show_of_a_past_day_has_the_plugins_section_its_post_made_and_asks_github_nothing(
-    github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
-    """`vllm-report show 2025-09-22`, run today (the real clock, over a year later), on the
-    archive the daily run of that day left: the same Plugins section, pins included."""
+    """`vllm-report show 2025-09-22` and `site build`, run today (the real clock, over a
+    year later), on the archive the daily run of that day left: the same Plugins section."""
     from bot.cli import main
     from formatters.markdown import render_markdown
 
@@ -173,6 +176,13 @@ def test_show_of_a_past_day_has_the_plugins_section_its_post_made_and_asks_githu
         assert shown[lang] == plugins_of(render_markdown(posted, lang))
     assert "- vllm-ascend: 4 commits, 1.1 days behind main" in shown["en"]
     assert "vllm-gaudi#215" in shown["zh"]
+    # The site's page of that day has it too, each culprit with its facts.
+    out = tmp_path / "site"
+    assert main(["site", "build", str(out), "--cutoff", "11:45"]) == 0
+    capsys.readouterr()
+    html = (out / DAY / "index.html").read_text(encoding="utf-8")
+    assert "🔌 Plugins" in html and "vllm-gaudi#215" in html
+    assert "merged 2025-09-19, not reverted as of 2025-09-23" in html
     # The section came from the archive (a quiet day's `show` asks only whether vLLM exists).
     assert len(plugin_requests(github)) == asked
 

@@ -12,6 +12,7 @@ import re
 from bot.commands.services import Services
 from bot.commands.words import CommandError
 from bot.model.personal import CADENCES, FILTER_KINDS, MINE, Filter
+from bot.model.radar import RADAR_TOPIC
 
 LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")  # GitHub's rule
 GLOB_LIMIT = 100
@@ -19,8 +20,11 @@ FORMS = "`label:<name>`, `author:<login>`, `path:<glob>` or `mine`"
 
 
 def is_filter_word(word: str) -> bool:
-    """The word names a personal filter (or tries to: `labels:x` is a wrong one)."""
+    """The word names a personal filter (or tries to: `labels:x` is a wrong one); not
+    `radar:<plugin>`, a topic (one plugin's radar)."""
     kind, colon, _ = word.partition(":")
+    if word.lower().startswith(RADAR_TOPIC):
+        return False
     return word.lower() == MINE or (bool(colon) and kind.isalpha())
 
 

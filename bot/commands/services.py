@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.model import asking
-from bot.model.radar import PLUGINS_TOPIC
+from bot.model.radar import PLUGINS_TOPIC, RADAR_TOPIC, plugin_topic
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 from bot.service.queue import QueueService
@@ -93,9 +93,13 @@ class Services:
         )
 
     def check_topic(self, name: str) -> str:
-        """A topic a channel may subscribe to: one of the rules', or `plugins` (the daily
-        report's Plugins section, when plugins are watched)."""
-        if name.strip().lower() == PLUGINS_TOPIC and self.settings.plugin_list:
+        """A topic a channel may subscribe to: one of the rules', `plugins` (the daily
+        report's Plugins section, when plugins are watched) or `radar:<plugin>` (that
+        section for one watched plugin; AskError naming the watched ones for any other)."""
+        said = name.strip().lower()
+        if said == PLUGINS_TOPIC and self.settings.plugin_list:
             return PLUGINS_TOPIC
+        if said.startswith(RADAR_TOPIC) and self.radars is not None and self.radars.plugins:
+            return plugin_topic(self.radars.plugin(said.removeprefix(RADAR_TOPIC)))
         key: str = asking.topic(name, self.rules)
         return key

@@ -19,7 +19,7 @@ from bot.commands.filters import FORMS, confirm, is_filter_word, read_cadence, r
 from bot.commands.services import Services
 from bot.commands.words import CommandError, Option
 from bot.model.personal import CADENCES, MINE, Filter
-from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC
+from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC, RADAR_TOPIC
 from bot.store import Subscription
 
 
@@ -96,7 +96,11 @@ class Subscribe(Command[SubscribeRequest, Checked]):
             )
         rule = services.rules.topic(key)
         name = rule.display_name(services.settings.lang) if rule is not None else key
-        return Checked(key, PLUGINS_DIGEST if key == PLUGINS_TOPIC else name, request.where)
+        if key == PLUGINS_TOPIC:
+            name = PLUGINS_DIGEST
+        elif key.startswith(RADAR_TOPIC):
+            name = f"{PLUGINS_DIGEST} of {key.removeprefix(RADAR_TOPIC)}"
+        return Checked(key, name, request.where)
 
     async def answer(self, services: Services, asker: Asker, checked: Checked) -> Answer:
         where = "dm" if asker.in_dm else checked.where  # in a DM, `here` is the DM

@@ -8,7 +8,7 @@ from typing import Any
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request
 from bot.commands.services import Services
-from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC
+from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC, plugin_topic
 
 
 class Topics(Command[Request, None]):
@@ -32,4 +32,6 @@ class Topics(Command[Request, None]):
                 "hardware plugins, and pins lagging main (a subscription only; `/vllm-radar` "
                 "for any window)"
             )
+            names = ", ".join(plugin_topic(repo) for repo in services.settings.plugin_list)
+            lines.append(f"{names} — the same for one plugin: its culprits, open breakage, pin")
         return Said("\n".join(lines))

@@ -10,7 +10,7 @@ before the fix) is ever shown as a culprit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from bot.model.windows import Window
@@ -49,6 +49,13 @@ GROWING_AFTER_DAYS = 3.0
 # The digest of the daily report's Plugins section, subscribed to like a topic.
 PLUGINS_TOPIC = "plugins"
 PLUGINS_DIGEST = "Plugins (breakage radar)"
+# One plugin's part of it: `radar:vllm-ascend` (the plugin's short name).
+RADAR_TOPIC = "radar:"
+
+
+def plugin_topic(repo: str) -> str:
+    """The subscription key of one watched plugin's radar: `radar:vllm-ascend`."""
+    return RADAR_TOPIC + repo.split("/", 1)[-1].lower()
 
 
 @dataclass(frozen=True)
@@ -221,6 +228,24 @@ class Radar:
     late_after_days: float = 7.0  # a pin further behind main is news (VLLM_REPORT_PIN_LAG_DAYS)
     corrections: tuple[Correction, ...] = ()  # those that took a culprit off this radar's fixes
     open: tuple[OpenBreak, ...] = ()  # open breakage at the window's end, the oldest first
+
+    def of_plugin(self, repo: str) -> Radar:
+        """This radar as one plugin's maintainers read it: its fixes, the upstream changes
+        that broke it (with its fixes only), its open breakage, its pin."""
+        mine = tuple(
+            replace(c, fixes=tuple(f for f in c.fixes if f.plugin_repo == repo))
+            for c in self.culprits
+            if repo in c.plugins
+        )
+        return replace(
+            self,
+            plugins=(repo,),
+            links=tuple(link for link in self.links if link.plugin_repo == repo),
+            culprits=mine,
+            pins=tuple(pin for pin in self.pins if pin.plugin_repo == repo),
+            corrections=tuple(c for c in self.corrections if c.plugin_repo == repo),
+            open=tuple(b for b in self.open if b.plugin_repo == repo),
+        )
 
     @property
     def attributions(self) -> int:

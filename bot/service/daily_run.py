@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bot.delivery import Deliverer, DeliveryResult, Destination
 from bot.model.personal import Filter
 from bot.model.query import ReportQuery
-from bot.model.radar import PLUGINS_TOPIC
+from bot.model.radar import PLUGINS_TOPIC, RADAR_TOPIC, plugin_topic
 from bot.model.report import Report
 from bot.model.windows import Window, WindowKey
 from bot.service.personal import PersonalDigests, stream_of
@@ -142,9 +142,11 @@ class DailyRun:
             target = Destination(
                 sub.platform, sub.target_id, sub.target_kind, f"digest-{sub.topic}"
             )
-            if sub.topic == PLUGINS_TOPIC:  # the daily report's own Plugins section
-                if has_plugins_section(report):  # a day with no news sends nothing
-                    sent.append(await self._send(report, target, result, (PLUGINS_TOPIC,)))
+            if sub.topic == PLUGINS_TOPIC or sub.topic.startswith(RADAR_TOPIC):
+                # The daily report's own Plugins section, or one plugin's part of it.
+                part = _plugins_of(report, sub.topic)
+                if has_plugins_section(part):  # a day with no news sends nothing
+                    sent.append(await self._send(part, target, result, (PLUGINS_TOPIC,)))
                 continue
             digest_query = replace(query, topic=sub.topic, queue=False, refresh=False)
             digest = await asyncio.to_thread(self.reports.report, digest_query)
@@ -232,3 +234,13 @@ class DailyRun:
             result.skipped - skipped,
             result.failed.get(destination.key),
         )
+
+
+def _plugins_of(report: Report, topic: str) -> Report:
+    """The report whose Plugins section a `plugins` or `radar:<plugin>` subscriber gets:
+    one plugin's culprits, open breakage and pin (none for a plugin no longer watched)."""
+    if report.radar is None or topic == PLUGINS_TOPIC:
+        return report
+    repos = [repo for repo in report.radar.plugins if plugin_topic(repo) == topic]
+    radar = report.radar.of_plugin(repos[0]) if repos else None
+    return replace(report, radar=radar)

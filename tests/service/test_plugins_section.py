@@ -212,6 +212,12 @@ def test_a_plugins_subscriber_gets_the_section_alone_after_the_daily_post(
             monkeypatch.setenv(name, value)
         store = Store(store_url)
         store.subscriptions.add(Subscription("slack", "channel", "C9", "plugins", "U1"), NOW)
+        store.subscriptions.add(
+            Subscription("slack", "channel", "C7", "radar:vllm-gaudi", "U2"), NOW
+        )
+        store.subscriptions.add(
+            Subscription("slack", "channel", "C8", "radar:vllm-spyre", "U3"), NOW
+        )
         store.close()
         settings = load_settings()
         bot = open_bot(settings, load_rules(None), clock=lambda: NOW)
@@ -227,8 +233,15 @@ def test_a_plugins_subscriber_gets_the_section_alone_after_the_daily_post(
             bot.close()
         channel = [p.part for p in slack.channel_posts("C1")]
         digest = [p.part for p in slack.channel_posts("C9")]
+        gaudi = {p.part: json.dumps(p.payload) for p in slack.channel_posts("C7")}
+        spyre = slack.channel_posts("C8")
     assert "plugins" in channel
     assert digest == ["headline", "plugins"]
+    # `radar:vllm-gaudi`: gaudi's part alone; vllm-spyre had no news that day: nothing.
+    assert list(gaudi) == ["headline", "plugins"] and spyre == []
+    assert "vllm-gaudi#215" in gaudi["plugins"] and "vllm-ascend" not in gaudi["plugins"]
+    assert "upstream broke vllm-gaudi (" in gaudi["headline"]
+    assert "vllm-ascend" not in gaudi["headline"]
 
 
 def test_a_day_without_plugin_news_has_no_section_and_no_digest() -> None:
@@ -276,8 +289,41 @@ def test_plugins_is_a_topic_to_subscribe_to_while_plugins_are_watched(
         == "your DMs will get the Plugins (breakage radar) digest after each daily report"
     )
     assert "\nplugins — Plugins (breakage radar): upstream changes that broke" in topics
+    assert "radar:vllm-ascend, radar:vllm-gaudi, radar:tpu-inference" in topics
     refused, topics = said("none")
     assert refused.startswith("unknown topic 'plugins'") and "plugins —" not in topics
+
+
+def test_one_plugins_radar_is_subscribed_to_by_any_of_its_names(
+    monkeypatch: pytest.MonkeyPatch, store_url: str
+) -> None:
+    from bot.app import commands, open_bot
+    from bot.model.rules import load_rules
+    from config.settings import load_settings
+    from tests.asking import ask
+    from tests.asking import said as sentence
+
+    monkeypatch.setenv("DATABASE_URL", store_url)
+    monkeypatch.setenv("VLLM_REPORT_PLUGINS", PLUGINS)
+    bot = open_bot(load_settings(), load_rules(None))
+    try:
+        service = commands(bot)
+        subscribed = sentence(ask(service, "vllm-subscribe", "radar:Ascend dm"))
+        assert subscribed == (
+            "your DMs will get the Plugins (breakage radar) of vllm-ascend digest after each "
+            "daily report"
+        )
+        stored = bot.store.subscriptions.list("slack", None)
+        assert [sub.topic for sub in stored] == ["radar:vllm-ascend"]
+        refused = sentence(ask(service, "vllm-subscribe", "radar:ascent dm"))
+        assert refused.startswith("'ascent' is not a watched plugin")
+        assert "Watched: vllm-ascend, vllm-gaudi" in refused
+        gone = sentence(ask(service, "vllm-unsubscribe", "radar:vllm-ascend dm"))
+        assert (
+            gone == "your DMs will no longer get the Plugins (breakage radar) of vllm-ascend digest"
+        )
+    finally:
+        bot.close()
 
 
 def test_no_plugin_watched_says_so_on_the_command_line(

@@ -212,6 +212,12 @@ _STYLE: dict[str, Any] = {
 }
 
 
+def drawing() -> tuple[threading.Lock, dict[str, Any]]:
+    """What another chart draws with to look like these: the one lock matplotlib's global
+    state needs, and the style (fonts with the CJK one)."""
+    return _DRAWING, {**_STYLE, "font.family": _fonts()}
+
+
 def _days(history: History) -> list[str]:
     return [day.label[5:] for day in history.days]  # MM-DD: the year is in the title
 

@@ -104,10 +104,19 @@ def index_page(
     *,
     home: str,
     feed: str,
+    plugins: Sequence[str] = (),
 ) -> str:
-    """Every report day, newest first, and the topics that have a page (key, name)."""
+    """Every report day, newest first, the topics that have a page (key, name) and the
+    plugins that have one (their short names)."""
     return _render(
-        "index.html.j2", lang="en", title=title, rows=rows, topics=topics, home=home, feed=feed
+        "index.html.j2",
+        lang="en",
+        title=title,
+        rows=rows,
+        topics=topics,
+        plugins=plugins,
+        home=home,
+        feed=feed,
     )
 
 
@@ -116,6 +125,14 @@ def topic_page(
 ) -> str:
     """A topic's report days, newest first: (day, link to its section, items, counts line)."""
     return _render("topic.html.j2", lang="en", title=title, rows=rows, home=home, feed=feed)
+
+
+def plugin_page(
+    title: str, picture: Picture, rows: Sequence[tuple[str, str, str, str]], *, home: str
+) -> str:
+    """A plugin's report days, newest first: (day, link to its Plugins section, the pin's
+    lag, what broke it), under the chart of its pin lag."""
+    return _render("plugin.html.j2", lang="en", title=title, picture=picture, rows=rows, home=home)
 
 
 def asset(name: str) -> str:

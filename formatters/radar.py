@@ -171,6 +171,21 @@ def open_text(found: OpenBreak, lang: str = "en") -> str:
     return said(lang, "open_line", why=why, days=f"{found.age_days:g}")
 
 
+def plugin_day_text(radar: Radar) -> tuple[str, str]:
+    """One plugin's radar of a day as the site's plugin page rows say it: its pin's lag, and
+    what broke it (each culprit with its title and the plugin's fixes) and what was still
+    open; "—" when nothing was."""
+    pin = radar.pins[0] if radar.pins else None
+    lag = lag_text(pin) if pin is not None else "—"
+    told = []
+    for culprit in radar.culprits:
+        title = f" {clean(culprit.title, TITLE_CHARS)}" if culprit.title else ""
+        fixes = ", ".join(f"{short(f.plugin_repo)}#{f.number}" for f in culprit.fixes)
+        told.append(f"{ref_text(culprit.ref)}{title} (fixed in {fixes})")
+    told += [f"still open: {short(b.plugin_repo)}#{b.number} ({open_text(b)})" for b in radar.open]
+    return lag, "; ".join(told) or "—"
+
+
 def _incomplete(radar: Radar, lang: str) -> str:
     return said(lang, "incomplete") + "; ".join(radar.notes or (said(lang, "cut"),))
 

@@ -7,6 +7,8 @@
     2026-03-25/counts.png   the five counts over the CHART_DAYS report days ending that day
     2026-03-25/vendors.png  items per vendor over the same days
     topics/amd/index.html   the report days with AMD items; topics/amd/feed.xml
+    plugins/vllm-ascend/    its pin lag over the days the daily run read it (lag.png) and
+                            what broke it each day (index.html)
 
 Links inside the site are relative, so it works as-is on GitHub Pages or any static host;
 the page paths are `report_files.page_path`, the same the chat posts link to.
@@ -40,12 +42,14 @@ from zoneinfo import ZoneInfo
 
 from bot.model.history import History
 from bot.model.query import ReportQuery
+from bot.model.radar import Radar
 from bot.model.windows import Window, day_window
 from bot.report_files import page_path
 from bot.service.reports import CHART_DAYS, Reports
 from bot.service.site_days import Changed, DayRecord, code_digest, near, parse_mark, runs, stable
 from formatters import html
 from formatters import outline as ol
+from formatters.radar import plugin_day_text
 
 log = logging.getLogger(__name__)
 
@@ -261,18 +265,29 @@ class SiteBuilder:
             for key, name, items, line in record.topics:
                 topic = topics.setdefault(key, _Topic(key, name))
                 topic.days.append(_TopicDay(record.label, items, line, record.entry.updated))
+        plugins: dict[str, list[tuple[str, float | None, str, str]]] = {}
+        for record in records:
+            for repo, behind, lag, said in record.plugins:
+                plugins.setdefault(repo, []).append((record.label, behind, lag, said))
         rows = [record.row for record in reversed(records)]
         entries = [record.entry for record in reversed(records)]
         title = f"{self.repo} daily reports"
         files.put(
             "index.html",
             html.index_page(
-                title, rows, [(t.key, t.name) for t in topics.values()], home="", feed="feed.xml"
+                title,
+                rows,
+                [(t.key, t.name) for t in topics.values()],
+                home="",
+                feed="feed.xml",
+                plugins=[_short(repo) for repo in plugins],
             ),
         )
         files.put("feed.xml", self._feed(title, entries, "feed.xml", "reports"))
         for topic in topics.values():
             self._topic(files, topic)
+        for repo, days in plugins.items():
+            self._plugin(files, repo, days)
 
     def _recipe(self) -> str:
         """What every page is made with besides the facts: the code, the topic rules and
@@ -295,9 +310,11 @@ class SiteBuilder:
         label = window.label
         first = len(files.produced)
         outlines, shows = {}, set()
+        radar = None
         for lang in LANGS:
             pictures = [self._chart(files, label, last14, kind, lang) for kind in CHARTS]
             report = self.reports.report(ReportQuery(self.repo, window, lang))
+            radar = radar or report.radar
             shows |= report.items.keys() | report.context.keys()
             full = outlines[lang] = ol.outline(report, lang)
             up = "../" if lang == "en" else "../../"
@@ -327,6 +344,7 @@ class SiteBuilder:
                 for section in full.sections
                 if section.kind != "section" and (line := ol.topic_line(section, "en"))
             ],
+            plugins=_plugin_days(radar),
         )
 
     def _chart(
@@ -380,6 +398,33 @@ class SiteBuilder:
             folder + "feed.xml",
             self._digest(title, entries),
             lambda: self._feed(title, entries, folder + "feed.xml", topic.key).encode(),
+        )
+
+    def _plugin(
+        self, files: _Files, repo: str, days: list[tuple[str, float | None, str, str]]
+    ) -> None:
+        """`plugins/<plugin>/`: its pin lag over the report days the run read it on (a chart
+        and its words) and what broke it each day, each drawn again only when it changed."""
+        from formatters import pin_chart
+
+        name = _short(repo)
+        folder = f"plugins/{name}/"
+        points = [(label, behind) for label, behind, _, _ in days]
+        files.drawn(
+            folder + "lag.png",
+            self._digest("lag", name, points),
+            lambda: pin_chart.lag_png(name, points),
+        )
+        rows = [
+            (label, f"../../{page_path(label, 'en')}#plugins", lag, told)
+            for label, _, lag, told in reversed(days)
+        ]
+        picture = html.Picture("lag.png", pin_chart.lag_alt(name, points))
+        title = f"{name} · breakage radar"
+        files.drawn(
+            folder + "index.html",
+            self._digest(title, rows, picture),
+            lambda: html.plugin_page(title, picture, rows, home="../../").encode(),
         )
 
     def _digest(self, *made_of: object) -> str:
@@ -473,3 +518,20 @@ def _source_digest() -> bytes:
     from formatters import charts
 
     return hashlib.sha256(Path(charts.__file__).read_bytes()).digest()
+
+
+def _short(repo: str) -> str:
+    return repo.split("/", 1)[-1]
+
+
+def _plugin_days(radar: Radar | None) -> list[tuple[str, float | None, str, str]]:
+    """What each watched plugin's page says of a day (none when the day has no radar)."""
+    if radar is None:
+        return []
+    found = []
+    for repo in radar.plugins:
+        mine = radar.of_plugin(repo)
+        lag, told = plugin_day_text(mine)
+        behind = mine.pins[0].behind_days if mine.pins else None
+        found.append((repo, behind, lag, told))
+    return found

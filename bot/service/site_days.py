@@ -40,6 +40,9 @@ class DayRecord:
     row: html.DayRow
     entry: html.FeedEntry
     topics: list[tuple[str, str, int, str]]  # key, name, items, line
+    # Each watched plugin the day's Plugins section was read for: repo, days behind main
+    # (None: not known), the pin's lag and what broke it, as the plugin page says them.
+    plugins: list[tuple[str, float | None, str, str]] = field(default_factory=list)
 
     def dump(self) -> dict[str, Any]:
         # By hand: dataclasses.asdict deep-copies every value, which at a thousand days
@@ -67,6 +70,7 @@ class DayRecord:
                 "id": entry.id,
             },
             "topics": [list(t) for t in self.topics],
+            "plugins": [list(p) for p in self.plugins],
         }
 
     @classmethod
@@ -81,6 +85,7 @@ class DayRecord:
             row=html.DayRow(**{**row, "counts": tuple(tuple(c) for c in row["counts"])}),
             entry=html.FeedEntry(**{**entry, "updated": datetime.fromisoformat(entry["updated"])}),
             topics=[(k, n, i, line) for k, n, i, line in data["topics"]],
+            plugins=[(r, d, lag, told) for r, d, lag, told in data.get("plugins", [])],
         )
 
 

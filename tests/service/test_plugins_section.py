@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -36,17 +37,25 @@ def github(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeGitH
         yield fake
 
 
-def daily(token: str | None, monkeypatch: pytest.MonkeyPatch, *, queue: bool = True) -> Report:
-    """The report of DAY as the daily run asks for it (`queue`: with what GitHub shows now)."""
+def daily(
+    token: str | None,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    queue: bool = True,
+    day: date = date(2025, 9, 22),
+) -> Report:
+    """The report of `day` (DAY) as the daily run asks for it two hours after it ends
+    (`queue`: with what GitHub shows now)."""
     from bot.app import open_bot
     from bot.model.rules import load_rules
     from config.settings import load_settings
 
     if token:
         monkeypatch.setenv("GITHUB_TOKEN", token)
-    bot = open_bot(load_settings(), load_rules(None), clock=lambda: NOW)
+    now = NOW + (day - date(2025, 9, 22))
+    bot = open_bot(load_settings(), load_rules(None), clock=lambda: now)
     try:
-        window = day_window(date(2025, 9, 22), TZ, datetime.min.time().replace(11, 45))
+        window = day_window(day, TZ, datetime.min.time().replace(11, 45))
         return bot.reports.report(ReportQuery(UPSTREAM, window, queue=queue))
     finally:
         bot.close()
@@ -150,6 +159,40 @@ def test_a_report_asked_by_a_person_does_not_read_the_plugins(
     """`show`, a slash command, the site: the radar is the daily post's (and /vllm-radar's)."""
     report = daily("ghp-test", monkeypatch, queue=False)
     assert report.radar is None and plugin_requests(github) == []
+
+
+def test_each_plugin_has_a_site_page_with_its_pin_lag_over_the_days_and_what_broke_it(
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    from bot.cli import main
+
+    for day in (date(2025, 9, 22), date(2025, 9, 23)):
+        daily("ghp-test", monkeypatch, day=day)
+    out = tmp_path / "site"
+    assert main(["site", "build", str(out), "--cutoff", "11:45"]) == 0
+    capsys.readouterr()
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<a href="plugins/vllm-ascend/">vllm-ascend</a>' in index
+    ascend = (out / "plugins" / "vllm-ascend" / "index.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<th scope="row"><a href="([^"]+)">([0-9-]+)</a>', ascend)
+    assert rows == [
+        ("../../2025-09-23/#plugins", "2025-09-23"),
+        ("../../2025-09-22/#plugins", "2025-09-22"),
+    ]
+    assert "4 commits behind main, 1.1 days" in ascend  # 2025-09-22, as its section said
+    assert "#25249 [Core] Modify the initialization parameters of the lora manager" in ascend
+    assert "(fixed in vllm-ascend#3095)" in ascend and "vllm-gaudi#215" not in ascend
+    chart = (out / "plugins" / "vllm-ascend" / "lag.png").read_bytes()
+    assert chart.startswith(b"\x89PNG") and len(chart) > 10_000
+    alt = re.search(r'<img src="lag.png" alt="([^"]+)"', ascend)
+    assert alt and "1.1 on 2025-09-22" in alt.group(1)
+    # gaudi's pin file has no commit before 2025-09-26: said, and never drawn as a zero.
+    gaudi = (out / "plugins" / "vllm-gaudi" / "index.html").read_text(encoding="utf-8")
+    assert "has no commit before then" in gaudi
+    assert "its pin&#39;s lag is not known on any of 2 report days" in gaudi
 
 
 def plugins_of(markdown: str) -> str:

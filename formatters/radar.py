@@ -178,12 +178,23 @@ def plugin_day_text(radar: Radar) -> tuple[str, str]:
     pin = radar.pins[0] if radar.pins else None
     lag = lag_text(pin) if pin is not None else "—"
     told = []
+    end = radar.window.end
     for culprit in radar.culprits:
         title = f" {clean(culprit.title, TITLE_CHARS)}" if culprit.title else ""
-        fixes = ", ".join(f"{short(f.plugin_repo)}#{f.number}" for f in culprit.fixes)
-        told.append(f"{ref_text(culprit.ref)}{title} (fixed in {fixes})")
+        fixes = ", ".join(_fix_state(f, end) for f in culprit.fixes)
+        told.append(f"{ref_text(culprit.ref)}{title} ({fixes})")
     told += [f"still open: {short(b.plugin_repo)}#{b.number} ({open_text(b)})" for b in radar.open]
     return lag, "; ".join(told) or "—"
+
+
+def _fix_state(fix: PluginLink, end: datetime) -> str:
+    """`fixed in vllm-gaudi#215`, or where the fix stood at the window's end."""
+    name = f"{short(fix.plugin_repo)}#{fix.number}"
+    if fix.state == "merged" and fix.at < end:
+        return f"fixed in {name}"
+    if fix.state == "closed":
+        return f"{name} closed unmerged"
+    return f"fix in review: {name}"
 
 
 def _incomplete(radar: Radar, lang: str) -> str:

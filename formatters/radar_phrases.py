@@ -113,7 +113,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "lag_days": "，{days} 天",
         "growing": "；且在扩大：已 {days} 天未更新",
         "open": "未解决的故障",
-        "open_line": "{why}，已开放 {days} 天",
+        "open_line": "{why}，已 {days} 天未解决",
         "open_broken": "称上游改动导致故障",
         "open_broken_refs": "称 {refs} 导致故障",
         "open_revert": "回退其 vLLM 升级",
@@ -160,6 +160,7 @@ def has(lang: str, key: str) -> bool:
 _PIN_REASONS_ZH = (
     (re.compile(r"no pin file is known for this plugin"), "不知道这个插件的锁定文件"),
     (re.compile(r"(?P<where>.+) has no commit before then"), "{where} 在此之前没有提交"),
+    (re.compile(r"(?P<where>.+) was deleted by then"), "{where} 在那时已被删除"),
     (
         re.compile(r"only the archive was read, and it holds no pin history of then"),
         "只读取了存档，而存档中没有那时的锁定记录",

@@ -30,7 +30,11 @@ log = logging.getLogger(__name__)
 
 # How far back a pin that stood still is followed to the commit that set it: a file such as
 # a pyproject changes for other reasons too, and each step is a request the first time.
-SINCE_STEPS = 4
+# Further back than this, when the pin was set is not known (and no lag is called growing).
+SINCE_STEPS = 20
+# A listing goes on from a day before the last one ended: a commit pushed after its commit
+# date would be missed for good (each sha is kept once).
+LIST_OVERLAP = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class _Standing:
     spec: PinFile
     commit: FileCommit  # the file's newest commit at the moment
     pinned: str | None
-    since: datetime  # the oldest commit in a row naming the same pin
+    since: datetime | None  # the oldest commit in a row naming the same pin (None: not found)
 
 
 class PinHistory:
@@ -92,14 +96,23 @@ class PinHistory:
                 return None, "only the archive was read, and it holds no pin history of then"
             value, present = read
             if not present:  # deleted by then: the pin moved to an older file?
+                why = why or f"{spec.where} was deleted by then"
                 continue
-            since = before[-1].at
-            for older in reversed(before[-1 - SINCE_STEPS : -1]):
-                if self._read(repo, spec, older) != (value, True):
-                    break
-                since = older.at
-            return _Standing(spec, before[-1], value, since), ""
+            return _Standing(spec, before[-1], value, self._since(repo, spec, before, value)), ""
         return None, why or "no pin file is known for this plugin"
+
+    def _since(
+        self, repo: str, spec: PinFile, before: list[FileCommit], value: str | None
+    ) -> datetime | None:
+        """When the file took the pin it names at `before[-1]`: the oldest commit of the run
+        naming it (None: the run goes back further than SINCE_STEPS commits)."""
+        since = before[-1].at
+        older = before[:-1]
+        for commit in reversed(older[-SINCE_STEPS:]):
+            if self._read(repo, spec, commit) != (value, True):
+                return since
+            since = commit.at
+        return since if len(older) <= SINCE_STEPS else None
 
     def _commits(
         self, repo: str, spec: PinFile, moment: datetime, now: datetime
@@ -113,7 +126,7 @@ class PinHistory:
         if not self.archiver.fetch:
             return None
         until = now
-        since = read_until - timedelta(seconds=1) if read_until else None
+        since = read_until - LIST_OVERLAP if read_until else None
         with self.archiver.github(repo) as github:
             listed = github().file_commits(spec.path, spec.ref, since, until)
         self.pins.add_commits(repo, spec.path, spec.ref, listed, until)

@@ -18,6 +18,7 @@ from bot.commands.base import Asker, Command, Request, text
 from bot.commands.filters import FORMS, confirm, is_filter_word, read_cadence, read_filter
 from bot.commands.services import Services
 from bot.commands.words import CommandError, Option
+from bot.model.asking import AskError
 from bot.model.personal import CADENCES, MINE, Filter
 from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC, RADAR_TOPIC
 from bot.store import Subscription
@@ -88,7 +89,7 @@ class Subscribe(Command[SubscribeRequest, Checked]):
         if is_filter_word(request.topic.strip()):
             wanted = read_filter(request.topic.strip())
             return Checked(wanted.key, wanted.key, request.where, cadence, wanted)
-        key = services.check_topic(request.topic)
+        key = self._topic(services, request.topic)
         if cadence not in ("", "daily"):
             raise CommandError(
                 f"a topic's digest comes with each daily report; `{cadence}` is for "
@@ -102,6 +103,21 @@ class Subscribe(Command[SubscribeRequest, Checked]):
             name = f"{PLUGINS_DIGEST} of {key.removeprefix(RADAR_TOPIC)}"
         return Checked(key, name, request.where)
 
+    def _topic(self, services: Services, said: str) -> str:
+        """The topic's key; `radar:<plugin>` names a watched plugin, except to unsubscribe
+        from one no longer watched (its subscription sends nothing, but it can go)."""
+        typed = said.strip().lower()
+        if typed == RADAR_TOPIC:
+            raise CommandError(
+                "name a plugin: `radar:<plugin>`, e.g. `radar:vllm-ascend` (see `/vllm-topics`)"
+            )
+        try:
+            return services.check_topic(said)
+        except AskError:
+            if self.remove and typed.startswith(RADAR_TOPIC):
+                return typed
+            raise
+
     async def answer(self, services: Services, asker: Asker, checked: Checked) -> Answer:
         where = "dm" if asker.in_dm else checked.where  # in a DM, `here` is the DM
         if where == "here" and not await asker.can_manage():
@@ -114,6 +130,9 @@ class Subscribe(Command[SubscribeRequest, Checked]):
         sub = Subscription(asker.platform, kind, target, checked.key, asker.user)
         if self.remove:
             done = services.store.remove(sub)
+            if not done and checked.key.startswith(RADAR_TOPIC):  # `radar:gaudi`, unwatched
+                named = RADAR_TOPIC + "vllm-" + checked.key.removeprefix(RADAR_TOPIC)
+                done = services.store.remove(replace(sub, topic=named))
             was = "were" if kind == "dm" else "was"  # DMs are plural
             return Said(
                 f"{place} will no longer get the {checked.name} digest"

@@ -124,6 +124,7 @@ class RadarService:
         found = self._detailed(culprits(links, checked.titles), checked.items)
         # A fix in review already shown under its culprit is not told again as open.
         shown = {(f.plugin_repo, f.number) for c in found for f in c.fixes}
+        still_open = _uncorrected(still_open, self.corrections.of(watched))
         still_open.sort(key=lambda b: (b.opened_at, b.plugin_repo, b.number))
         return Radar(
             window=window,
@@ -144,13 +145,15 @@ class RadarService:
         and the site add to that day's report, the one the run posted. None otherwise: a
         person's look at a day never asks GitHub about six plugins."""
         span = Span(min(window.start, window.end - OPEN_LOOK_BACK), window.end)
-        if not window.is_past(self.clock()) or any(
-            self.archiver.store.coverage.gaps(repo, span) for repo in self.plugins
-        ):
+        if not window.is_past(self.clock()):
             return None
-        reader = RadarService(
-            self.archiver.reading_only(), self.plugins, self.clock, self.late_after_days
+        # The plugins the run read (one watched since, or one GitHub failed on, is not).
+        read = tuple(
+            repo for repo in self.plugins if not self.archiver.store.coverage.gaps(repo, span)
         )
+        if not read:
+            return None
+        reader = RadarService(self.archiver.reading_only(), read, self.clock, self.late_after_days)
         return reader.radar(window, look_up=0)
 
     def _detailed(self, found: list[Culprit], items: dict[int, ActivityItem]) -> list[Culprit]:
@@ -382,3 +385,16 @@ def with_radar(report: Report, radar: RadarService, *, ask: bool = True) -> Repo
         return report
     found = radar.radar(report.window, look_up=LOOK_UP) if ask else radar.archived(report.window)
     return replace(report, radar=found) if found is not None else report
+
+
+def _uncorrected(found: list[OpenBreak], said: Sequence[Correction]) -> list[OpenBreak]:
+    """Open breakage without the causes people said were wrong; an item whose every named
+    cause was corrected is left out (the radar said it was broken by those alone)."""
+    wrong = {(c.plugin_repo, c.plugin_number, f"#{c.upstream_number}") for c in said}
+    kept = []
+    for item in found:
+        causes = tuple(k for k in item.upstream if (item.plugin_repo, item.number, k) not in wrong)
+        if item.upstream and not causes:
+            continue
+        kept.append(replace(item, upstream=causes))
+    return kept

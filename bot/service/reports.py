@@ -141,7 +141,7 @@ class Reports:
             report = self._continued(report, now, fresh)
         if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
             report = self._with("review queue", self.queue, report)
-        if self.radar is not None and (query.queue or _one_day(window)):
+        if self.radar is not None and query.topic is None and (query.queue or _one_day(window)):
             # The daily run reads the plugins for any day (their pins come from the pin
             # files' histories); a person's `show`, a slash command or the site get the
             # section the run made, from the archive, and never ask GitHub for it.

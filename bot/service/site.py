@@ -409,7 +409,7 @@ class SiteBuilder:
 
         name = _short(repo)
         folder = f"plugins/{name}/"
-        points = [(label, behind) for label, behind, _, _ in days]
+        points = _every_day([(label, behind) for label, behind, _, _ in days])
         files.drawn(
             folder + "lag.png",
             self._digest("lag", name, points),
@@ -535,3 +535,14 @@ def _plugin_days(radar: Radar | None) -> list[tuple[str, float | None, str, str]
         behind = mine.pins[0].behind_days if mine.pins else None
         found.append((repo, behind, lag, told))
     return found
+
+
+def _every_day(points: list[tuple[str, float | None]]) -> list[tuple[str, float | None]]:
+    """The points with a gap (None) on each day between them the run did not read, so the
+    line never joins across days nobody looked at."""
+    if not points:
+        return points
+    known = dict(points)
+    first, last = date.fromisoformat(points[0][0]), date.fromisoformat(points[-1][0])
+    days = [first + timedelta(days=n) for n in range((last - first).days + 1)]
+    return [(day.isoformat(), known.get(day.isoformat())) for day in days]

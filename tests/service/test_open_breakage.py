@@ -39,7 +39,7 @@ def test_a_fix_still_in_review_at_the_days_end_is_open_breakage_on_every_surface
         "with vLLM upstream change. — says upstream broke it, open 0.7 days"
     ) in markdown
     zh = render_radar_markdown(found, "zh")
-    assert "## 未解决的故障" in zh and "— 称上游改动导致故障，已开放 0.7 天" in zh
+    assert "## 未解决的故障" in zh and "— 称上游改动导致故障，已 0.7 天未解决" in zh
     (told,) = json.loads(render_radar_json(found))["open"]
     assert (told["plugin_number"], told["why"], told["age_days"]) == (790, "broken", 0.7)
     assert told["opened_at"] == "2025-10-06T00:00:00+00:00"
@@ -48,7 +48,9 @@ def test_a_fix_still_in_review_at_the_days_end_is_open_breakage_on_every_surface
     (field,) = [
         f for f in render_radar_discord(found, "zh")["embeds"][0]["fields"] if "故障" in f["name"]
     ]
-    assert f"[tpu-inference#790]({TPU}790)" in field["value"] and "已开放 0.7 天" in field["value"]
+    assert (
+        f"[tpu-inference#790]({TPU}790)" in field["value"] and "已 0.7 天未解决" in field["value"]
+    )
 
 
 def test_the_daily_section_and_its_first_message_say_what_is_still_broken(
@@ -80,3 +82,19 @@ def test_a_fix_in_review_under_its_culprit_is_told_once(
     still = markdown.split("## Open breakage", 1)[1].split("\n## ", 1)[0]
     assert "vllm-gaudi#166" not in still and "vllm-gaudi#166" in markdown
     assert "tpu-inference#691" in still and "names vllm@0377802 as the cause, open 0.7" in still
+
+
+def test_a_correction_takes_the_cause_off_open_breakage_too(
+    radar: tuple[RadarService, FakeGitHub],  # noqa: F811
+) -> None:
+    # 2025-09-23: vllm-gaudi#241 ("Fix due upstream change 25510") was in review at the
+    # day's end, under its culprit #25510. Someone says #25510 did not break it.
+    service, _ = radar
+    before = service.radar(window("2025-09-23"))
+    assert 241 in {f.number for c in before.culprits for f in c.fixes}
+    service.correct("vllm-gaudi#241", "25510", "cli")
+    after = service.radar(window("2025-09-23"))
+    assert 241 not in {f.number for c in after.culprits for f in c.fixes}
+    assert 241 not in {b.number for b in after.open}  # its only named cause was wrong
+    archived = service.archived(window("2025-09-23"))
+    assert archived is not None and archived.open == after.open

@@ -5,11 +5,12 @@ its lag on a day are what those records say of that day, in each plugin's own fo
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
 from bot.analyze.pins import PIN_FILES, pinned
+from bot.collect.pins import SINCE_STEPS
 from bot.model.radar import Pin
 from bot.service.radar import RadarService
 from formatters.radar import render_radar_markdown
@@ -145,3 +146,24 @@ def test_github_down_the_pins_say_why_in_one_sentence_and_the_archive_still_answ
         "GitHub could not be read: "
     )
     assert pin_of(service, "vllm-gaudi", "2025-10-15") == known  # archived: no request
+
+
+@pytest.mark.parametrize("edits", [3, SINCE_STEPS + 1])
+def test_when_a_pin_was_set_is_followed_back_through_other_edits_of_its_file(
+    radar: tuple[RadarService, FakeGitHub],  # noqa: F811
+    edits: int,
+) -> None:
+    """vllm-spyre's pyproject changes for other reasons too: edits after the commit that
+    set `v0.19.0` (2026-04-08) still name it. Within SINCE_STEPS of them the pin's age is
+    from that commit; further back than it follows, the age is not claimed at all."""
+    service, fake = radar
+    key = ("vllm-project/vllm-spyre", "pyproject.toml", "main")
+    _, set_at, text = FILES[key][-1]
+    later = [(f"{n + 1:040x}", set_at + timedelta(hours=6 * (n + 1)), text) for n in range(edits)]
+    fake.file_history[key] = [*FILES[key], *later]
+    pin = pin_of(service, "vllm-spyre", "2026-05-01")
+    assert pin.upstream_commit == "v0.19.0"
+    if edits <= SINCE_STEPS:
+        assert pin.since == set_at and pin.growing
+    else:
+        assert pin.since is None and pin.unchanged_days is None and not pin.growing

@@ -185,6 +185,9 @@ def test_each_plugin_has_a_site_page_with_its_pin_lag_over_the_days_and_what_bro
     assert "4 commits behind main, 1.1 days" in ascend  # 2025-09-22, as its section said
     assert "#25249 [Core] Modify the initialization parameters of the lora manager" in ascend
     assert "(fixed in vllm-ascend#3095)" in ascend and "vllm-gaudi#215" not in ascend
+    # A fix still in review at the day's end is said so, not "fixed".
+    gaudi_page = (out / "plugins" / "vllm-gaudi" / "index.html").read_text(encoding="utf-8")
+    assert "vllm#25510 (fix in review: vllm-gaudi#241)" in gaudi_page
     chart = (out / "plugins" / "vllm-ascend" / "lag.png").read_bytes()
     assert chart.startswith(b"\x89PNG") and len(chart) > 10_000
     alt = re.search(r'<img src="lag.png" alt="([^"]+)"', ascend)
@@ -218,6 +221,13 @@ def test_show_of_a_past_day_has_the_plugins_section_its_post_made_and_asks_githu
         shown[lang] = plugins_of(capsys.readouterr().out)
         assert shown[lang] == plugins_of(render_markdown(posted, lang))
     assert "- vllm-ascend: 4 commits, 1.1 days behind main" in shown["en"]
+    # A topic's report has no Plugins section; a plugin watched since does not take the
+    # section the run made away.
+    assert main(["show", DAY, "--cutoff", "11:45", "--topic", "amd"]) == 0
+    assert "🔌" not in capsys.readouterr().out
+    monkeypatch.setenv("VLLM_REPORT_PLUGINS", PLUGINS + ",vllm-project/vllm-neuron")
+    assert main(["show", DAY, "--cutoff", "11:45"]) == 0
+    assert plugins_of(capsys.readouterr().out) == shown["en"]
     assert "vllm-gaudi#215" in shown["zh"]
     # The site's page of that day has it too, each culprit with its facts.
     out = tmp_path / "site"
@@ -361,10 +371,23 @@ def test_one_plugins_radar_is_subscribed_to_by_any_of_its_names(
         refused = sentence(ask(service, "vllm-subscribe", "radar:ascent dm"))
         assert refused.startswith("'ascent' is not a watched plugin")
         assert "Watched: vllm-ascend, vllm-gaudi" in refused
+        assert sentence(ask(service, "vllm-subscribe", "radar: dm")).startswith(
+            "name a plugin: `radar:<plugin>`"
+        )
         gone = sentence(ask(service, "vllm-unsubscribe", "radar:vllm-ascend dm"))
         assert (
             gone == "your DMs will no longer get the Plugins (breakage radar) of vllm-ascend digest"
         )
+        ask(service, "vllm-subscribe", "radar:gaudi dm")
+    finally:
+        bot.close()
+    # vllm-gaudi is no longer watched: its subscription sends nothing, and can still go.
+    monkeypatch.setenv("VLLM_REPORT_PLUGINS", "vllm-project/vllm-ascend")
+    bot = open_bot(load_settings(), load_rules(None))
+    try:
+        gone = sentence(ask(commands(bot), "vllm-unsubscribe", "radar:gaudi dm"))
+        assert gone.startswith("your DMs will no longer get")
+        assert bot.store.subscriptions.list("slack", None) == []
     finally:
         bot.close()
 

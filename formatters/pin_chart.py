@@ -48,13 +48,13 @@ def lag_alt(plugin: str, points: Sequence[tuple[str, float | None]]) -> str:
     """What the chart shows, in words: the first and last known lag and the largest."""
     known = [(label, days) for label, days in points if days is not None]
     if not known:
-        return f"{plugin}: its pin's lag is not known on any of {len(points)} report days"
+        return f"{plugin}: its pin's lag is not known on any of {len(points)} days"
     first, last = known[0], known[-1]
     most = max(known, key=lambda point: point[1])
     gaps = len(points) - len(known)
     unknown = f"; not known on {gaps} of them" if gaps else ""
     return (
-        f"{plugin}: days its pin of vLLM stood behind main on {len(points)} report days, "
+        f"{plugin}: days its pin of vLLM stood behind main over {len(points)} days, "
         f"{first[1]:g} on {first[0]} to {last[1]:g} on {last[0]}, most {most[1]:g} on "
         f"{most[0]}{unknown}"
     )

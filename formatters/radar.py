@@ -187,14 +187,21 @@ def plugin_day_text(radar: Radar) -> tuple[str, str]:
     return lag, "; ".join(told) or "—"
 
 
+def fix_stood(fix: PluginLink, end: datetime) -> str:
+    """Where a fix stood at the window's end: merged, open, or closed (unmerged). One merged
+    after the window (the window was read later) was still open then."""
+    if fix.state == "merged":
+        return "merged" if fix.at < end else "open"
+    return fix.state
+
+
 def _fix_state(fix: PluginLink, end: datetime) -> str:
     """`fixed in vllm-gaudi#215`, or where the fix stood at the window's end."""
     name = f"{short(fix.plugin_repo)}#{fix.number}"
-    if fix.state == "merged" and fix.at < end:
+    stood = fix_stood(fix, end)
+    if stood == "merged":
         return f"fixed in {name}"
-    if fix.state == "closed":
-        return f"{name} closed unmerged"
-    return f"fix in review: {name}"
+    return f"{name} closed unmerged" if stood == "closed" else f"fix in review: {name}"
 
 
 def _incomplete(radar: Radar, lang: str) -> str:

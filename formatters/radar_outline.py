@@ -23,7 +23,7 @@ from bot.model.report import Report
 from formatters import outline_parts as ol
 from formatters import wording as w
 from formatters._text import item_url
-from formatters.radar import day, open_text, ref_url, reverts_said_once, short
+from formatters.radar import day, fix_stood, open_text, ref_url, reverts_said_once, short
 
 # The culprit's facts, in both languages (kept here until formatters.wording takes them).
 WORDS = {
@@ -216,11 +216,10 @@ def _fixes(repo: str, fixes: tuple[PluginLink, ...], lang: str, until: datetime)
         if index:
             line.append(ol.Our(w.LIST_SEP[lang]))
         line += [ol.Ref(link.number, link.url, short(repo)), ol.Our(" "), ol.Theirs(link.title)]
-        # A fix merged after the window (the window is read later) was in review then.
-        later = link.state == "merged" and link.at >= until
-        if link.state != "merged" or later:  # an open fix is coming; a closed one, dropped
+        stood = fix_stood(link, until)
+        if stood != "merged":  # an open fix is coming; a closed one, dropped
             issue = link.kind == "issue"
-            if link.state == "open" or later:
+            if stood == "open":
                 state = "open_issue" if issue else "review"
             else:
                 state = "closed_issue" if issue else "closed_pr"

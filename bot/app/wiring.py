@@ -207,8 +207,9 @@ def _plugins_radar(
 ) -> Callable[[Report, bool], Report] | None:
     """What adds the Plugins section to a day's report: read from GitHub for the daily run
     (`ask`), from the archive alone for everyone else. The run reads nothing without a
-    GitHub token: the plugins' windows and pins cost about seven requests a plugin, and
-    anonymous GitHub gives 60 an hour to the whole run (the daemon's log says so on each
+    GitHub token: a day of the plugins' windows and pins costs about 4 searches and a pin
+    request or two a plugin (`benchmarks/radar_requests.py`), and anonymous GitHub gives 60
+    an hour to the whole run (the daemon's log says so on each
     daily run, `doctor` too)."""
     from bot.service.radar import RadarService, with_radar
 

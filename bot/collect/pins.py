@@ -16,7 +16,6 @@ did not exist yet) is the pin's `unknown`, in one sentence.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -25,8 +24,6 @@ from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.model.radar import UPSTREAM, Pin
 from bot.store import FileCommit
-
-log = logging.getLogger(__name__)
 
 # How far back a pin that stood still is followed to the commit that set it: a file such as
 # a pyproject changes for other reasons too, and each step is a request the first time.
@@ -40,7 +37,6 @@ LIST_OVERLAP = timedelta(days=1)
 @dataclass(frozen=True)
 class _Standing:
     spec: PinFile
-    commit: FileCommit  # the file's newest commit at the moment
     pinned: str | None
     since: datetime | None  # the oldest commit in a row naming the same pin (None: not found)
 
@@ -98,7 +94,7 @@ class PinHistory:
             if not present:  # deleted by then: the pin moved to an older file?
                 why = why or f"{spec.where} was deleted by then"
                 continue
-            return _Standing(spec, before[-1], value, self._since(repo, spec, before, value)), ""
+            return _Standing(spec, value, self._since(repo, spec, before, value)), ""
         return None, why or "no pin file is known for this plugin"
 
     def _since(
@@ -148,14 +144,13 @@ class PinHistory:
 
     def _head(self, moment: datetime, now: datetime) -> tuple[str, datetime] | None:
         """vLLM main's newest commit at `moment` (archived once `moment` is past)."""
-        at = min(moment, now)
-        held = self.pins.head(UPSTREAM, "main", at)
+        held = self.pins.head(UPSTREAM, "main", moment)
         if held is not None or not self.archiver.fetch:
             return held
         with self.archiver.github(UPSTREAM) as github:
-            found = github().head_at("main", at)
-        if found is not None and at < now:
-            self.pins.save_head(UPSTREAM, "main", at, *found)
+            found = github().head_at("main", moment)
+        if found is not None and moment < now:
+            self.pins.save_head(UPSTREAM, "main", moment, *found)
         return found
 
     def _ahead(self, base: str, head: str) -> tuple[int, datetime] | None:

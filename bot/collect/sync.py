@@ -95,7 +95,7 @@ class Archiver:
         if not gaps or not self.fetch:
             log.info("%s..%s answered from the archive", wanted.start, wanted.end)
             return []
-        with self._github(repo) as github:
+        with self.github(repo) as github:
             if span.end <= now - SEARCH_INDEX_LAG:
                 return self._search(repo, github(), gaps, now)
             return self._sync(repo, github(), gaps[0].start, now)
@@ -116,7 +116,7 @@ class Archiver:
         span = Span(window.start, min(window.end, now))
         unread = [n for n in wanted if not self.store.threads.known(repo, n, span)]
         if unread and self.fetch:
-            with self._github(repo) as github:
+            with self.github(repo) as github:
                 for number in unread:
                     thread = github().comments_since(number, window.start)
                     self.store.threads.save(repo, number, thread, window.start, now)
@@ -134,7 +134,7 @@ class Archiver:
             it for it in wanted if it.number not in known or known[it.number][1] < it.updated_at
         ]
         if stale and self.fetch:
-            with self._github(repo) as github:
+            with self.github(repo) as github:
                 read = github().pulls_details([(it.number, it.author) for it in stale])
                 for item, details in zip(stale, read, strict=True):
                     self.store.pulls.save(repo, details, item.updated_at, now)
@@ -156,7 +156,7 @@ class Archiver:
         if stale and self.fetch and self.source.token:
             from bot.collect.personal import pulls_facts
 
-            with self._github(repo) as github:
+            with self.github(repo) as github:
                 read = pulls_facts(github(), [it.number for it in stale])
             for item, facts in zip(stale, read, strict=True):
                 self.store.facts.save(repo, facts, item.updated_at, now)
@@ -167,14 +167,14 @@ class Archiver:
         """Whether GitHub knows `login` (one request; someone subscribing asks)."""
         from bot.collect.personal import user_exists
 
-        with self._github(self.source.repo) as github:
+        with self.github(self.source.repo) as github:
             return user_exists(github(), login)
 
     def label_names(self, repo: str) -> list[str]:
         """`repo`'s labels as GitHub has them now (a request per 100)."""
         from bot.collect.personal import label_names
 
-        with self._github(repo) as github:
+        with self.github(repo) as github:
             return label_names(github())
 
     def named(self, repo: str, numbers: Iterable[int]) -> list[ActivityItem]:
@@ -190,7 +190,7 @@ class Archiver:
         """Ask GitHub about one number (`#N`: its issue or PR) or commit (its sha: the merged
         pull request that brought it) of `repo`, one request, and archive the answer: the
         item (in the items, with the lookup), or None when GitHub has none."""
-        with self._github(repo) as github:
+        with self.github(repo) as github:
             if key.startswith("#"):
                 found = github().find_item(int(key[1:]))
             else:
@@ -220,7 +220,7 @@ class Archiver:
         """One item from the archive, fetched (one request) when it is not there."""
         found = self.store.items.get(repo, number)
         if found is None:
-            with self._github(repo) as github:
+            with self.github(repo) as github:
                 found = github().fetch_item(number)
             self.store.items.save([found], now)
         return found
@@ -229,14 +229,8 @@ class Archiver:
 
     @contextmanager
     def github(self, repo: str) -> Iterator[Callable[[], Collector]]:
-        """A collector for `repo`, opened on first use and closed after (for readers of
-        other archived facts, such as `bot.collect.pins`; check `fetch` first)."""
-        with self._github(repo) as github:
-            yield github
-
-    @contextmanager
-    def _github(self, repo: str) -> Iterator[Callable[[], Collector]]:
-        """A collector for `repo`, opened on first use and closed after."""
+        """A collector for `repo`, opened on first use and closed after (also for readers
+        of other archived facts, such as `bot.collect.pins`: they check `fetch` first)."""
         opened: list[Collector] = []
 
         def get() -> Collector:

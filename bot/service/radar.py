@@ -140,10 +140,11 @@ class RadarService:
         )
 
     def archived(self, window: Window) -> Radar | None:
-        """The radar of `window` from the archive alone, when it holds every watched
-        plugin's window (a daily run read them): the Plugins section `show`, a slash command
-        and the site add to that day's report, the one the run posted. None otherwise: a
-        person's look at a day never asks GitHub about six plugins."""
+        """The radar of `window` from the archive alone, over the watched plugins whose
+        window (and look-back) the archive holds (a daily run, or `radar`, read them): the
+        Plugins section `show`, a slash command and the site add to that day's report, the
+        one the run posted. None when it holds none: a person's look at a day never asks
+        GitHub about six plugins."""
         span = Span(min(window.start, window.end - OPEN_LOOK_BACK), window.end)
         if not window.is_past(self.clock()):
             return None

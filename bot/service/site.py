@@ -49,7 +49,7 @@ from bot.service.reports import CHART_DAYS, Reports
 from bot.service.site_days import Changed, DayRecord, code_digest, near, parse_mark, runs, stable
 from formatters import html
 from formatters import outline as ol
-from formatters.radar import plugin_day_text
+from formatters.radar import plugin_day_text, short
 
 log = logging.getLogger(__name__)
 
@@ -280,7 +280,7 @@ class SiteBuilder:
                 [(t.key, t.name) for t in topics.values()],
                 home="",
                 feed="feed.xml",
-                plugins=[_short(repo) for repo in plugins],
+                plugins=[short(repo) for repo in plugins],
             ),
         )
         files.put("feed.xml", self._feed(title, entries, "feed.xml", "reports"))
@@ -407,7 +407,7 @@ class SiteBuilder:
         and its words) and what broke it each day, each drawn again only when it changed."""
         from formatters import pin_chart
 
-        name = _short(repo)
+        name = short(repo)
         folder = f"plugins/{name}/"
         points = _every_day([(label, behind) for label, behind, _, _ in days])
         files.drawn(
@@ -518,10 +518,6 @@ def _source_digest() -> bytes:
     from formatters import charts
 
     return hashlib.sha256(Path(charts.__file__).read_bytes()).digest()
-
-
-def _short(repo: str) -> str:
-    return repo.split("/", 1)[-1]
 
 
 def _plugin_days(radar: Radar | None) -> list[tuple[str, float | None, str, str]]:

@@ -19,7 +19,6 @@ from bot.analyze.what import reason_line
 from bot.model.report import ActivityItem, CommentRecord, Report
 from bot.prose.prompts import PROMPT_VERSION
 
-BODY_CHARS = 1200  # of an item's description
 COMMENT_CHARS = 500  # of each comment shown for a discussion
 COMMENTS_SHOWN = 12  # per discussion
 _REMARK = re.compile(r"<!--.*?-->", re.S)
@@ -96,7 +95,9 @@ def discussion_units(report: Report, threads: Mapping[int, Sequence[CommentRecor
         ]
         if not said:
             continue
-        facts = _item_facts(report, hot.number, BODY_CHARS // 2)
+        # Its title and its comments, not its description: what the thread argued is in the
+        # comments (given the description, a model told its purpose as the thread's points).
+        facts = _thread_facts(report, hot.number)
         facts["comments_in_window"] = hot.comments_in_window
         facts["comments"] = [_comment(c, item, hot.maintainers) for c in said[:COMMENTS_SHOWN]]
         linked = [n for n in hot.linked if n in report.items or n in report.context][:6]
@@ -151,13 +152,10 @@ def state_word(report: Report, item: ActivityItem) -> str:
     return state
 
 
-def _item_facts(report: Report, number: int, body_chars: int) -> dict[str, Any]:
+def _thread_facts(report: Report, number: int) -> dict[str, Any]:
     item = report.item(number)
     facts = _brief(report, number)
     facts.update(kind=item.kind, author=item.author, labels=list(item.labels))
-    body = _clean(item.body or "")[:body_chars]
-    if body:
-        facts["body"] = body
     return facts
 
 

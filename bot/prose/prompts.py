@@ -8,7 +8,8 @@ task about one item, with that item's own facts:
   only when the description gives one;
 - `item` (Chinese): the item's own description translated, every number, identifier, code
   span and `#N` kept as written, and its stated reason, if any, in one sentence;
-- `thread`: a hot discussion's question and positions, from its comments;
+- `thread`: what a hot discussion argued (its question, and the causes, answers, objections
+  and proposals its comments make), never a list of who posted;
 - `day`: the day in three or four sentences, from its counts and themes.
 
 The model answers JSON (a schema where the server takes one). Everything it writes is
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-PROMPT_VERSION = "prose-4"
+PROMPT_VERSION = "prose-5"  # 5: a thread is told from its comments, not its description
 SECTIONS = ("item", "thread", "day")
 
 _RULES_EN = """Rules:
@@ -59,14 +60,17 @@ The user's JSON is one item: its title, kind, state and the reason its descripti
     + """
 Answer with one JSON object and nothing else: {"why": "..."}""",
     ("thread", "en"): """You summarise a busy discussion thread of a GitHub repository.
-From the comments in the user's JSON write two sentences: the question, and the positions
-taken (who, briefly), starting with "#<number>".
+From the comments in the user's JSON write two sentences, starting with "#<number>": the
+question the thread is about, and what was argued: the causes, answers, objections or
+proposals the comments make. Say what was said, not who posted; name a person only beside
+what they argued.
 """
     + _RULES_EN
     + """
 Answer with one JSON object and nothing else: {"text": "..."}""",
     ("thread", "zh"): """你总结一个 GitHub 仓库讨论最热的帖子。
-依据用户 JSON 中的评论写两句中文：讨论的问题、各方观点（谁，简要），以 "#<编号>" 开头。
+依据用户 JSON 中的评论写两句中文，以 "#<编号>" 开头：讨论的问题，以及评论中提出的论点
+（原因、答复、反对或提议）。写说了什么，不要罗列谁发了言；提到某人时要写出其观点。
 """
     + _RULES_ZH
     + """

@@ -1,20 +1,23 @@
-"""Everything a model wrote, checked before a reader sees it; a unit shown whole or not at
-all.
+"""Everything a model wrote, checked before a reader sees it; each part of an answer (an
+item's translation, its reason; a thread; the day) shown whole or not at all.
 
 A sentence is dropped, with the true reason, when it
 - is no text, or writes a link (a URL never comes from a model);
 - is filler ("a critical feature for developers who …") or copies its item's title or
   description (it adds nothing);
 - cites an item it was not given, or writes a figure it was not given (citations.py);
-- in a translation, loses or adds an identifier, a code span or a number of what it
-  translates, or is not Chinese;
+- in a translation, loses or adds an identifier, a code span or a number of the sentence
+  it translates (the description's sentence it shares most names with), or is not Chinese;
 - claims what the facts contradict (bot.analyze.claims, strict: a state, a kind, an author,
   a landed verb in any tense about open work, a count of the wrong population …);
+- of a thread, says who posted and nothing of what was argued; of the day, tells of items
+  it does not cite by number;
 - claims nothing the checker can settle about its item: no state, kind, figure or name of
-  its own facts.
+  its own facts (such a sentence stands beside one of its part that settles something).
 
-A unit (one item's lines, a thread, the day) that lost any sentence is dropped whole: a
-fragment that survived a wrong neighbour is no better than the neighbour.
+A part that lost any sentence is dropped whole: a fragment that survived a wrong neighbour
+is no better than the neighbour. Parts stand apart: a wrong translation does not take a
+right reason with it.
 """
 
 from __future__ import annotations
@@ -34,7 +37,11 @@ from bot.prose.inputs import Unit
 _LINK = re.compile(r"https?://|\bwww\.|\]\(|<[a-z]+://|\b[\w-]+\.(?:com|org|io|ai|dev|net)\b", re.I)
 # What a model writes when it has nothing to say.
 _FILLER = re.compile(
-    r"\bcritical (?:feature|fix|improvement|step|component)|\bfor (?:developers|users) who\b"
+    r"\bcritical (?:feature|fix|improvement|step|component)"
+    # "a critical feature for developers who …"; a plain "lets users who run FP8 drafts pick
+    # a backend" says who, and is no filler.
+    r"|\b(?:critical|essential|crucial|vital|valuable|important|great|powerful)\b[^.。]{0,60}"
+    r"\bfor (?:developers|users) who\b"
     r"|\bplays? an? (?:crucial|key|vital|important) role|\bgame[- ]changer|\bseamless"
     r"|\benhanc\w* the overall|\bit is (?:worth noting|important to note)|\bin today's"
     r"|\bthis (?:is|was) (?:a|an) (?:important|significant|major|great)\b"
@@ -79,6 +86,8 @@ _BENEFITS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     )
 )
 COPY_SHARE = 0.8  # of a sentence's words found in its item's title or description
+PART_LOST = "its part lost a sentence"
+UNSETTLED = "no claim the checker can settle about its item"
 MIN_CHINESE = 0.2  # of a Chinese line's letters that must be Chinese
 
 
@@ -104,7 +113,8 @@ class Vetter:
 
     def vet(self, answer: Mapping[str, object], unit: Unit, lang: str) -> Vetted:
         """The parts of one unit's answer (`what`, `why`, `text`, `summary`), each sentence
-        checked; all of them or none."""
+        checked; each part shown whole or not at all. Parts stand apart: a translation that
+        lost a number does not take a right reason with it."""
         kept: dict[str, str] = {}
         rejected: list[tuple[str, str]] = []
         shown = 0
@@ -112,25 +122,32 @@ class Vetter:
             if not isinstance(value, str):
                 rejected.append((repr(value)[:80], "not text"))
                 continue
-            good: list[str] = []
-            for sentence in split_sentences(value):
-                why = self._fault(sentence, unit, lang, translation=name == "what")
-                if why:
-                    rejected.append((sentence, why))
-                else:
-                    good.append(sentence)
-            kept[name] = join(good)
-            shown += len(good)
-        if rejected:  # the unit lost a sentence: none of it is shown
-            rejected += [
-                (s, "its unit lost a sentence") for p in kept.values() for s in split_sentences(p)
+            sentences = split_sentences(value)
+            translated = _translated(sentences, unit) if name == "what" else {}
+            faults = [
+                self._fault(
+                    sentence, unit, lang, translation=name == "what", lost=translated.get(i)
+                )
+                for i, sentence in enumerate(sentences)
             ]
-            return Vetted({}, 0, tuple(rejected))
-        return Vetted(kept, shown, ())
+            # A sentence with nothing the checker can settle (a plain "崩溃发生在第一个推理
+            # 请求上。") stands beside one of its part that settles something; alone it goes.
+            settled = any(f is None for f in faults)
+            if not settled or any(f and f != UNSETTLED for f in faults):
+                rejected += [
+                    (s, why or PART_LOST) for s, why in zip(sentences, faults, strict=True)
+                ]
+                continue
+            kept[name] = join(sentences)
+            shown += len(sentences)
+        return Vetted({k: v for k, v in kept.items() if v}, shown, tuple(rejected))
 
-    def _fault(self, sentence: str, unit: Unit, lang: str, *, translation: bool) -> str | None:
+    def _fault(
+        self, sentence: str, unit: Unit, lang: str, *, translation: bool, lost: str | None = None
+    ) -> str | None:
         """Why one sentence may not be shown, or None: the gravest reason first (a link, a
-        contradicted claim, an item or figure it was not given), then what adds nothing."""
+        contradicted claim, an item or figure it was not given), then what adds nothing;
+        `lost`: what a translated sentence lost or added against the one it translates."""
         if _LINK.search(sentence):
             return "writes a link"
         about = unit.number or None
@@ -147,6 +164,10 @@ class Vetter:
             return "filler"
         if about is None:
             return _day_fault(sentence, claims)
+        if unit.section == "thread" and _says_who_only(sentence, _people(unit)):
+            return "says who posted, not what was argued"
+        if lost:
+            return lost
         return self._adds_nothing(sentence, claims, unit, lang, translation=translation)
 
     def _adds_nothing(
@@ -160,24 +181,20 @@ class Vetter:
             return "not Chinese"
         if lang == "en" and copies(sentence, self._own_words(unit)):
             return "copies its item's title or description"
-        if translation:
-            source = str(facts.get("description", ""))
-            lost = translation_fault(sentence, source, facts.get("title", "")) or relation_fault(
-                sentence, source
-            )
-            if lost:
-                return lost
-        elif unit.section == "item" and not facts.get("reason"):
+        if not translation and unit.section == "item" and not facts.get("reason"):
             return "gives a reason its description does not"
         given = self._names(unit)
-        invented = sorted(identifiers(sentence) - identifiers(given))
+        # A name is given when its letters and digits stand in the facts: "MXFP4-量化" names
+        # what "MXFP4-quantized" does.
+        squeezed = _squeezed(given)
+        invented = sorted(x for x in identifiers(sentence) if x not in squeezed)
         if invented:
             return "names " + ", ".join(f"`{x}`" for x in invented[:3]) + ", not in its facts"
         claimed = unstated_benefit(sentence, given)
         if claimed:
             return f"claims a benefit its facts do not state: {claimed}"
         if not self._settled(sentence, claims, unit):
-            return "no claim the checker can settle about its item"
+            return UNSETTLED
         return None
 
     def _claims(self, sentence: str, about: int | None) -> list[Claim]:
@@ -209,6 +226,36 @@ class Vetter:
         return bool(identifiers(sentence))  # each of them its item's (checked before)
 
 
+# Words that say someone took part, not what they said: "X reported it and Y commented".
+_POSTING = re.compile(
+    r"\b(?:comment(?:s|ed)?|repl(?:y|ies|ied)|post(?:s|ed)?|participat\w*|join(?:s|ed)|"
+    r"took part|chimed in|weighed in|respond\w*|mention\w*|discuss\w*|thread|conversation|"
+    r"report(?:s|ed)?|ask(?:s|ed)?|open(?:s|ed)?|rais(?:es|ed)|said|says|noted|issue|question|"
+    r"pr|users?|people|contributors?|maintainers?|authors?|commenters?|someone|several|other|"
+    r"others|both|also|and|the|a|an|in|on|with|by|has|have|had|was|were|is|are|this|it|to)\b"
+    r"|参与|评论|回复|发言|讨论|提到|提及|表示|报告|提出|问题|和|与|及|了|在|中|也|等|人|者|有|"
+    r"多位|用户|维护者|作者|贡献者|其中|包括|该|此|帖子|分别|进行|都|均",
+    re.I,
+)
+_CONTENT = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{2,}|[\u4e00-\u9fff]")
+WHO_ONLY = 3  # content words (or Chinese characters) below which a sentence says only who
+
+
+def _says_who_only(sentence: str, people: set[str]) -> bool:
+    """A thread's sentence that says who took part and nothing of what they argued."""
+    rest = re.sub(r"#\d+|@[\w-]+", " ", sentence)
+    for login in sorted(people, key=len, reverse=True):
+        rest = re.sub(rf"`?(?<![\w-]){re.escape(login)}(?![\w-])`?", " ", rest, flags=re.I)
+    return len(_CONTENT.findall(_POSTING.sub(" ", rest))) < WHO_ONLY
+
+
+def _people(unit: Unit) -> set[str]:
+    """Who a unit's facts name: its author and the people who commented."""
+    comments = unit.facts.get("comments") or []
+    named = {c.get("by") for c in comments if isinstance(c, dict)} | {unit.facts.get("author")}
+    return {str(n) for n in named if n}
+
+
 def identifiers(text: str) -> set[str]:
     """The identifiers, code spans and figures of a text, as compared: lower case, letters
     and digits only (`Cohere Transcribe` and "Cohere-Transcribe" are one name)."""
@@ -219,6 +266,34 @@ def identifiers(text: str) -> set[str]:
 def _squeezed(text: str) -> str:
     """A text as identifiers are looked for in it: lower case, letters, digits and dots."""
     return _ALNUM.sub("", text.lower())
+
+
+def _translated(sentences: Sequence[str], unit: Unit) -> dict[int, str]:
+    """What each sentence of a translation lost or added against the sentence of the
+    description it translates (the one it shares most names and numbers with), by its
+    index: a faithful translation of one sentence does not lose what the next one says."""
+    source = str(unit.facts.get("description", ""))
+    if not source:
+        return {}
+    title = str(unit.facts.get("title", ""))
+    originals = split_sentences(source)
+    faults = {}
+    for index, sentence in enumerate(sentences):
+        own = identifiers(sentence) | set(_CITED.findall(sentence))
+        # A sentence without names translates one without names, when there is one.
+        original = max(
+            originals,
+            key=lambda o: (
+                len(own & (names := identifiers(o) | set(_CITED.findall(o)))),
+                -len(names),
+            ),
+            default=source,
+        )
+        lost = translation_fault(sentence, original, source + " " + title)
+        lost = lost or relation_fault(sentence, original)
+        if lost:
+            faults[index] = lost
+    return faults
 
 
 def translation_fault(translated: str, source: str, beside: str = "") -> str | None:
@@ -245,11 +320,22 @@ _CAUSE = re.compile(
 )
 
 
+# "44 merged PRs, including one that removes Sparse24": items told by what they do, which
+# only their numbers let the checker hold to their state.
+_DESCRIBES = re.compile(
+    r"\b(?:including|included|includes|such as|among them|notably|for example|e\.g\.)\b"
+    r"|包括|其中有|例如|比如|如\s",
+    re.I,
+)
+
+
 def _day_fault(sentence: str, claims: Sequence[Claim]) -> str | None:
     """A summary sentence writes only figures the checker settles as counts of the right
     population, and gives no cause (the counts have none)."""
     if _CAUSE.search(sentence):
         return "gives a cause its facts do not state"
+    if _DESCRIBES.search(sentence) and not _CITED.search(sentence):
+        return "tells of items it does not cite"
     settled = {part for c in claims if c.type == "count" for part in c.claimed.split()}
     loose = sorted(numbers_in([_DATE.sub(" ", sentence)]) - settled)
     if loose:

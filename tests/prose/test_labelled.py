@@ -1,7 +1,9 @@
 """The checker against what a real small model wrote: tests/data/prose-labelled.json holds
-every sentence Qwen2.5-Coder-1.5B (on a CPU) wrote for two fixture days in both languages,
-each labelled by hand — right, half right, wrong, or empty (a copy, filler, another
-language, the prompt's words) — with the reasons a reader would drop it for.
+every sentence Qwen2.5-Coder-1.5B (on a CPU) wrote for two fixture days in both languages
+(prompts prose-4), prose-labelled-2.json every one it wrote for the three fixture days with
+the prompts of issue 42 (prose-5: a thread told from its comments), each labelled by hand —
+right, half right, wrong, or empty (a copy, filler, another language, the prompt's words) —
+with the reasons a reader would drop it for.
 
 Each sentence is checked alone, as the writer checks it: every sentence that is not right
 must be dropped, and the reason the checker gives must be a true one for at least 90% of
@@ -16,6 +18,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.analyze import analyze
 from bot.model.report import Report
 from bot.model.rules import load_rules
@@ -24,7 +28,8 @@ from bot.prose.inputs import Unit
 from bot.prose.vetting import Vetter
 from tests.anchor_data import anchor_days, anchor_items, as_activity
 
-LABELLED = Path(__file__).parent.parent / "data" / "prose-labelled.json"
+DATA = Path(__file__).parent.parent / "data"
+SETS = {"prose-4": DATA / "prose-labelled.json", "prose-5": DATA / "prose-labelled-2.json"}
 RULES = load_rules()
 
 
@@ -36,10 +41,11 @@ def report(label: str) -> Report:
     return analyze(items, window, repo="vllm-project/vllm", rules=RULES, complete=True)
 
 
-def verdicts() -> list[tuple[dict[str, Any], str | None]]:
+@cache
+def verdicts(name: str = "prose-4") -> list[tuple[dict[str, Any], str | None]]:
     """Each labelled sentence and the checker's reason for dropping it (None: shown)."""
     found = []
-    for said in json.loads(LABELLED.read_text(encoding="utf-8"))["sentences"]:
+    for said in json.loads(SETS[name].read_text(encoding="utf-8"))["sentences"]:
         unit = Unit(said["section"], said["number"], said["facts"], frozenset(said["scope"]))
         vetter = Vetter(report(said["day"]), RULES.vendor_names())
         vetted = vetter.vet({said["part"]: said["sentence"]}, unit, said["lang"])
@@ -47,13 +53,15 @@ def verdicts() -> list[tuple[dict[str, Any], str | None]]:
     return found
 
 
-def test_every_sentence_that_is_not_right_is_dropped() -> None:
-    missed = [s["sentence"] for s, why in verdicts() if s["label"] != "right" and why is None]
+@pytest.mark.parametrize("name", list(SETS))
+def test_every_sentence_that_is_not_right_is_dropped(name: str) -> None:
+    missed = [s["sentence"] for s, why in verdicts(name) if s["label"] != "right" and why is None]
     assert missed == []
 
 
-def test_the_reason_given_is_a_true_one_for_nine_drops_in_ten() -> None:
-    dropped = [(s, why) for s, why in verdicts() if why is not None]
+@pytest.mark.parametrize("name", list(SETS))
+def test_the_reason_given_is_a_true_one_for_nine_drops_in_ten(name: str) -> None:
+    dropped = [(s, why) for s, why in verdicts(name) if why is not None]
     true = [s for s, why in dropped if any(why.startswith(r) for r in s["reasons"])]
     assert len(true) >= 0.9 * len(dropped), [
         (s["sentence"][:60], why) for s, why in dropped if s not in true
@@ -65,5 +73,16 @@ def test_the_set_is_what_its_note_says() -> None:
     found = verdicts()
     labels = Counter(s["label"] for s, _ in found)
     assert sum(labels.values()) == 74 and labels["right"] >= 20
+    false_drops = [s["sentence"] for s, why in found if s["label"] == "right" and why is not None]
+    assert len(false_drops) <= 2, false_drops
+
+
+def test_a_right_sentence_is_rarely_dropped_on_days_with_descriptions() -> None:
+    """The prompts of issue 42 on the three fixture days: 43 sentences, 12 right; a right
+    one dropped is a cost (it was 3 with the checker before: "MXFP4-量化" read as a name not
+    in "MXFP4-quantized"), counted so it cannot grow unseen."""
+    found = verdicts("prose-5")
+    labels = Counter(s["label"] for s, _ in found)
+    assert sum(labels.values()) == 43 and labels["right"] == 12
     false_drops = [s["sentence"] for s, why in found if s["label"] == "right" and why is not None]
     assert len(false_drops) <= 2, false_drops

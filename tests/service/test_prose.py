@@ -233,7 +233,7 @@ def test_a_server_without_json_schemas_is_asked_for_json_objects(
     assert data["prose"]["notes"] == {"37880": WHY_MERGED}
 
 
-def test_a_unit_with_a_wrong_sentence_is_not_shown_and_the_facts_stand(
+def test_a_part_with_a_wrong_sentence_is_not_shown_and_the_facts_stand(
     fake_github: FakeGitHub, llm_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The day's summary with one wrong count: none of it is shown (a surviving fragment
@@ -246,7 +246,7 @@ def test_a_unit_with_a_wrong_sentence_is_not_shown_and_the_facts_stand(
     assert prose["summary"] == {}
     reasons = [r["why"] for r in prose["rejected"]]
     assert "count: says merged_prs 45; the facts: merged_prs 44" in reasons
-    assert "its unit lost a sentence" in reasons
+    assert "its part lost a sentence" in reasons
     assert data["summary"].startswith("The day's weightiest work: ")
     # "would let" of a merged PR is no lie, and its figures are its description's.
     assert prose["notes"] == {"37880": WHY}

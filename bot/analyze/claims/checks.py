@@ -46,6 +46,9 @@ _BY_WORDS = frozenset(
     those it its them people up over about around more less half percent factor batch name
     which whom whether some each one two three all both either any hardware software users
     design construction contrast comparison definition nature far mistake accident chance
+    long short large small big huge high low much many most several multiple various other
+    another different new old single separate same such just only pure simple poor bad good
+    heavy light tens hundreds thousands millions default
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _NOT_LOGINS = frozenset({"pr", "issue", "the", "a", "an", "this", "amd", "intel", "nvidia"})
@@ -93,9 +96,10 @@ _LINK_VERB = re.compile(
 RELATION_WORDS = re.compile(
     r"\b(?:fix(?:es|ed by| proposed in)?|delivers|backport(?: of)?|reverted by|reverts?"
     r"|revert proposed in|re-land(?:s|ed in| proposed in)|replaced by|replaces"
+    r"|proposes a fix for|brings"
     r"|replacement proposed in|follow-up|builds on|duplicate|related(?: by title)?"
     r"|same series|same title and author)\s*$"
-    r"|(?:已由其修复|已提出修复|修复|回移自?|已被回退|已提出回退|回退|已?重新合入|已提出重新合入"
+    r"|(?:已由其修复|已提出修复|拟修复|修复|将|回移自?|已被回退|已提出回退|回退|已?重新合入|已提出重新合入"
     r"|被替代|已提出替代|替代|后续|基于|重复|标题相关|相关|同系列|同作者同标题|对应需求)[：:]?\s*$",
     re.I,
 )
@@ -198,7 +202,8 @@ def _title_like(text: str) -> bool:
 PRESENT_LANDED = re.compile(
     r"\b(?:fixes|introduces|adds|implements|enables|resolves|removes|brings|delivers)\b"
     # A Chinese verb, not the noun it also is ("……的实现", "实现细节").
-    r"|(?<!的)(?:修复|引入|新增|实现|解决|移除|添加|启用|带来)(?!细节|方案|方式|原理|过程|$)",
+    r"|(?<!的)(?:修复|引入|新增|实现|解决|移除|添加|启用|带来|去掉|去除|删除|删去|替换|取消|禁用"
+    r"|合入|支持了|优化了|提高了|提升了|降低了|减少了|改为|统一了)(?!细节|方案|方式|原理|过程|$)",
     re.I,
 )
 _PROPOSED = re.compile(

@@ -32,7 +32,7 @@ from formatters import outline_entries as oe
 from formatters import wording as w
 from formatters._text import item_url
 from formatters.explanations import kind_label
-from formatters.outline_entries import as_of, explained, story_entry
+from formatters.outline_entries import as_of, story_entry
 from formatters.outline_parts import (
     LOGIN_LIMIT,
     TITLE_LIMIT,
@@ -68,6 +68,7 @@ from formatters.outline_topics import (
 )
 
 GIST_LINES = 5
+TOP = 3  # the weightiest changes every list names first
 QUIET_ITEMS = 10  # a day with at most this many items is one short message
 # What a quiet day's sentence counts, in reading order, each with its noun (en).
 _QUIET_COUNTS = (
@@ -255,17 +256,11 @@ def _gist(report: Report, info: Sections, lang: str, quiet: bool = False) -> tup
     entries = []
     for number in _all_items(report, info) if quiet else gist_numbers(report, info):
         story = oe.story_of(report, info, number)
-        own = oe.own_words(report, number) if lang == "en" else None
-        lines = [own] if own is not None else []
         news = oe.members_line(report, story, lang) if _newsworthy(story, number) else None
-        # Why it matters, from the facts, beside its own words (what kind of work it is,
-        # where no own words or no reason is said).
-        links = news is None
-        why = explained(report, number, lang, what=own is None, links=links)
-        if why is None:
-            why = explained(report, number, lang, links=links, bare=True)
-        lines += [line for line in (why, oe.model_note(report, number)) if line is not None]
-        if news is not None:  # "revert proposed in #38169" is the headline's business
+        # Its own words and why it matters; a revert proposed the same day is the
+        # headline's business, said by the story line ("revert proposed in #38169").
+        lines = oe.description(report, number, lang, links=news is None)
+        if news is not None:
             lines.append(news)
         entry = Entry(oe.head(report, number, lang, author=False), tuple(lines), number)
         entry = replace(entry, again_head=oe.again_head(report, number, lang))
@@ -289,16 +284,18 @@ def _all_items(report: Report, info: Sections) -> list[int]:
 
 
 def gist_numbers(report: Report, info: Sections) -> list[int]:
-    """The items the gist tells, one per story, at most `GIST_LINES`: the two weightiest
-    changes, the first vendor's and the busiest other vendor's weightiest story, the
-    liveliest thread, the gravest issue, then the next changes. An item a published report
-    featured before whose state has not changed since is old news, not told again."""
+    """The items the gist tells, one per story, at most `GIST_LINES`: the three weightiest
+    changes (the summary's and the key changes' top three: one ranking), the first
+    vendor's weightiest story, the liveliest thread, the gravest issue, the busiest other
+    vendor's story, then the next changes. An item a published report featured before
+    whose state has not changed since is old news, not told again."""
     old = frozenset(report.continuity.old_news) if report.continuity else frozenset()
-    numbers: list[int] = [k.number for k in info.key_changes[:2]]
-    numbers += vendor_leads(info, old)
+    top = [k.number for k in info.key_changes[:TOP]]
+    leads = vendor_leads(info, old)
+    numbers: list[int] = top + leads[:1]
     numbers += [h.number for h in info.hot_discussions[:1]]
     numbers += [n.number for n in info.notable_issues[:1]]
-    numbers += [k.number for k in info.key_changes[2:]]  # room left: the next changes
+    numbers += leads[1:] + [k.number for k in info.key_changes[TOP:]]
     seen: set[str] = set()
     out = []
     for number in numbers:
@@ -451,7 +448,6 @@ __all__ = [  # the parts are re-exported: renderers read one module
     "Section",
     "Theirs",
     "as_of",
-    "explained",
     "featured",
     "gist_numbers",
     "once",

@@ -13,11 +13,10 @@ from datetime import datetime
 from bot.model.report import ActivityItem, Featured, Report, Sections, Story
 from bot.model.states import state_key
 from formatters import wording as w
-from formatters._text import item_url, truncate
-from formatters.explanations import explanation_pieces, kind_label
+from formatters._text import item_url
+from formatters.explanations import kind_label
 from formatters.outline_parts import (
     LOGIN_LIMIT,
-    TITLE_LIMIT,
     WHAT_LIMIT,
     Block,
     Entry,
@@ -27,6 +26,7 @@ from formatters.outline_parts import (
     Ref,
     Theirs,
 )
+from formatters.why import Facts, why_line
 
 
 def ref(report: Report, number: int) -> Ref:
@@ -62,34 +62,26 @@ def featured_before(report: Report, number: int) -> Featured | None:
     return report.continuity.past.get(number) if report.continuity else None
 
 
-# The Chinese edition says a title's tags in Chinese (the line under it: "修复：AMD/ROCm …")
-# and quotes the rest of the title shorter: its full English is one click away. A title a
-# little over the limit is quoted whole (an ellipsis would save a word and lose the name
-# that ends it, "…kernel from AITER"); a longer one is cut at a word.
+# The Chinese edition says a title's tags in Chinese (【修复】) and quotes the rest of the
+# title whole, as the English edition does: a title cut short loses the name that ends it
+# ("…and Wheel Releases for ROCm"). A later mention names the item by a short title.
 _TAGS = re.compile(
     r"^(?:\s*[\[{][^\]}]{1,40}[\]}]\s*:?"
     r"|\s*(?:feat|fix|docs|perf|refactor|tests?|ci|chore|build)(?:\([^()]{1,30}\))?!?:\s)+\s*",
     re.I,
 )
-ZH_TITLE_LIMIT = 38
-ZH_TITLE_WHOLE = 40
+SHORT_TITLE = 48  # a later mention's title in Chinese: enough to recognise it
+HEAD_TITLE = 256  # GitHub's own maximum: a head line quotes a title whole
 
 
 def shown_title(item: ActivityItem, lang: str) -> str:
     """The title as a head line quotes it: whole in English, its tags said apart in Chinese."""
-    return item.title if lang == "en" else _TAGS.sub("", item.title)
-
-
-def title_limit(title: str, lang: str) -> int:
-    """How much of the shown title a head line quotes."""
-    if lang == "en":
-        return TITLE_LIMIT
-    return len(title) if len(title) <= ZH_TITLE_WHOLE else ZH_TITLE_LIMIT
+    return item.title if lang == "en" else _TAGS.sub("", item.title) or item.title
 
 
 def zh_title(item: ActivityItem) -> Theirs:
     shown = shown_title(item, "zh")
-    return Theirs(shown, title_limit(shown, "zh"))
+    return Theirs(shown, HEAD_TITLE)
 
 
 def head(
@@ -97,7 +89,12 @@ def head(
 ) -> Line:
     item = report.item(number)
     if lang == "en":
-        line: list[Part] = [ref(report, number), Our(" "), Theirs(item.title), Our(" — ")]
+        line: list[Part] = [
+            ref(report, number),
+            Our(" "),
+            Theirs(item.title, HEAD_TITLE),
+            Our(" — "),
+        ]
     else:  # its tags said in Chinese (【修复】), the rest of its title quoted, shorter
         info = report.sections
         label = kind_label(info.explained.get(number) if info is not None else None, lang)
@@ -113,12 +110,13 @@ def head(
 
 
 def again_head(report: Report, number: int, lang: str, *, state: str | None = None) -> Line | None:
-    """A later mention's head line in Chinese: its number and state, where it was first told
-    with its title and author ("#38139 — 审阅中（见上）"): English named once is enough."""
+    """A later mention's head line in Chinese: its number, a short title and its state,
+    where it was first told whole ("#38139 Remove redundant device copies… — 审阅中（见上）")."""
     if lang == "en":
         return None
     state = state or state_of(report, number, lang)
-    return (ref(report, number), Our(" — "), Our(state), Our("（见上）"))
+    short = Theirs(shown_title(report.item(number), lang), SHORT_TITLE)
+    return (ref(report, number), Our(" "), short, Our(" — "), Our(state), Our("（见上）"))
 
 
 def own_words(report: Report, number: int) -> Line | None:
@@ -145,57 +143,40 @@ def description(
     lang: str,
     *,
     thread: bool = False,
-    beside: str | None = None,
     links: bool = True,
 ) -> list[Line]:
-    """What an entry says under its head line: in English the item's own words, in Chinese
-    what the facts say it is and why it matters (its English words are the English
-    edition's); then what a model added, beside them."""
-    if lang == "en":
-        said = own_words(report, number)
-    else:
-        said = explained(report, number, lang, links=links, beside=beside)
+    """What an entry says under its head line: the item's own words (in Chinese visibly a
+    quote of the English), why it matters from the facts, then what a model added, beside
+    them. `links`: false leaves out what it reverts or is reverted by (its story's line
+    beside it names them)."""
+    said = own_words(report, number)
+    if said is not None and lang == "zh":
+        said = (Our("原文：「"), *said, Our("」"))
+    reason = why(report, number, lang, links=links)
     added = model_note(report, number, thread=thread)
-    return [line for line in (said, added) if line is not None]
+    return [line for line in (said, reason, added) if line is not None]
 
 
-def explained(
-    report: Report,
-    number: int,
-    lang: str,
-    *,
-    what: bool = True,
-    links: bool = True,
-    beside: str | None = None,
-    bare: bool = False,
-) -> Line | None:
-    """What the item is and why it matters, from the facts (bot.analyze.explain), in the
-    reader's language; None when the facts say nothing (`bare`: the kind of work alone
-    is said too)."""
+def why(report: Report, number: int, lang: str, *, links: bool = True) -> Line | None:
+    """Why the item matters, from the facts (bot.analyze.explain), in the reader's
+    language; None when no fact says why."""
     info = report.sections
     found = info.explained.get(number) if info is not None else None
     if info is None or found is None:
         return None
-    kind = report.item(number).kind
+    item = as_of(report.item(number), report.window.end)
+
+    def other(n: int) -> ActivityItem | None:
+        return report.item(n) if known(report, n) else None
 
     def state(n: int) -> str:
-        return state_of(report, n, lang)
+        return state_of(report, n, lang) if known(report, n) else ""
 
-    pieces = explanation_pieces(
-        found,
-        kind,
-        lang,
-        info.catalog,
-        state,
-        what=what,
-        links=links,
-        beside=beside,
-        bare=bare,
-        seen=truncate(shown := shown_title(report.item(number), lang), title_limit(shown, lang)),
-    )
-    if not pieces:
-        return None
-    return tuple(ref(report, p) if isinstance(p, int) else Our(p) for p in pieces)
+    def link(n: int) -> Ref:  # an item the report does not hold: GitHub redirects either way
+        return ref(report, n) if known(report, n) else Ref(n, item_url(report.repo, "pr", n))
+
+    facts = Facts(other, state, link)
+    return why_line(found, item.title, item.merged_at is not None, lang, facts, links=links)
 
 
 def _same_words(said: str, title: str) -> bool:
@@ -203,10 +184,15 @@ def _same_words(said: str, title: str) -> bool:
     return words <= set(re.findall(r"\w+", title.lower())) | {"this", "pr", "the", "a"}
 
 
-def members_line(report: Report, story: Story, lang: str) -> Line | None:
-    """`follow-up #38263 (merged) · fixes #36703 (open), #36704 (open)`: one group per word."""
+def members_line(
+    report: Report, story: Story, lang: str, skip: frozenset[int] = frozenset()
+) -> Line | None:
+    """`follow-up #38263 (merged) · fixes #36703 (open), #36704 (open)`: one group per word;
+    `skip`: members the lines above name already (the why line's fixed issue)."""
     groups: dict[str, list[int]] = {}
     for member in story.members:
+        if member.number in skip:
+            continue
         item = as_of(report.item(member.number), report.window.end)
         done = item.kind == "issue" and state_key(item) == "issue_completed"
         word = w.relation_word(lang, member.relation, item.merged_at is not None, done)
@@ -231,24 +217,17 @@ def story_entry(
     story: Story,
     lang: str,
     *,
-    extra: Line | None = None,
     state: str | None = None,
-    beside: str | None = None,
+    again: tuple[Line, ...] = (),
 ) -> Entry:
-    """A story told by its lead (a story told from another member: `Story.led_by`): what it
-    says it does in English; in Chinese what the facts say it is and why it matters (its
-    English words are the English edition's), unless `extra` says that already. `beside`:
-    the topic whose section it stands in."""
+    """A story told by its lead (a story told from another member: `Story.led_by`): its own
+    words, why it matters, its story's members. `again`: what a later mention keeps."""
     number = story.lead
-    if lang == "en" or extra is None:
-        lines = description(report, number, lang, beside=beside, links=not story.members)
-    else:  # what `extra` says is the Chinese description
-        lines = [line for line in [model_note(report, number)] if line is not None]
-    lines += [extra] if extra is not None else []
-    members = members_line(report, story, lang)
+    lines = description(report, number, lang, links=not story.members)
+    named = frozenset(p.number for line in lines for p in line if isinstance(p, Ref))
+    members = members_line(report, story, lang, skip=named)
     if members:
         lines.append(members)
-    again = (extra,) if extra else ()
     return Entry(
         head(report, number, lang, state=state),
         tuple(lines),

@@ -4,12 +4,10 @@ activity, notable issues and the appendix that lists every item.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.model.report import KeyChange, ListName, Report, Sections
 from formatters import outline_entries as oe
 from formatters import wording as w
-from formatters.outline_parts import LOGIN_LIMIT, Block, Entry, Line, Our, Part, Section, Theirs
+from formatters.outline_parts import LOGIN_LIMIT, Block, Entry, Line, Our, Section, Theirs
 from formatters.summary_text import summary_pieces
 
 TREND_ROWS = 8  # the busiest topics; every topic's count is in the JSON and on the site
@@ -73,14 +71,9 @@ def key_section(report: Report, info: Sections, lang: str) -> Section:
     entries = []
     for change in info.key_changes:
         story = oe.story_of(report, info, change.number).led_by(change.number)
-        extra = oe.explained(report, change.number, lang, links=not story.members, bare=True)
-        if extra is None:
-            why = w.why_words(change.why, lang)
-            extra = (Our(w.SEP[lang].join(why)),) if why else None
-        entry = oe.story_entry(
-            report, story, lang, extra=extra, state=_change_state(report, change, lang)
-        )
-        entries.append(replace(entry, again=()))  # told above: the gist said why it matters
+        state = _change_state(report, change, lang)
+        # Told above, the gist said why it matters: a later mention is its head alone.
+        entries.append(oe.story_entry(report, story, lang, state=state))
     return Section("key", w.text(lang, "key"), (oe.block_or_nothing(entries, lang, "numbered"),))
 
 
@@ -99,19 +92,7 @@ def _change_state(report: Report, change: KeyChange, lang: str) -> str:
 def notable_section(report: Report, info: Sections, lang: str) -> Section:
     entries = []
     for issue in info.notable_issues:
-        item = report.item(issue.number)
-        facts = w.LIST_SEP[lang].join(w.SIGNALS[lang].get(s, s) for s in issue.signals)
-        lines: list[Line] = oe.description(report, issue.number, lang) if lang == "en" else []
-        lines += [n for n in [oe.model_note(report, issue.number)] if lang != "en" and n]
-        detail: list[Part] = list(oe.explained(report, issue.number, lang, bare=True) or ())
-        if not detail:
-            detail = [Our(facts)]
-            named = " / ".join((*issue.hardware, *issue.models))
-            if named:
-                detail += [Our(w.SEP[lang]), Theirs(named, 120)]
-            if item.comments:
-                detail.append(Our(w.SEP[lang] + w.comments_figure(lang, None, item.comments)))
-        lines.append(tuple(detail))
+        lines = oe.description(report, issue.number, lang)
         entries.append(
             Entry(
                 oe.head(report, issue.number, lang),

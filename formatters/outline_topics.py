@@ -86,12 +86,12 @@ def _topic_entry(
 ) -> Entry:
     """A story under a topic's heading, headed by the topic's own item: its lead when the
     lead is the topic's, else the weightiest of its items that is."""
-    mine, beside = _topic_members(section), section.key
+    mine = _topic_members(section)
     if story.lead in mine:
-        return oe.story_entry(report, story, lang, beside=beside)
+        return oe.story_entry(report, story, lang)
     own = [n for n in story.numbers if n in mine]
     head = max(own, key=lambda n: (info.weights.get(n, 0.0), -n))
-    return oe.story_entry(report, story.led_by(head), lang, beside=beside)
+    return oe.story_entry(report, story.led_by(head), lang)
 
 
 BRIEF_STORIES = 3  # another vendor's weightiest stories in the full report
@@ -208,18 +208,26 @@ def _grouped_refs(report: Report, groups: Sequence[Sequence[int]], lang: str) ->
 
 def vendor_leads(info: Sections, old: frozenset[int] = frozenset()) -> list[int]:
     """The weightiest live story of the first vendor with items and of the busiest other
-    (a story led by old news left out)."""
+    (a story led by old news left out): a vendor's key change first, as the key changes
+    rank them (one ranking for every list), else its weightiest story."""
     present = [v.key for v in info.catalog.vendors if v.key in info.topics]
     if not present:
         return []
     others = sorted(present[1:], key=lambda k: -len(info.topics[k].stories))
+    rank = {k.number: i for i, k in enumerate(info.key_changes)}
     leads = []
     for key in [present[0], *others[:1]]:
         section = info.topics[key]
         live = [s for b in ("merged", "review", "new") for s in section.buckets.get(b, ())]
         live = [s for s in live if info.story(s).lead not in old]
         if live:
-            best = max(live, key=lambda s: info.weights.get(info.story(s).lead, 0.0))
+            best = min(
+                live,
+                key=lambda s: (
+                    rank.get(info.story(s).lead, len(rank)),
+                    -info.weights.get(info.story(s).lead, 0.0),
+                ),
+            )
             leads.append(info.story(best).lead)
     return leads
 

@@ -1,6 +1,6 @@
-"""The summary paragraph of a full report, in English and Chinese: what the day was about
-(its weightiest themes, by their leads), then the five counts once, each closure count
-with its stale-bot and bulk-sweep share, then how many people took part.
+"""The summary paragraph of a full report, in English and Chinese: the day's weightiest
+work (the key changes' top three, each with its kind, under its topic), then the five counts once,
+each closure count with its stale-bot and bulk-sweep share, then how many people took part.
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ def summary(report: Report, lang: str) -> str:
 
 
 def summary_pieces(report: Report, lang: str) -> list[Piece]:
-    """The summary paragraph, its item numbers apart: what the day was about (its two or
-    three weightiest themes, by their leads), then the counts once, each closure count with
-    its own stale-bot share."""
+    """The summary paragraph, its item numbers apart: the day's weightiest work, then the
+    counts once, each closure count with its own stale-bot share."""
     if report.sections is None:
         return []
     sections = report.sections
@@ -39,7 +38,9 @@ def summary_pieces(report: Report, lang: str) -> list[Piece]:
 
 
 def _themes(sections: Sections, lang: str) -> list[Piece]:
-    """`The day's weightiest work: Speculative decoding (#38174), AMD / ROCm (#38086, #36574). `"""
+    """`The day's weightiest work: #38139 perf, NVIDIA (#38050), Speculative decoding (#37880
+    feature). `: the key changes' top three in their order (What happened names them first
+    too: one ranking), each with its kind of work, under the topic it is filed under."""
     if not sections.themes:
         return []
     pieces: list[Piece] = [
@@ -48,15 +49,17 @@ def _themes(sections: Sections, lang: str) -> list[Piece]:
     for index, theme in enumerate(sections.themes):
         if index:
             pieces.append(LIST_SEP[lang])
-        pieces.append(sections.catalog.topic_name(theme.topic, lang))
-        pieces.append("（" if lang == "zh" else " (")
+        if theme.topic:
+            pieces.append(sections.catalog.topic_name(theme.topic, lang))
+            pieces.append("（" if lang == "zh" else " (")
         for position, number in enumerate(theme.numbers):
             if position:
                 pieces.append(LIST_SEP[lang])
             pieces.append(number)
             label = kind_label(sections.explained.get(number), lang)
             pieces += [" " + label] if label else []
-        pieces.append("）" if lang == "zh" else ")")
+        if theme.topic:
+            pieces.append("）" if lang == "zh" else ")")
     pieces.append("。" if lang == "zh" else ". ")
     return pieces
 

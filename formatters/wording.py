@@ -9,7 +9,7 @@ full-width punctuation （），、：.
 
 from __future__ import annotations
 
-from bot.model.report import ListName, Report, Why
+from bot.model.report import ListName, Report
 from bot.model.windows import format_local
 from formatters.phrases import TEXT
 
@@ -192,17 +192,6 @@ SIGNALS = {
         "OOM": "显存不足",
     },
 }
-WHY_TAGS = {
-    "zh": {
-        "performance": "性能",
-        "quantization": "量化",
-        "new model": "新模型",
-        "model": "模型",
-        "feature": "新功能",
-        "RFC": "RFC",
-        "release": "发布",
-    },
-}
 ARROWS = {"up": " ▲", "down": " ▼", "flat": "", "new": "", "thin": ""}
 SEP = {"en": " · ", "zh": " · "}
 LIST_SEP = {"en": ", ", "zh": "、"}
@@ -292,50 +281,3 @@ def people_figure(lang: str, people: int, author_replied: bool) -> str:
         return f"{people} 人参与" + ("，作者有回复" if author_replied else "")
     said = plural(people, "person", "people")
     return said + (" and the author" if author_replied else "")
-
-
-def why_words(why: Why, lang: str) -> list[str]:
-    """The facts behind a key change: `+812 −40 in 14 files`, figures, reviewers, talk."""
-    words = _size_words(why, lang) + _claim_words(why, lang)
-    if why.reviewers and why.reviewers >= 2:  # one approval is every merge; more is a signal
-        words.append(
-            f"{why.reviewers} 位审阅者"
-            if lang == "zh"
-            else plural(why.reviewers, "reviewer", "reviewers")
-        )
-    if why.comments_in_window:
-        words.append(
-            f"窗口内 {why.comments_in_window} 条评论"
-            if lang == "zh"
-            else plural(why.comments_in_window, "comment", "comments") + " in the window"
-        )
-    if why.reactions >= 3:
-        words.append(text(lang, "reactions", n=why.reactions))
-    tags = [WHY_TAGS.get(lang, {}).get(t, t) for t in why.tags]
-    if tags:
-        words.append(LIST_SEP[lang].join(tags))
-    return words
-
-
-def _size_words(why: Why, lang: str) -> list[str]:
-    if why.additions is None or why.deletions is None:
-        return []
-    size = f"+{why.additions} −{why.deletions}"
-    if why.files is not None:
-        size += (
-            f" 共 {why.files} 个文件"
-            if lang == "zh"
-            else f" in {plural(why.files, 'file', 'files')}"
-        )
-    return [size]
-
-
-def _claim_words(why: Why, lang: str) -> list[str]:
-    """Benchmark claims quoted, results shown, the paper implemented."""
-    words = [("基准：" if lang == "zh" else "benchmark ") + figure for figure in why.figures]
-    for shown in why.evidence:
-        if shown == "results" and not why.figures:
-            words.append("附性能数据" if lang == "zh" else "results in the description")
-        elif shown.startswith("arXiv"):
-            words.append(("依据论文 " if lang == "zh" else "implements ") + shown)
-    return words

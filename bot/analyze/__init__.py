@@ -122,8 +122,8 @@ def analyze(
         baseline_per_day=baseline_per_day(baseline_items, window, baseline_covered),
         days=max(1, round(window.duration.total_seconds() / 86400)),
         weights={n: weights[n] for n in report.items},
-        themes=themes(topics, {s.id: s for s in stories}, weights, _titled(matches)),
     )
+    sections = replace(sections, themes=themes(sections.key_changes, _titled_first(matches, rules)))
     cited = cited_by(item_links)
     sections = replace(
         sections,
@@ -135,8 +135,7 @@ def analyze(
                 links=item_links,
                 cited=cited,
                 known=known,
-                details=sections.details.get(n),
-                discussed=discussed.get(n, 0),
+                own=sections.what.get(n, ""),
             )
             for n in _told_first(sections)
             if n in known
@@ -179,13 +178,14 @@ def _add_revert_news(weights: dict[int, float], stories: Sequence[Story]) -> Non
             weights[story.lead] += REVERTED_NEWS
 
 
-def _titled(matches: Mapping[int, Mapping[str, TopicMatch]]) -> dict[str, set[int]]:
-    """Per topic, the items whose title names it."""
-    out: dict[str, set[int]] = {}
+def _titled_first(
+    matches: Mapping[int, Mapping[str, TopicMatch]], rules: TopicRules
+) -> dict[int, tuple[str, ...]]:
+    """Each item's topics, those its title names first (vendors first among each)."""
+    out: dict[int, tuple[str, ...]] = {}
     for number, found in matches.items():
-        for key, match in found.items():
-            if match.titled:
-                out.setdefault(key, set()).add(number)
+        ordered = _areas(found, rules)
+        out[number] = tuple(sorted(ordered, key=lambda key: not found[key].titled))
     return out
 
 

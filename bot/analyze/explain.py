@@ -1,13 +1,15 @@
-"""What the facts say an item does and why it matters: the line under each item a report
-tells first, written without a model.
+"""What the facts say an item is and why it matters to a user: the line under each item a
+report tells first, written without a model.
 
-The kind of work comes from the title's tags, its labels and its first words (a fix, a
-performance change, new model support …; for an issue: a bug report, a feature request, an
-RFC …); what it concerns from its topics (vendors first) and the hardware and models its
-title names; why a reader should care from facts anyone can check: the benchmark figures
-its description claims (quoted), a results table or a paper, the issues it says it fixes,
-the PRs that say they fix it, a revert, its size and reviewers (pulls API), an issue's
-severity and the comments it drew. Facts only, no words: formatters/wording.py says them
+The kind of work (a fix, a performance change, new model support …; for an issue a bug
+report, a feature request, an RFC …) comes from the title's kind tags, its routine kind and
+its first verb; it labels the item and a vendor's tally, and is never told as a reason. Why
+it matters comes only from facts anyone can check: the issues it says it fixes (each with
+its title and the talk it drew), the PRs that say they fix it, what it reverts or backports
+and to which release, the author's benchmark figures and a cited paper, a default it
+changes and the reason its description gives (both quoted), the hardware, models, flags and
+environment variables it names (for whom), an issue's severity. No fact, no line: a size or
+a category is never offered in its place. Facts only, no words: formatters/why.py says them
 in English and Chinese, and a model may add beside them, never instead of them.
 """
 
@@ -17,24 +19,26 @@ import re
 from collections.abc import Mapping, Sequence
 
 from bot.analyze.changes import severity
+from bot.analyze.reasons import changed_default, options, release_of
 from bot.analyze.references import Link
 from bot.analyze.titles import prefix_tag, title_tags, untagged
-from bot.analyze.weight import REVERT, evidence, figures, routine, weighty_tags
-from bot.model.report import ActivityItem, Explanation, PullDetails
+from bot.analyze.weight import REVERT, evidence, figures, routine
+from bot.analyze.what import reason_line
+from bot.model.report import ActivityItem, Explanation
 from bot.model.rules import TopicRules
 
-# A PR's title tags (and the words of its weighty tags) by the kind of work they name, in
-# the order a mixed title is read: "[Bugfix][Perf]" is a fix.
-_PR_TAGS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("fix", frozenset({"bugfix", "bug", "fix", "hotfix", "bug fix"})),
-    ("model", frozenset({"new model", "new-model", "model"})),
-    ("quantization", frozenset({"quantization", "quant"})),
-    ("performance", frozenset({"perf", "performance", "optimization"})),
-    ("kernel", frozenset({"kernel", "kernels"})),
-    ("feature", frozenset({"feature", "feat", "frontend", "api", "spec decode", "kv cache"})),
+# The title tags that name a kind of work, in the order a mixed title is read ("[Bugfix]
+# [Perf]" is a fix). A tag that names a subject ([Kernel], [MoE], [Quantization], [KV Cache],
+# [Frontend], [Model]) names no kind: "[MoE Refactor] Rename …" is a refactor, not a
+# performance change; the title's first verb tells the rest.
+_FIX_TAGS = frozenset({"bugfix", "bug", "fix", "hotfix", "bug fix"})
+_KIND_TAGS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("model", frozenset({"new model", "new-model"})),
+    ("performance", frozenset({"perf", "performance", "optimization", "optimisation"})),
+    ("deprecation", frozenset({"deprecation", "deprecate"})),
     ("release", frozenset({"release", "releases"})),
-    ("deprecation", frozenset({"deprecation"})),
-    ("refactor", frozenset({"refactor", "cleanup", "chore", "misc", "core"})),
+    ("refactor", frozenset({"refactor", "cleanup", "clean-up"})),
+    ("feature", frozenset({"feature", "feat"})),
 )
 _ROUTINE_WORK = {
     "tests": "test",
@@ -44,14 +48,6 @@ _ROUTINE_WORK = {
     "benchmark script": "benchmark",
     "revert": "revert",
     "backport": "backport",
-}
-_WEIGHTY_WORK = {
-    "performance": "performance",
-    "quantization": "quantization",
-    "new model": "model",
-    "feature": "feature",
-    "release": "release",
-    "deprecation": "deprecation",
 }
 _ISSUE_TAGS: tuple[tuple[str, frozenset[str]], ...] = (
     ("rfc", frozenset({"rfc"})),
@@ -81,15 +77,18 @@ _FIX_WORDS = re.compile(
 _NEW_WORK = re.compile(
     r"^\W*(?:add|adds|added|support|enable|introduce|implement|integrate)\b", re.I
 )
-_REFACTOR_WORDS = re.compile(r"^\W*(?:refactor|clean ?up|remove|rename|move|simplify)\b", re.I)
+_REFACTOR_WORDS = re.compile(
+    r"^\W*(?:refactor|clean ?up|remove|rename|move|simplify|extract|reorgani[sz]e|unify)\b",
+    re.I,
+)
 _PERF_WORDS = re.compile(
     r"\b(?:optimi[sz]e\w*|speed ?up|faster|fus(?:e|ed|ion)|throughput)\b", re.I
 )
 
 
 def pr_work(item: ActivityItem) -> str | None:
-    """What kind of work a PR is: its title's tags and words first (a label follows the
-    files touched), then its labels."""
+    """What kind of work a PR is: its title's kind tags, then its routine kind, then its
+    first verb (a label follows the files touched, a subject tag names no kind)."""
     kind = routine(item)
     if kind in ("revert", "backport"):
         return _ROUTINE_WORK[kind]
@@ -97,24 +96,28 @@ def pr_work(item: ActivityItem) -> str | None:
     whole = set(title_tags(item.title)) | ({prefix} if prefix else set())
     tags = whole | {w for t in whole for w in t.split()}  # "[Kernel Bugfix]" is a fix
     words = untagged(rest)
-    if tags & _PR_TAGS[0][1] or _FIX_WORDS.search(words):  # a fix, whatever else it is
+    if tags & _FIX_TAGS or _FIX_WORDS.search(words):  # a fix, whatever else it is
         return "fix"
-    for work, names in _PR_TAGS[1:]:
-        # "[Model Runner V2]" is not new model support: that kind is named by a whole tag
-        if (whole if work == "model" else tags) & names and work != "refactor":
+    for work, names in _KIND_TAGS:
+        if tags & names:
             return work
     if kind is not None:
         return _ROUTINE_WORK[kind]
-    weighty = weighty_tags(item)
-    if weighty and weighty[0] in _WEIGHTY_WORK:
-        return _WEIGHTY_WORK[weighty[0]]
+    if _REFACTOR_WORDS.search(words):
+        return "refactor"
     if _PERF_WORDS.search(words):
         return "performance"
     if _NEW_WORK.search(words):
-        return "feature"
-    if tags & _PR_TAGS[-1][1] or _REFACTOR_WORDS.search(words):
-        return "refactor"
+        return "model" if "model" in whole and _NEW_MODEL.search(words) else "feature"
     return None
+
+
+# "[Model] Add support for X-7B": a new model; "[Model] Add LoRA to X" is a feature of one.
+_NEW_MODEL = re.compile(
+    r"^\W*(?:add|adds|added|support)\s+(?:support\s+for\s+)?\S+\s*$|"
+    r"^\W*(?:add|adds|added)\s+(?:support\s+for\s+)?(?:the\s+)?\S+(?:\s+model)",
+    re.I,
+)
 
 
 def issue_work(item: ActivityItem) -> str | None:
@@ -155,43 +158,60 @@ def explain(
     links: Mapping[int, Sequence[Link]],
     cited: Cited,
     known: Mapping[int, ActivityItem],
-    details: PullDetails | None = None,
-    discussed: int = 0,
+    own: str = "",
 ) -> Explanation:
     """The facts of one item; `links`: each item's own links, `cited`: who names whom
-    (`cited_by`), `known`: the window's items and its context."""
+    (`cited_by`), `known`: the window's items and its context, `own`: its own line
+    (what.py), which a reason or a default must not merely repeat."""
     number = item.number
     named_by = cited.get(number, {})
-    own = links.get(number, ())
-    size = None
-    reviewers = None
-    if details is not None and details.additions is not None and details.deletions is not None:
-        size = (details.additions, details.deletions, details.changed_files or 0)
-        reviewers = sum(not rules.is_bot(login) for login in details.reviewers)
+    mine = links.get(number, ())
     is_pr = item.kind == "pr"
+    backport = is_pr and routine(item) == "backport"
+    paper = next((e for e in evidence(item) if e.startswith("arXiv")), None)
     return Explanation(
         number=number,
         kind=item.kind,
         work=pr_work(item) if is_pr else issue_work(item),
         areas=tuple(areas),
-        hardware=_named(rules.hardware, item.title),
-        models=_named(rules.models, item.title),
+        hardware=_named(rules.hardware, item.title) + _standing(rules.hardware, own, item.title),
+        models=_named(rules.models, item.title) + _versioned(rules.models, own, item.title),
+        options=options(item, own),
         figures=figures(item),
-        evidence=evidence(item),
+        paper=paper,
+        default=changed_default(item, own),
+        reason=_reason(item, own),
         signals=tuple(name for name, _ in severity(item)) if not is_pr else (),
-        fixes=_targets(own, "fixes", known, "issue") if is_pr else (),
+        fixes=_targets(mine, "fixes", known, "issue") if is_pr else (),
         fixed_by=tuple(n for n in named_by.get("fixes", ()) if _kind(known, n) == "pr"),
-        reverts=_targets(own, "reverts", known, "pr") if REVERT.match(item.title) else (),
+        reverts=_targets(mine, "reverts", known, "pr") if REVERT.match(item.title) else (),
         reverted_by=tuple(n for n in named_by.get("reverts", ()) if n != number),
-        size=size,
-        reviewers=reviewers,
+        backports=_backported(mine) if backport else (),
+        release=release_of(item) if backport else None,
         comments=item.comments,
-        discussed=discussed,
-        first_time=(item.author_association or "").upper() in _FIRST_TIMERS,
+        reactions=item.reactions,
     )
 
 
-_FIRST_TIMERS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})
+def _reason(item: ActivityItem, own: str) -> str:
+    """The reason its description gives, unless its own line or title says it already."""
+    found = reason_line(item, REASON_SHOWN)
+    if len(found) < REASON_LEAST or (found.endswith("…") and len(found) < REASON_SHOWN // 2):
+        return ""  # a heading's stub ("Two bugs in `cmake/utils.cmake`…") says nothing yet
+    words = set(re.findall(r"[a-z0-9]{3,}", found.lower()))
+    said = set(re.findall(r"[a-z0-9]{3,}", f"{item.title} {own}".lower()))
+    if not words or len(words & said) >= SAID_SHARE * len(words):
+        return ""
+    return found
+
+
+REASON_SHOWN = 200
+REASON_LEAST = 30
+SAID_SHARE = 0.7  # a reason whose words are mostly its title's and own line's says nothing new
+
+
+def _backported(own: Sequence[Link]) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(link.target for link in own if link.kind == "backports"))
 
 
 def _targets(
@@ -209,12 +229,40 @@ def _kind(known: Mapping[int, ActivityItem], number: int) -> str | None:
     return found.kind if found is not None else None
 
 
+def _standing(pattern: re.Pattern[str] | None, own: str, title: str) -> tuple[str, ...]:
+    """Hardware its own line names as a word of its own ("on MI355 (gfx950)"), not inside a
+    CI agent's or a path's name ("mi325_1", "linux-mi325"), and its title does not."""
+    if pattern is None:
+        return ()
+    said = title.lower()
+    found: dict[str, str] = {}
+    for match in pattern.finditer(own):
+        name = match.group(0).rstrip(".,;:")
+        before = own[match.start() - 1 : match.start()]
+        after = own[match.end() : match.end() + 1]
+        glued = bool(before and before in "_-/") or bool(after and after in "_-/")
+        if glued or name.lower() in said:
+            continue
+        found.setdefault(name.lower(), name)
+    return tuple(found.values())[:2]
+
+
+def _versioned(pattern: re.Pattern[str] | None, own: str, title: str) -> tuple[str, ...]:
+    """Models its own line names by a versioned name ("Qwen3.5-397B-A17B"), not a bare
+    family word ("Command", "DeepSeek" in passing), and its title does not."""
+    said = title.lower()
+    return tuple(n for n in _named(pattern, own) if re.search(r"\d", n) and n.lower() not in said)[
+        :2
+    ]
+
+
 def _named(pattern: re.Pattern[str] | None, text: str) -> tuple[str, ...]:
     if pattern is None:
         return ()
     seen: dict[str, str] = {}
     for match in pattern.finditer(text):
-        seen.setdefault(match.group(0).lower(), match.group(0))
+        name = match.group(0).rstrip(".,;:")  # "DeepSeek-V3." ends a sentence, not a name
+        seen.setdefault(name.lower(), name)
     # "Qwen" beside "Qwen3-30B-A3B-FP8" names nothing more.
     kept = [name for low, name in seen.items() if not any(low in o and low != o for o in seen)]
     return tuple(kept)[:3]

@@ -109,7 +109,7 @@ def what_line(item: ActivityItem, limit: int = LIMIT) -> str:
     for chunk in _candidates(text):
         line = _plain(chunk, item.repo)
         if len(line) >= 12 and re.search(r"[A-Za-z\u4e00-\u9fff]{3}", line):
-            return _cut(line, limit)
+            return cut(line, limit)
     return ""
 
 
@@ -135,14 +135,27 @@ def reason_line(item: ActivityItem, limit: int = REASON_LIMIT) -> str:
     for heading, body in sections:  # a Motivation section is the reason, whatever its words
         line = _plain(body, item.repo) if heading in _REASON_HEADINGS else ""
         if len(line) >= 12:
-            return _cut(line, limit)
+            return cut(line, limit)
     for heading, body in sections:
         if heading in _SKIPPED:
             continue
         for sentence in _SENTENCE.split(_plain(body, item.repo)):
             if len(sentence) >= 12 and _REASON.search(sentence):
-                return _cut(sentence.strip(), limit)
+                return cut(sentence.strip(), limit)
     return ""
+
+
+def plain_sentences(body: str, repo: str = "") -> list[str]:
+    """Every sentence of a description's telling sections, as plain text, in order (the
+    template, the environment, logs, test plans and code left out)."""
+    found: list[str] = []
+    for heading, text in _sections(_clean_blocks(body[:SCAN])):
+        if heading in _SKIPPED:
+            continue
+        for paragraph in re.split(r"\n\s*\n", text.strip()):
+            line = _readable(_inline(_join(paragraph.splitlines()), repo))
+            found += [s.strip() for s in _SENTENCE.split(line) if len(s.strip()) >= 12]
+    return found
 
 
 def stated_length(body: str | None) -> int:
@@ -381,7 +394,7 @@ def _inline(text: str, repo: str = "") -> str:
     return re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text).strip(" :;,-")
 
 
-def _cut(line: str, limit: int) -> str:
+def cut(line: str, limit: int) -> str:
     """At most `limit` characters: whole sentences if they fit, else words, then '…'."""
     if len(line) <= limit:
         return line

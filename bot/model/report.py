@@ -248,8 +248,11 @@ class NotableIssue:
 
 @dataclass(frozen=True)
 class Explanation:
-    """What the facts say an item does and why it matters (bot.analyze.explain), for the
-    items a report tells first; formatters/wording.py says it in English and Chinese."""
+    """What the facts say an item is and why it matters to a user (bot.analyze.explain), for
+    the items a report tells first; formatters/why.py says it in English and Chinese.
+
+    `work` names the kind of work for a label (【修复】, "+3 more: #1 (fix)") and a vendor's
+    tally, never as a reason; the why is told only from the fields after it."""
 
     number: int
     kind: str  # pr or issue
@@ -257,21 +260,23 @@ class Explanation:
     # benchmark, revert, backport, release, deprecation; issue: bug, feature_request, rfc,
     # usage, ci_failure, installation, performance, docs, model_request. None: unsaid.
     work: str | None
-    areas: tuple[str, ...] = ()  # topic keys, vendors first
-    hardware: tuple[str, ...] = ()
+    areas: tuple[str, ...] = ()  # topic keys, vendors first (a vendor's tally)
+    hardware: tuple[str, ...] = ()  # named in its title or own line: for whom
     models: tuple[str, ...] = ()
-    figures: tuple[str, ...] = ()  # benchmark claims quoted ("48.9% E2E throughput")
-    evidence: tuple[str, ...] = ()  # "results", "arXiv 2504.19874"
+    options: tuple[str, ...] = ()  # flags and environment variables its title or line names
+    figures: tuple[str, ...] = ()  # the author's benchmark claims ("48.9% E2E throughput")
+    paper: str | None = None  # "arXiv 2504.19874", a paper its description cites
+    default: str = ""  # the author's sentence saying which default it changes
+    reason: str = ""  # the reason its description gives, when its own line does not say it
     signals: tuple[str, ...] = ()  # an issue's severity: crash, hang, wrong output …
     fixes: tuple[int, ...] = ()  # issues it says it fixes
     fixed_by: tuple[int, ...] = ()  # PRs that say they fix it
     reverts: tuple[int, ...] = ()
     reverted_by: tuple[int, ...] = ()  # its revert, proposed or merged
-    size: tuple[int, int, int] | None = None  # additions, deletions, files (pulls API)
-    reviewers: int | None = None  # people who reviewed it (pulls API)
-    comments: int = 0  # comments in all (an issue's talk)
-    discussed: int = 0  # comments written in the window (people, not bots)
-    first_time: bool = False  # GitHub marks its author a first-time contributor
+    backports: tuple[int, ...] = ()  # the PRs a backport brings to a release
+    release: str | None = None  # the release it backports to ("v0.13.0")
+    comments: int = 0  # comments in all (how many people an issue drew)
+    reactions: int = 0
 
 
 @dataclass(frozen=True)
@@ -288,11 +293,11 @@ class TrendRow:
 
 @dataclass(frozen=True)
 class Theme:
-    """What much of the day was about: a topic and its weightiest stories (by their leads)."""
+    """The day's weightiest work under one topic: key changes in their rank's order."""
 
-    topic: str
-    numbers: tuple[int, ...]  # the leads of its weightiest stories, weightiest first
-    weight: float
+    topic: str  # "" for work filed under no topic
+    numbers: tuple[int, ...]  # key changes, as they rank
+    weight: float  # the first one's score
 
 
 @dataclass(frozen=True)
@@ -328,7 +333,7 @@ class Sections:
     baseline_days: int  # how many of the 7 previous days the archive covered
     days: int = 1  # report days in the window
     weights: dict[int, float] = field(default_factory=dict)  # each item's substance
-    themes: tuple[Theme, ...] = ()  # the day's two or three weightiest topics
+    themes: tuple[Theme, ...] = ()  # the day's top key changes, by topic (the summary's)
     baseline_per_day: float = 0.0  # items listed per archived baseline day
     explained: dict[int, Explanation] = field(default_factory=dict)  # what each item does
 

@@ -1,0 +1,291 @@
+"""Each item a report tells first says why it matters from facts, or says nothing: the
+issue it fixes (its title and the talk it drew), what it reverts or backports, the author's
+figure, a default it changes, the reason its description gives, the hardware, models and
+flags it names. Never a diff size, never a kind of work in a reason's place. The Chinese
+edition tells at least what the English tells: whole titles, the English description
+quoted, the why in Chinese, every sentence of its own Chinese. Real fixture days, analysed
+in memory.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import timedelta
+from functools import cache
+
+import pytest
+
+from bot.analyze import analyze
+from bot.analyze.explain import issue_work, pr_work
+from bot.model.report import PullDetails, Report
+from bot.model.rules import load_rules
+from bot.model.windows import Window
+from formatters import outline as ol
+from formatters import outline_entries as oe
+from formatters.figures_zh import figure_zh
+from formatters.outline_parts import Our, Ref, Theirs
+from formatters.wording import text
+from tests.anchor_data import anchor_days, anchor_items, as_activity
+from tests.factories import item
+
+RULES = load_rules()
+DAYS = {"03-11": 0, "03-24": 1, "03-25": 2}
+# A size ("+10 −2 in 1 file"), a kind of work standing alone ("A fix for MoE.", "修复：MoE。").
+SIZE = re.compile(r"\+\d+ [−-]\d+|\d+ files?\b|个文件")
+KIND_ONLY = re.compile(
+    r"^(?:A|An) [a-z ()]+(?: for [^.]+)?\.$"
+    r"|^(?!为何重要)[\u4e00-\u9fff ]{2,8}(?:（[^）]*）)?(?:：[^。]*)?。$"
+)
+
+
+@cache
+def fixture_day(index: int, sized: bool = False) -> Report:
+    """A fixture day; `sized`: every PR of the window has a size and reviewers, as the
+    pulls API gives them on a real day."""
+    day = anchor_days()[index]
+    window = Window(day.start, day.end, "Asia/Shanghai", day.label)
+    items = [as_activity(it) for it in anchor_items()]
+    details = {
+        it.number: PullDetails(it.number, 10, 2, 1, ("alice", "bob", "carol"))
+        for it in items
+        if sized and it.kind == "pr"
+    }
+    return analyze(
+        items, window, repo="vllm-project/vllm", rules=RULES, complete=True, details=details
+    )
+
+
+def words(line: tuple[object, ...]) -> str:
+    return "".join(getattr(p, "text", "") for p in line)
+
+
+def told_first(report: Report, lang: str) -> list[ol.Entry]:
+    """Every entry of the report that tells an item where it first appears."""
+    full = ol.outline(report, lang)
+    gist, sections = ol.once(full.gist, full.body)
+    entries = [*gist, *(e for s in sections for b in s.blocks for e in b.entries)]
+    first: dict[int, ol.Entry] = {}
+    for entry in entries:
+        if entry.number is not None:
+            first.setdefault(entry.number, entry)
+    return list(first.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("day", list(DAYS))
+def test_no_size_and_no_bare_kind_stands_where_a_reason_should(day: str, lang: str) -> None:
+    """Every PR of the day has a size and three reviewers, as on a real day: none of it is
+    offered as a reason, and no line is a kind of work alone."""
+    report = fixture_day(DAYS[day], sized=True)
+    lines = [words(line) for entry in told_first(report, lang) for line in entry.lines]
+    assert len(lines) >= 5
+    assert [line for line in lines if SIZE.search(line)] == []
+    assert [line for line in lines if KIND_ONLY.match(line)] == []
+    assert not [line for line in lines if re.search(r"\b3 reviewers|3 位审阅者", line)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("day", list(DAYS))
+def test_every_why_is_a_fact_of_its_item(day: str, lang: str) -> None:
+    """A why line is said from the item's facts: each item it links is one the item fixes,
+    reverts, backports or is fixed or reverted by; each name it says is one the item's
+    title or description names."""
+    report = fixture_day(DAYS[day])
+    assert report.sections is not None
+    whys = 0
+    for number, found in report.sections.explained.items():
+        line = oe.why(report, number, lang)
+        if line is None:
+            continue
+        whys += 1
+        linked = {p.number for p in line if isinstance(p, Ref)}
+        related = {
+            *found.fixes,
+            *found.fixed_by,
+            *found.reverts,
+            *found.reverted_by,
+            *found.backports,
+        }
+        assert linked <= related, (number, linked)
+        item = report.item(number)
+        source = set(re.findall(r"[a-z0-9]+", f"{item.title} {item.body or ''}".lower()))
+        titles = {report.item(n).title for n in linked if oe.known(report, n)}
+        for part in line:
+            if isinstance(part, Theirs) and part.text not in titles:
+                said = set(re.findall(r"[a-z0-9]+", part.text.lower()))  # the author's words
+                assert len(said & source) >= 0.9 * len(said), (number, part)
+    assert whys >= (2 if day == "03-11" else 8)
+
+
+def test_the_issue_a_pr_fixes_is_named_with_its_title_and_talk() -> None:
+    """#38174 (in review) says it fixes #38173: the line names the request and its title,
+    and says a fix is proposed, not done."""
+    report = fixture_day(2)
+    en = words(oe.why(report, 38174, "en") or ())
+    zh = words(oe.why(report, 38174, "zh") or ())
+    title = report.item(38173).title
+    assert f"proposes a fix for #38173 “{title[:40]}" in en
+    assert f"拟修复 #38173「{title[:40]}" in zh
+    merged = replace(report.item(38174), merged_at=report.window.end - timedelta(hours=1))
+    landed = replace(report, items={**report.items, 38174: merged})
+    assert "fixes #38173 “" in words(oe.why(landed, 38174, "en") or ())
+
+
+def test_the_authors_figure_a_default_and_a_backport_are_said() -> None:
+    """#38139 claims 48.9% more E2E throughput (its title says it in English: the Chinese
+    edition says it in Chinese); #37607 turns tcmalloc on by default, in the author's words;
+    #38145 brings #31816 to v0.13.0; #38077, a wrong-output report, drew 8 comments."""
+    report = fixture_day(2)
+
+    def line(number: int, lang: str) -> str:
+        return words(oe.why(report, number, lang) or ())
+
+    assert line(38139, "en") == ""  # the title says the figure; nothing else is known
+    assert line(38139, "zh") == "为何重要：作者实测端到端吞吐提升 48.9%。"
+    assert "pre-built wheels will also have tcmalloc ON by default" in line(37607, "en")
+    assert line(37607, "zh").startswith("为何重要：改变默认设置（「")
+    assert line(38145, "en") == "Why it matters: brings #31816 to v0.13.0."
+    assert line(38145, "zh") == "为何重要：将 #31816 回移到 v0.13.0。"
+    assert line(38077, "en") == "Why it matters: reports wrong output; 8 comments so far."
+    assert line(38077, "zh") == "为何重要：报告输出错误；已有 8 条评论。"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_name_the_title_shows_is_not_said_again(lang: str) -> None:
+    """Hardware and models its title names are on the head line; the why says who else it
+    is for (#37833's title names gfx950, its description MI355)."""
+    report = fixture_day(2)
+    assert report.sections is not None
+    said = 0
+    for number, found in report.sections.explained.items():
+        line = oe.why(report, number, lang) or ()
+        named = {p.text for p in line if isinstance(p, Theirs)}
+        title = report.item(number).title.lower()
+        for name in (*found.hardware, *found.models):
+            if name.lower() in title:
+                assert name not in named, (number, name)
+            else:
+                said += name in named
+    assert said >= 3
+    assert "MI355" in words(oe.why(report, 37833, lang) or ())
+
+
+@pytest.mark.parametrize("day", list(DAYS))
+def test_the_chinese_edition_tells_at_least_what_the_english_tells(day: str) -> None:
+    """Every English description the English edition shows is in the Chinese one, quoted
+    (原文：「…」); the Chinese has as many lines of what and why; titles are whole where
+    first told, and a later mention names its item by a title, never "#1 — 审阅中（见上）"."""
+    report = fixture_day(DAYS[day])
+    en, zh = told_first(report, "en"), told_first(report, "zh")
+    assert [e.number for e in en] == [e.number for e in zh]
+
+    def explaining(entries: list[ol.Entry]) -> int:
+        heads = (text("en", "why_head"), text("zh", "why_head"), "原文：")
+        return sum(
+            1
+            for e in entries
+            for line in e.lines
+            if words(line).startswith(heads) or (len(line) == 1 and isinstance(line[0], Theirs))
+        )
+
+    assert explaining(zh) >= explaining(en)
+    for english, chinese in zip(en, zh, strict=True):
+        own = [
+            words(line) for line in english.lines if len(line) == 1 and isinstance(line[0], Theirs)
+        ]
+        quoted = [words(line) for line in chinese.lines]
+        assert all(f"原文：「{said}」" in quoted for said in own), (english.number, own, quoted)
+        title = next(p for p in chinese.head if isinstance(p, Theirs))
+        assert len(title.text) <= title.limit  # whole
+    full = ol.outline(report, "zh")
+    _, sections = ol.once(full.gist, full.body)
+    again = [
+        e.head for s in sections for b in s.blocks for e in b.entries if "见上" in words(e.head)
+    ]
+    assert again and all(any(isinstance(p, Theirs) for p in head) for head in again)
+
+
+_OUR_ENGLISH = re.compile(r"(?<![\w-])[A-Za-z][a-z]{2,}(?![\w-])")
+# The names a Chinese sentence of ours may keep: the platform's and the trade's own words.
+_NAMES = frozenset(
+    {
+        *("Issue", "PR", "PRs", "RFC", "CI", "MoE", "ROCm", "AMD", "NVIDIA", "Intel", "TPU"),
+        *("CPU", "Arm", "Google", "TLI", "LoRA", "KV", "Spark", "GitHub", "arXiv", "tokens"),
+        *("vLLM", "Blackwell", "Hopper", "Ampere", "Graviton", "Apple", "Silicon", "Gaudi", "Arc"),
+    }
+)
+
+
+@pytest.mark.parametrize("day", list(DAYS))
+def test_every_sentence_the_chinese_edition_writes_itself_is_chinese(day: str) -> None:
+    """What stays Latin in the Chinese edition is strangers' text (titles, the quoted
+    description, logins, names, figures): no English word of ours under a Chinese frame."""
+    report = fixture_day(DAYS[day])
+    full = ol.outline(report, "zh")
+    ours = [
+        p.text
+        for s in full.body
+        for b in s.blocks
+        for e in b.entries
+        for line in (e.head, *e.lines)
+        for p in line
+        if isinstance(p, Our)
+    ]
+    english = {w for said in ours for w in _OUR_ENGLISH.findall(said)} - _NAMES
+    assert english == set()
+
+
+def test_a_prs_kind_of_work_is_what_its_title_says_not_a_subject_tag() -> None:
+    """A kind of work is named by a kind tag or the title's first verb; a subject tag
+    ([MoE], [Kernel], [Model]) names none: a [MoE Refactor] rename is a refactor, not a
+    performance change."""
+    cases = {
+        "[Bugfix][ROCm] Fix mxfp4 oracle regressions from #37128": "fix",
+        "Fix Device Index for ROCm Ray Workers in MoE Benchmark": "fix",
+        "[Perf] Remove redundant device copies for CPU-only pooling": "performance",
+        "[MoE Kernel] Flashinfer nvfp4 cutedsl moe kernel integration": None,
+        "[MoE Refactor] Rename FusedMoE to MoELayer": "refactor",
+        "[Kernel] Optimize SM120 CUTLASS blockwise FP8 GEMM": "performance",
+        "[Quantization] Add TurboQuant dynamic kv cache compression": "feature",
+        "[Feature] Support per-draft-model MoE backend": "feature",
+        "[Model] Extract GatedDeltaNetAttention into shared layer": "refactor",
+        "[Model] Add Phi-4-reasoning-vision": "model",
+        'Revert "[MoE Kernel] Flashinfer nvfp4 cutedsl moe kernel integration" (#38050)': "revert",
+        "[Bugfix][Backport] Backport PR #31816 to v0.13.0": "backport",
+        "[CI] Skip flaky test_foo on MI355": "test",
+        "[Doc] Fix typo in the quickstart": "fix",
+        "Enable tcmalloc by default": "feature",
+        "feat: add RISC-V support for CPU backend (v2)": "feature",  # Conventional Commits
+        "fix(cpu): guard the AMX path": "fix",
+        "Bug fix for some unexpected error when use FP8": "fix",
+        "[Model Runner V2] Add WhisperModelState [6/N]": "feature",  # a subsystem, no model
+    }
+    found = {title: pr_work(item(1, "pr", title=title)) for title in cases}
+    assert found == cases
+
+
+def test_an_issues_kind_is_its_templates() -> None:
+    cases = {
+        "[Bug]: Qwen3.5-9B answer !!!!!!!!!": "bug",
+        "[RFC]: Incremental MoE Expert Offloading": "rfc",
+        "[Feature]: fused RMSNorm + fp8 block quantized kernel": "feature_request",
+        "[Usage]: how does cpu offload work?": "usage",
+        "[CI Failure]: LM Eval Large Models (H200)": "ci_failure",
+        "[Installation]: Ray not present in Container Image": "installation",
+    }
+    assert {t: issue_work(item(1, "issue", title=t)) for t in cases} == cases
+
+
+@pytest.mark.parametrize(
+    ("phrase", "chinese"),
+    [
+        ("48.9% E2E throughput improvement", "端到端吞吐提升 48.9%"),
+        ("3.6x to 7.4x speedup", "加速 3.6x 至 7.4x"),
+        ("up to 5% lower latency", "延迟降低 最高 5%"),
+        ("15% reduced TTFT", "TTFT降低 15%"),
+        ("2x faster on MI300X", "「2x faster on MI300X」"),  # a word it cannot say: quoted
+    ],
+)
+def test_a_claimed_figure_is_said_in_chinese_or_quoted(phrase: str, chinese: str) -> None:
+    assert figure_zh(phrase) == chinese

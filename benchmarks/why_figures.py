@@ -201,6 +201,11 @@ def main() -> None:
     parser.add_argument("--day", action="append", help="a fixture day (default: all)")
     parser.add_argument("--show", action="store_true", help="print each report's first part")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument(
+        "--model",
+        action="store_true",
+        help="keep LLM_BASE_URL and LLM_MODEL: the report with model prose (✍️ lines)",
+    )
     args = parser.parse_args()
     capture_reports()
     days = [d for d in anchor_days() if not args.day or d.label in args.day]
@@ -214,7 +219,11 @@ def main() -> None:
     results = []
     with tempfile.TemporaryDirectory() as data, FakeGitHub(REPO, items) as fake:
         for name in list(os.environ):
-            if name.startswith(("VLLM_REPORT_", "GITHUB_", "SLACK_", "DISCORD_", "LLM_")):
+            model = args.model and name.startswith("LLM_")
+            if (
+                name.startswith(("VLLM_REPORT_", "GITHUB_", "SLACK_", "DISCORD_", "LLM_"))
+                and not model
+            ):
                 del os.environ[name]
         os.environ.update(
             GITHUB_API_URL=fake.url,

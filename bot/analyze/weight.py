@@ -29,7 +29,7 @@ REVERT = re.compile(r'^\s*(?:\[revert\]|revert\b\s*")', re.I)
 WEIGHTY = {
     "perf": "performance",
     "performance": "performance",
-    "kernel": "performance",
+    "kernel": "kernel",
     "quantization": "quantization",
     "quant": "quantization",
     "new model": "new model",
@@ -37,13 +37,29 @@ WEIGHTY = {
     "feature": "feature",
     "feat": "feature",
     "rfc": "RFC",
-    "spec decode": "feature",
-    "moe": "performance",
-    "kv cache": "feature",
+    # Subjects, not kinds: a [MoE] or [Kernel] tag says what the work is about, and a
+    # "[MoE Refactor] Rename …" is no performance change (SUBJECT_TAGS).
+    "spec decode": "speculative decoding",
+    "moe": "MoE",
+    "kv cache": "KV cache",
     "release": "release",
     "releases": "release",
     "deprecation": "deprecation",
 }
+# What a subject tag weighs as (it weighs; it is not named so): unchanged weights, and a
+# reshaping title's subject tags weigh nothing.
+SUBJECT_WEIGHS_AS = {
+    "moe": "performance",
+    "kernel": "performance",
+    "spec decode": "feature",
+    "kv cache": "feature",
+}
+SUBJECT_TAGS = frozenset(SUBJECT_WEIGHS_AS)
+# A title that says it only reshapes code: its subject tags weigh nothing.
+_RESHAPE = re.compile(
+    r"^\W*(?:refactor|clean ?up|rename|move|extract|reorgani[sz]e|simplify|unify|tidy)\b", re.I
+)
+RESHAPE_TAGS = frozenset({"refactor", "cleanup", "clean-up", "rename"})
 # Tags of routine work: what the work is for (tests, CI, docs), not what it changes.
 ROUTINE_TAGS = frozenset(
     {
@@ -142,10 +158,21 @@ def _tags(title: str) -> set[str]:
     return tags | {word for tag in tags if " " in tag for word in tag.split()}
 
 
+def _weighty(tags: set[str], title: str) -> set[str]:
+    """The title's tags that weigh: a subject tag ([MoE], [Kernel]) not on work that only
+    reshapes code ("[MoE Refactor] Rename …")."""
+    reshaped = bool(tags & RESHAPE_TAGS) or _RESHAPE.search(untagged(title)) is not None
+    return {t for t in tags if t in WEIGHTY and not (reshaped and t in SUBJECT_TAGS)}
+
+
+def _weighs_as(tag: str) -> str:
+    return SUBJECT_WEIGHS_AS.get(tag, WEIGHTY[tag])
+
+
 def weighty_tags(item: ActivityItem) -> tuple[str, ...]:
     """The reader's words for what makes the item matter (title tags first, then labels
     unless there are so many that they say nothing)."""
-    found = [WEIGHTY[t] for t in sorted(_tags(item.title)) if t in WEIGHTY]
+    found = [WEIGHTY[t] for t in sorted(_weighty(_tags(item.title), item.title))]
     found += [WEIGHTY[label.lower()] for label in _labels(item) if label.lower() in WEIGHTY]
     return tuple(dict.fromkeys(found))
 
@@ -208,8 +235,8 @@ def substance(item: ActivityItem, window_opened: bool = False) -> float:
     """What an item is, as a number, from its title, labels and body; then attention.
     `window_opened`: the item was opened in the window, so all its comments are recent."""
     tags = _tags(item.title)
-    tagged = {WEIGHTY[t] for t in tags if t in WEIGHTY}
-    labelled = {WEIGHTY[x.lower()] for x in _labels(item) if x.lower() in WEIGHTY} - tagged
+    tagged = {_weighs_as(t) for t in _weighty(tags, item.title)}
+    labelled = {_weighs_as(x.lower()) for x in _labels(item) if x.lower() in WEIGHTY} - tagged
     score = 1.5 * min(len(tagged), 2) + 0.75 * min(len(labelled), 1)
     if item.kind == "issue" and "RFC" not in tagged:
         score /= 3  # "[Feature]" on an issue asks for the work; an RFC designs it

@@ -347,9 +347,39 @@ def test_the_summary_names_the_days_themes_and_each_closures_stale_share() -> No
         "（其中作为低质量批量关闭 52 个、过期关闭 1 个）" in zh
     )
     assert en.startswith("The day's weightiest work: ")
-    assert report.sections is not None and len(report.sections.themes) == 3
-    for theme in report.sections.themes:
-        assert all(f"#{n}" in en for n in theme.numbers)
+    assert report.sections is not None
+    named = [n for theme in report.sections.themes for n in theme.numbers]
+    assert len(named) == 3 and all(f"#{n}" in en and f"#{n}" in zh for n in named)
+
+
+@pytest.mark.parametrize("index", [0, 1, 2], ids=["03-11", "03-24", "03-25"])
+def test_what_happened_the_summary_and_the_key_changes_name_the_same_top_three(
+    index: int,
+) -> None:
+    """One honest ranking: the first three stories of What happened are the summary's and
+    the key changes' (on the titles-only day too, where they were three different lists)."""
+    report = fixture_day(index)
+    info = report.sections
+    assert info is not None
+    summarised = [n for theme in info.themes for n in theme.numbers]
+    key = [k.number for k in info.key_changes[:3]]
+    assert ol.gist_numbers(report, info)[:3] == summarised == key
+    said = summary(report, "en").split(". ")[0]
+    assert [int(n) for n in re.findall(r"#(\d+)", said)] == key
+
+
+def test_a_subject_tag_is_no_kind_and_a_rename_under_it_weighs_as_a_rename() -> None:
+    """ "[MoE Refactor] Rename …" is not a performance change: its tags name no kind, and
+    it weighs what the same rename under [Refactor] weighs; "[MoE] Fuse …" still weighs as
+    MoE work does."""
+    from bot.analyze.weight import weighty_tags
+
+    rename = item(1, "pr", title="[MoE Refactor] Rename FusedMoE to MoELayer", created_at=IN)
+    plain = item(2, "pr", title="[Refactor] Rename FusedMoE to MoELayer", created_at=IN)
+    fused = item(3, "pr", title="[MoE] Fuse the router into the expert GEMM", created_at=IN)
+    assert "performance" not in weighty_tags(rename) and weighty_tags(rename) == ()
+    assert substance(rename) == substance(plain)
+    assert weighty_tags(fused) == ("MoE",) and substance(fused) > substance(plain)
 
 
 # -- topic precision ---------------------------------------------------------------------------

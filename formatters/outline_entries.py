@@ -70,7 +70,7 @@ _TAGS = re.compile(
     r"|\s*(?:feat|fix|docs|perf|refactor|tests?|ci|chore|build)(?:\([^()]{1,30}\))?!?:\s)+\s*",
     re.I,
 )
-SHORT_TITLE = 48  # a later mention's title in Chinese: enough to recognise it
+SHORT_TITLE = 72  # a later mention's title in Chinese: most whole, a long one cut at a word
 HEAD_TITLE = 256  # GitHub's own maximum: a head line quotes a title whole
 
 

@@ -91,8 +91,8 @@ def _mostly(found: list[Explanation], lang: str, catalog: Catalog, beside: str) 
     if lang == "zh":
         said = [f"{catalog.topic_name(k, lang)}（{areas[k]}）" for k in top]
         about = [
-            ("主要涉及 " + "、".join(said)) if said else "",
-            "硬件 " + "、".join(named) if named else "",
+            ("主要涉及：" + "、".join(said)) if said else "",
+            "硬件：" + "、".join(named) if named else "",
         ]
         return "；".join(a for a in about if a)
     said = [f"{catalog.topic_name(k, lang)} ({areas[k]})" for k in top]
@@ -166,7 +166,7 @@ _LABELS = {
         ("issue", "installation"): "安装问题",
         ("issue", "performance"): "性能问题",
         ("issue", "docs"): "文档",
-        ("issue", "model_request"): "模型请求",
+        ("issue", "model_request"): "模型支持请求",
     },
 }
 

@@ -217,7 +217,7 @@ def appendix_section(report: Report, lang: str) -> Section:
                 ListName.NEW_ISSUES: "created",
                 ListName.NEW_PRS: "created",
             }.get(name, "closed")
-            labels = w.LIST_SEP[lang].join(item.labels) or w.text(lang, "none")
+            labels = w.LIST_SEP[lang].join(item.labels) or w.text(lang, "no_labels")
             head: Line = (
                 oe.ref(report, number),
                 Our(" "),

@@ -57,7 +57,8 @@ def _themes(sections: Sections, lang: str) -> list[Piece]:
                 pieces.append(LIST_SEP[lang])
             pieces.append(number)
             label = kind_label(sections.explained.get(number), lang)
-            pieces += [" " + label] if label else []
+            if label:  # "#38139 perf" / "#38139【性能】", as a head line tags it
+                pieces.append(f"【{label}】" if lang == "zh" else " " + label)
         if theme.topic:
             pieces.append("）" if lang == "zh" else ")")
     pieces.append("。" if lang == "zh" else ". ")
@@ -75,7 +76,7 @@ def _swept(report: Report, name: ListName, lang: str) -> str:
     if split is None:
         return ""
     if lang == "zh":
-        parts = [f"作为低质量批量关闭 {split.low_effort} 个"] if split.low_effort else []
+        parts = [f"因低质量被批量关闭 {split.low_effort} 个"] if split.low_effort else []
         parts += [f"过期关闭 {split.stale} 个"] if split.stale else []
         return f"（其中{'、'.join(parts)}）" if parts else ""
     parts = [f"{split.low_effort} as low-effort in bulk"] if split.low_effort else []

@@ -41,9 +41,9 @@ _SIGNALS = {
         "security": "安全问题",
         "crash": "崩溃",
         "hang": "卡死",
-        "regression": "性能或功能回退",
+        "regression": "回归",
         "wrong output": "输出错误",
-        "OOM": "显存不足",
+        "OOM": "OOM",
     },
 }
 

@@ -76,9 +76,9 @@ STATES = {
         "open_issue": "待处理",
         "closed_pr": "未合并关闭",
         "closed_issue": "已关闭",
-        "issue_completed": "已解决关闭",
-        "issue_not_planned": "不予处理关闭",
-        "issue_duplicate": "重复关闭",
+        "issue_completed": "已解决",
+        "issue_not_planned": "不予处理",
+        "issue_duplicate": "因重复关闭",
         "stale": "过期关闭",
         "rfc": "RFC",
         "rfc_open": "RFC 讨论中",
@@ -110,7 +110,7 @@ RELATIONS = {
         "delivers": ("delivers", "delivers"),
     },
     "zh": {
-        "fixes_lead": ("已由其修复", "已提出修复"),
+        "fixes_lead": ("已由以下 PR 修复", "已提出修复"),
         "fixed_by_lead": ("修复", "修复"),
         "backport": ("回移", "回移"),
         "backported": ("回移自", "回移自"),
@@ -118,16 +118,16 @@ RELATIONS = {
         "reverted": ("回退", "回退"),
         "reland": ("已重新合入", "已提出重新合入"),
         "relanded": ("重新合入", "重新合入"),
-        "replacement": ("被替代", "已提出替代"),
+        "replacement": ("已被替代", "已提出替代"),
         "replaced": ("替代", "替代"),
         "follow_up": ("后续", "后续"),
         "followed": ("基于", "基于"),
         "duplicate": ("重复", "重复"),
-        "similar": ("标题相关", "标题相关"),
+        "similar": ("标题相似", "标题相似"),
         "series": ("同系列", "同系列"),
         "attempt": ("同作者同标题", "同作者同标题"),
         "related": ("相关", "相关"),
-        "delivers": ("对应需求", "对应需求"),
+        "delivers": ("已实现需求", "已实现需求"),
     },
 }
 
@@ -189,7 +189,7 @@ SIGNALS = {
         "hang": "卡死",
         "regression": "回归",
         "wrong output": "输出错误",
-        "OOM": "显存不足",
+        "OOM": "OOM",
     },
 }
 ARROWS = {"up": " ▲", "down": " ▼", "flat": "", "new": "", "thin": ""}
@@ -255,7 +255,7 @@ def count_value(report: Report, name: ListName, lang: str) -> str:
     if lang == "zh":
         people = "作者或维护者关闭" if name is ListName.CLOSED_UNMERGED_PRS else "人工关闭"
         parts = [f"{people} {split.resolved} 个"]
-        parts += [f"作为低质量批量关闭 {split.low_effort} 个"] if split.low_effort else []
+        parts += [f"因低质量被批量关闭 {split.low_effort} 个"] if split.low_effort else []
         parts += [f"过期关闭 {split.stale} 个"] if split.stale else []
         return f"{value}（{'，'.join(parts)}）"
     people = "by authors or maintainers" if name is ListName.CLOSED_UNMERGED_PRS else "by people"
@@ -270,7 +270,7 @@ def comments_figure(lang: str, in_window: int | None, total: int) -> str:
     if lang == "zh":
         if in_window is None:
             return f"共 {total} 条评论"
-        return f"窗口内 {in_window} 条评论 · 共 {total} 条"
+        return f"本周期 {in_window} 条评论 · 累计 {total} 条"
     if in_window is None:
         return plural(total, "comment", "comments") + " in all"
     return f"{plural(in_window, 'comment', 'comments')} in the window · {total} in all"

@@ -246,9 +246,9 @@ def test_another_authors_backport_to_the_same_release_is_its_own_story() -> None
 @pytest.mark.parametrize(
     ("reason", "en", "zh"),
     [
-        ("completed", "closed as completed", "已解决关闭"),
-        ("not_planned", "closed as not planned", "不予处理关闭"),
-        ("duplicate", "closed as duplicate", "重复关闭"),
+        ("completed", "closed as completed", "已解决"),
+        ("not_planned", "closed as not planned", "不予处理"),
+        ("duplicate", "closed as duplicate", "因重复关闭"),
     ],
 )
 def test_a_closed_issue_says_why_it_closed(reason: str, en: str, zh: str) -> None:
@@ -344,7 +344,7 @@ def test_the_summary_names_the_days_themes_and_each_closures_stale_share() -> No
     assert "of these by the stale bot" not in en
     assert (
         "关闭 Issue 10 个（其中过期关闭 2 个），未合并关闭 PR 74 个"
-        "（其中作为低质量批量关闭 52 个、过期关闭 1 个）" in zh
+        "（其中因低质量被批量关闭 52 个、过期关闭 1 个）" in zh
     )
     assert en.startswith("The day's weightiest work: ")
     assert report.sections is not None

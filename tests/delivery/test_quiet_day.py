@@ -80,7 +80,7 @@ def test_a_quiet_day_is_one_short_message(
 
     assert main(["show", LABEL, "--cutoff", DAY.cutoff, "--format", "slack", "--lang", "zh"]) == 0
     (answer,) = json.loads(capsys.readouterr().out)
-    assert "安静的一天：新建 PR 2 个、新建 Issue 1 个、没有合并" in json.dumps(
+    assert "今日较平静：新建 PR 2 个、新建 Issue 1 个、无 PR 合并" in json.dumps(
         answer, ensure_ascii=False
     )
 

@@ -35,7 +35,7 @@ DAYS = {"03-11": 0, "03-24": 1, "03-25": 2}
 SIZE = re.compile(r"\+\d+ [−-]\d+|\d+ files?\b|个文件")
 KIND_ONLY = re.compile(
     r"^(?:A|An) [a-z ()]+(?: for [^.]+)?\.$"
-    r"|^(?!为何重要)[\u4e00-\u9fff ]{2,8}(?:（[^）]*）)?(?:：[^。]*)?。$"
+    r"|^(?!影响：)[\u4e00-\u9fff ]{2,8}(?:（[^）]*）)?(?:：[^。]*)?。$"
 )
 
 
@@ -142,13 +142,13 @@ def test_the_authors_figure_a_default_and_a_backport_are_said() -> None:
         return words(oe.why(report, number, lang) or ())
 
     assert line(38139, "en") == ""  # the title says the figure; nothing else is known
-    assert line(38139, "zh") == "为何重要：作者实测端到端吞吐提升 48.9%。"
+    assert line(38139, "zh") == "影响：作者实测端到端吞吐提升 48.9%。"
     assert "pre-built wheels will also have tcmalloc ON by default" in line(37607, "en")
-    assert line(37607, "zh").startswith("为何重要：改变默认设置（「")
+    assert line(37607, "zh").startswith("影响：更改默认值（「")
     assert line(38145, "en") == "Why it matters: brings #31816 to v0.13.0."
-    assert line(38145, "zh") == "为何重要：将 #31816 回移到 v0.13.0。"
+    assert line(38145, "zh") == "影响：将 #31816 回移到 v0.13.0。"
     assert line(38077, "en") == "Why it matters: reports wrong output; 8 comments so far."
-    assert line(38077, "zh") == "为何重要：报告输出错误；已有 8 条评论。"
+    assert line(38077, "zh") == "影响：反馈出现输出错误；已有 8 条评论。"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -282,8 +282,12 @@ def test_an_issues_kind_is_its_templates() -> None:
     [
         ("48.9% E2E throughput improvement", "端到端吞吐提升 48.9%"),
         ("3.6x to 7.4x speedup", "加速 3.6x 至 7.4x"),
-        ("up to 5% lower latency", "延迟降低 最高 5%"),
-        ("15% reduced TTFT", "TTFT降低 15%"),
+        ("up to 5% lower latency", "延迟最多降低 5%"),
+        ("15% reduced TTFT", "TTFT 降低 15%"),
+        # A gain of a measure wanted lower is a drop; the unit follows its number.
+        ("latency improvement of 20%", "延迟降低 20%"),
+        ("200 tokens/s", "200 tokens/s"),
+        ("around 5% E2E perf improvement", "端到端性能提升约 5%"),
         ("2x faster on MI300X", "「2x faster on MI300X」"),  # a word it cannot say: quoted
     ],
 )

@@ -114,7 +114,7 @@ def test_a_pin_that_stood_still_while_main_moved_is_growing_and_a_fresh_bump_is_
     assert not bumped.growing and bumped.unchanged_days == still_for("tpu-inference", "2026-05-01")
     found = service.radar(window("2026-01-10"), "vllm-project/vllm-gaudi")
     assert f"; growing: unchanged for {days:g} days" in render_radar_markdown(found)
-    assert f"；且在扩大：已 {days:g} 天未更新" in render_radar_markdown(found, "zh")
+    assert f"；差距仍在扩大（已 {days:g} 天未更新）" in render_radar_markdown(found, "zh")
 
 
 def test_a_second_look_at_past_days_asks_github_nothing(

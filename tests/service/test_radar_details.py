@@ -270,14 +270,14 @@ def test_the_standalone_radar_reads_in_chinese_on_every_surface(
         "[vllm#24982](https://github.com/vllm-project/vllm/pull/24982) \\[Model\\] Move the "
         f"sampler to the engine（作者 [@hmellor](https://github.com/hmellor)，{merged} 合并，"
         f"已于 {reverted} 被 [vllm#25950](https://github.com/vllm-project/vllm/pull/25950) 回退）"
-        " — 影响 vllm-gaudi"
+        " — 导致 vllm-gaudi（"
     ) in zh
     links = re.compile(r"\]\((https://github\.com/[^)]+)\)")
     assert links.findall(en) == links.findall(zh)  # the same culprits, fixes and items
     english = ("Upstream changes", "broke ", "merged 20", "by @", "commits behind", "Pins", "a pin")
     assert not [word for word in english if word in zh]
     # The month's pins, from the pin files' histories; a growing lag and an unknown one in Chinese.
-    assert "落后 main 28 个提交，8.8 天；且在扩大：已 8.6 天未更新" in zh
+    assert "落后 main 28 个提交，8.8 天；差距仍在扩大（已 8.6 天未更新）" in zh
     assert "未知：pyproject.toml on main 在此之前没有提交" in zh  # spyre's file begins later
     assert "（上游待合并）" in zh and "— 修复故障 —" in zh
     slack = json.dumps(render_radar_slack(found, lang="zh"), ensure_ascii=False)

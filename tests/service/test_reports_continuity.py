@@ -75,11 +75,11 @@ def test_featured_then_merged_is_under_since_last_time_with_its_first_day(days: 
     assert days.requests == 0
 
     en, zh = render_markdown(days.after, "en"), render_markdown(days.after, "zh")
-    assert "## ⏮️ Since last time" in en and "## ⏮️ 上次以来" in zh
+    assert "## ⏮️ Since last time" in en and "## ⏮️ 自上次日报以来" in zh
     since_en = en.split("## ⏮️ Since last time", 1)[1].split("\n## ", 1)[0]
     assert f"[#{MERGED_ON_0325}]" in since_en
     assert "— featured 03-24 in review → merged today" in since_en
-    since_zh = zh.split("## ⏮️ 上次以来", 1)[1].split("\n## ", 1)[0]
+    since_zh = zh.split("## ⏮️ 自上次日报以来", 1)[1].split("\n## ", 1)[0]
     assert "— 03-24 报道时审阅中 → 今日已合并" in since_zh
     assert en.index("## ⏮️ Since last time") < en.index("## 📊 Summary")
 
@@ -219,5 +219,5 @@ def test_a_featured_pr_approved_since_is_said_so(tmp_path_factory: pytest.TempPa
     assert f"[#{approved}]" in en and "— featured 03-24 in review → approved today" in en
     assert later.continuity is not None
     assert approved in {e.number for e in later.continuity.since}
-    zh = render_markdown(later, "zh").split("## ⏮️ 上次以来", 1)[1].split("\n## ", 1)[0]
+    zh = render_markdown(later, "zh").split("## ⏮️ 自上次日报以来", 1)[1].split("\n## ", 1)[0]
     assert "03-24 报道时审阅中 → 今日已获批准" in zh

@@ -99,8 +99,9 @@ RELATION_WORDS = re.compile(
     r"|proposes a fix for|brings"
     r"|replacement proposed in|follow-up|builds on|duplicate|related(?: by title)?"
     r"|same series|same title and author)\s*$"
-    r"|(?:已由其修复|已提出修复|拟修复|修复|将|回移自?|已被回退|已提出回退|回退|已?重新合入|已提出重新合入"
-    r"|被替代|已提出替代|替代|后续|基于|重复|标题相关|相关|同系列|同作者同标题|对应需求)[：:]?\s*$",
+    r"|(?:已由其修复|已由以下 PR 修复|已有修复 PR|已提出修复|拟修复|修复|将|回移自?"
+    r"|已有回退 PR|已被回退|已提出回退|回退|已?重新合入|已提出重新合入"
+    r"|已?被替代|已提出替代|替代|后续|基于|重复|标题相[关似]|相关|同系列|同作者同标题|对应需求|已实现需求)[：:]?\s*$",
     re.I,
 )
 
@@ -165,7 +166,7 @@ def title_verdict(claimed: str, real: str) -> str:
 
 # A state in brackets after `#N` ("(closed as completed)", "（已解决关闭）"): no title.
 _STATE_ONLY = re.compile(
-    r"(?:已合并|新增|进行中|已关闭|审阅中|草稿|待处理|未合并关闭|已解决关闭|不予处理关闭|重复关闭"
+    r"(?:已合并|新增|进行中|已关闭|审阅中|草稿|待处理|未合并关闭|已解决(?:关闭)?|不予处理(?:关闭)?|(?:因)?重复关闭"
     r"|过期关闭|RFC 讨论中|open|merged|closed|in review|draft|RFC, open"
     r"|closed (?:as (?:completed|not planned|duplicate|stale)|without merging))",
     re.I,

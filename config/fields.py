@@ -15,9 +15,7 @@ non-ASCII character inside is refused at start, named but never shown.
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Mapping
 from datetime import time
 from pathlib import Path
 from typing import Any
@@ -30,7 +28,6 @@ from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
-    TomlConfigSettingsSource,
 )
 
 from config.checks import (
@@ -40,7 +37,6 @@ from config.checks import (
     SLACK_CHANNEL_RE,
     SLACK_USER_RE,
     TIME_RE,
-    SettingsError,
     check_database_url,
     check_ids,
     check_token,
@@ -49,9 +45,8 @@ from config.checks import (
     parse_cutoff,
     url_password,
 )
-from config.sources import SECRET_FIELDS, SecretFiles, check_toml
+from config.sources import SECRET_FIELDS, ordered_sources
 
-DEFAULT_TOML = "vllm-report.toml"
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 # The hardware plugins the breakage radar watches unless told otherwise.
 DEFAULT_PLUGINS = (
@@ -111,6 +106,11 @@ class Settings(BaseSettings):
         ge=0,
         le=365,
         description="the daily report names a plugin whose pin of vLLM is more days behind main",
+    )
+    # vLLM's public CI dashboard (vllm-project/vllm-dashboard): its failures of main.
+    ci_url: str = Field(
+        "https://ci.vllm.ai",
+        description="the CI dashboard Red on main reads (`none` or empty: no CI section)",
     )
     timezone: str = Field("Asia/Shanghai", description="IANA zone the report days are cut in")
     cutoff: str = Field("11:45", description="HH:MM in `timezone` where one report day ends")
@@ -244,6 +244,11 @@ class Settings(BaseSettings):
     leader_lease_seconds: float = Field(
         30.0, ge=1, le=3600, description="the scheduler leader's lease (replicas take over after)"
     )
+
+    @property
+    def ci_source(self) -> str | None:
+        """The CI dashboard's address, or None when Red on main is off."""
+        return None if self.ci_url.strip().lower() in ("", "none", "off") else self.ci_url
 
     @property
     def plugin_list(self) -> list[str]:
@@ -385,10 +390,12 @@ class Settings(BaseSettings):
     def _check_api_url(cls, value: str) -> str:
         return http_url(value).rstrip("/")
 
-    @field_validator("llm_base_url", "slack_api_url", "discord_api_url")
+    @field_validator("llm_base_url", "slack_api_url", "discord_api_url", "ci_url")
     @classmethod
     def _check_service_url(cls, value: str | None) -> str | None:
-        return http_url(value) if value is not None else None
+        if value is None or value.strip().lower() in ("", "none", "off"):  # ci_url's "off"
+            return value
+        return http_url(value)
 
     @field_validator("http_host")
     @classmethod
@@ -452,24 +459,9 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        toml_path = os.environ.get("VLLM_REPORT_CONFIG") or DEFAULT_TOML
-        dotenv: Mapping[str, str | None] = getattr(dotenv_settings, "env_vars", {})
-        sources: list[PydanticBaseSettingsSource] = [
-            init_settings,
-            env_settings,
-            dotenv_settings,
-            SecretFiles(settings_cls, dotenv),
-        ]
-        if Path(toml_path).is_file():
-            check_toml(Path(toml_path), cls.model_fields)
-            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
-        elif os.environ.get("VLLM_REPORT_CONFIG"):
-            what = "is not a file" if Path(toml_path).exists() else "does not exist"
-            raise SettingsError(f"VLLM_REPORT_CONFIG names '{toml_path}', which {what}")
-        elif Path(toml_path).exists():  # `vllm-report.toml/`: never ignored in silence
-            raise SettingsError(f"{toml_path} is a folder, not a settings file: rename it")
-        sources.append(file_secret_settings)
-        return tuple(sources)
+        return ordered_sources(
+            settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings
+        )
 
     # -- the review queue (issue 13): the weekly queue digest ------------------------------
     queue_digest_day: str = Field(

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import AliasChoices
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, TomlConfigSettingsSource
 
 from config.checks import SettingsError, check_token
 
@@ -211,3 +211,36 @@ def field_name(settings_cls: type[BaseSettings], loc: str) -> str | None:
         if loc.lower() == name or loc.lower() in (c.lower() for c in _aliases(info)):
             return name
     return None
+
+
+DEFAULT_TOML = "vllm-report.toml"
+
+
+def ordered_sources(
+    settings_cls: type[BaseSettings],
+    init_settings: PydanticBaseSettingsSource,
+    env_settings: PydanticBaseSettingsSource,
+    dotenv_settings: PydanticBaseSettingsSource,
+    file_secret_settings: PydanticBaseSettingsSource,
+) -> tuple[PydanticBaseSettingsSource, ...]:
+    """Where settings come from, first wins: arguments, the environment, `.env`, secret files
+    named by `*_FILE`, the TOML file (`VLLM_REPORT_CONFIG`, else ./vllm-report.toml), then
+    the secrets folder."""
+    toml_path = os.environ.get("VLLM_REPORT_CONFIG") or DEFAULT_TOML
+    dotenv: Mapping[str, str | None] = getattr(dotenv_settings, "env_vars", {})
+    sources: list[PydanticBaseSettingsSource] = [
+        init_settings,
+        env_settings,
+        dotenv_settings,
+        SecretFiles(settings_cls, dotenv),
+    ]
+    if Path(toml_path).is_file():
+        check_toml(Path(toml_path), settings_cls.model_fields)
+        sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
+    elif os.environ.get("VLLM_REPORT_CONFIG"):
+        what = "is not a file" if Path(toml_path).exists() else "does not exist"
+        raise SettingsError(f"VLLM_REPORT_CONFIG names '{toml_path}', which {what}")
+    elif Path(toml_path).exists():  # `vllm-report.toml/`: never ignored in silence
+        raise SettingsError(f"{toml_path} is a folder, not a settings file: rename it")
+    sources.append(file_secret_settings)
+    return tuple(sources)

@@ -26,7 +26,7 @@ from formatters.outline_parts import (
 CHAT_OTHER_STORIES = 2  # stories of every other vendor in the chat's vendor reply
 CHAT_ROWS = 5  # entries of the other chat replies
 # "since" (what landed since last time) is there only when a report was published before.
-DAILY_PARTS = ("since", "vendors", "key", "hot", "notable", "plugins", "trends")
+DAILY_PARTS = ("since", "vendors", "key", "hot", "notable", "ci", "plugins", "trends")
 # In the chat's vendor reply: the first vendor per bucket; the others get their top stories.
 CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "done": 1, "closed": 1}
 
@@ -81,6 +81,10 @@ def _chat_part(full: Outline, name: str) -> ChatPart | None:
         from formatters.radar_outline import chat_blocks
 
         return ChatPart(name, section.title, chat_blocks(section, full.label, lang))
+    if name == "ci":  # Red on main's own "+N more" names /vllm-ci, which lists them
+        from formatters.ci_outline import chat_blocks as ci_blocks
+
+        return ChatPart(name, section.title, ci_blocks(section, full.label, lang))
     # "since" is no section a command takes: its rest is in the full report.
     command = more_command(full, name) if name != "since" else None
     if section.kind != "section":  # one topic, asked for or a digest: in detail

@@ -91,6 +91,7 @@ def _headline(full: ol.Outline) -> Message:
         )
     lines += ["🎯 " + discord_escape(line) for line in full.vendors]
     lines += ["🔌 " + discord_escape(full.plugins)] if full.plugins else []
+    lines += ["🚦 " + discord_escape(full.ci)] if full.ci else []
     if full.quiet and not full.gist:  # nothing at all that day: the sentence says so
         lines += ["", f"**{discord_escape(full.quiet)}**"]
     if full.gist:

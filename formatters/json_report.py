@@ -51,6 +51,10 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         from formatters.radar import radar_to_dict
 
         data["radar"] = radar_to_dict(report.radar)
+    if report.ci is not None:  # Red on main: `state` is "known" or "unknown" (with `why`)
+        from formatters.ci_outline import ci_to_dict
+
+        data["ci"] = ci_to_dict(report.ci)
     if report.queue is not None:
         from formatters.queue import queue_to_dict
 

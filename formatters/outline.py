@@ -112,6 +112,10 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
 
         plugins = plugins_section(report.radar, lang)
         sections += [plugins] if plugins is not None else []
+    if report.ci is not None:  # Red on main: known, or unknown and why (never "0")
+        from formatters.ci_outline import ci_section
+
+        sections.append(ci_section(report.ci, lang))
     if report.queue is not None:  # the full report's queue section (never a daily reply)
         from formatters.queue_outline import queue_section
 
@@ -127,6 +131,7 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         warning=_warning(report, lang),
         vendors=() if quiet else vendor_lines(sections, report.topic, lang),
         plugins=_plugins_line(report, lang),
+        ci=_ci_line(report, lang),
         gist=_gist(report, info, lang, quiet) if info is not None else (),
         quiet=_quiet_sentence(report, lang) if quiet else None,
         sections=tuple(sections),
@@ -403,6 +408,15 @@ def _plugins_line(report: Report, lang: str) -> str | None:
     from formatters.radar_outline import headline_line
 
     return headline_line(report.radar, lang)
+
+
+def _ci_line(report: Report, lang: str) -> str | None:
+    """Red on main in a line after the plugins' (a topic's report has none)."""
+    if report.ci is None or report.topic is not None:
+        return None
+    from formatters.ci_outline import ci_line
+
+    return ci_line(report.ci, lang)
 
 
 def _notes(report: Report, lang: str) -> tuple[str, ...]:

@@ -87,7 +87,7 @@ class Section:
         return replace(self, blocks=self.detail, detail=()) if self.detail else self
 
 
-QUIET_REPLIES = ("since", "plugins")  # what still follows a quiet day's headline
+QUIET_REPLIES = ("since", "plugins", "ci")  # what still follows a quiet day's headline
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,7 @@ class Outline:
     lang: str
     label: str = ""  # the window's label, for the command that shows more
     plugins: str | None = None  # the Plugins section in one line, after the vendors'
+    ci: str | None = None  # Red on main in one line, after the plugins'
     # A quiet day's one message: this sentence ("Quiet day: 3 PRs opened, nothing merged")
     # instead of the counts, its gist every item, and no thread of replies.
     quiet: str | None = None

@@ -44,6 +44,10 @@ def personal_section(digest: PersonalDigest, lang: str) -> ol.Section:
             heading = w.text(lang, f"reason_{reason}", n=len(entries))
             lines = tuple(_entry(digest, e, lang) for e in entries)
             blocks.append(ol.Block(heading, lines, "list"))
+    if digest.ci:  # `mine`: CI failures on main their PRs are suspected of
+        from formatters.ci_outline import suspected_block
+
+        blocks.append(suspected_block(digest.ci, digest.window.end, lang))
     return ol.Section("personal", personal_title(digest, lang), tuple(blocks))
 
 

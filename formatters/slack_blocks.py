@@ -92,6 +92,7 @@ def _headline(report: Report, full: ol.Outline) -> Message:
         blocks.append(_section(":warning: " + slack_escape(full.warning)))
     marked = ["🎯 " + line for line in full.vendors]
     marked += ["🔌 " + full.plugins] if full.plugins else []
+    marked += ["🚦 " + full.ci] if full.ci else []
     if marked:
         blocks.append(_section("\n".join(slack_escape(line) for line in marked)))
     if full.quiet and not full.gist:  # nothing at all that day: the sentence says so

@@ -70,6 +70,8 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("VLLM_REPORT_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("VLLM_REPORT_GITHUB_REQUEST_INTERVAL", "0")
     monkeypatch.setenv("VLLM_REPORT_GITHUB_BACKOFF", "0.05")
+    # Red on main reads the public CI dashboard by default: off unless a test starts the fake.
+    monkeypatch.setenv("VLLM_REPORT_CI_URL", "none")
     return tmp_path
 
 

@@ -4,6 +4,7 @@ CLI, the daily run and the slash commands share them. `serve` (serve.py) runs th
 from bot.app.serve import serve
 from bot.app.wiring import (
     Bot,
+    ci,
     commands,
     daily_job,
     doctor,
@@ -19,6 +20,7 @@ from bot.app.wiring import (
 
 __all__ = [
     "Bot",
+    "ci",
     "commands",
     "daily_job",
     "doctor",

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from bot.model.report import Report
     from bot.observe.metrics import Metrics
     from bot.prose import ProseWriter
+    from bot.service.ci import CiService
     from bot.service.daily import DailyJob
     from bot.service.daily_run import PostResult
     from bot.service.doctor import Check
@@ -107,9 +108,12 @@ class Bot:
         self.store.close()
 
 
-def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime] = now) -> Bot:
+def open_bot(
+    settings: Settings, rules: TopicRules, clock: Callable[[], datetime] | None = None
+) -> Bot:
     from bot.service.queue import QueueService, with_queue
 
+    clock = clock or (lambda: now())  # read when called: the module's clock, as tests set it
     stopping = threading.Event()
     store = Store(settings.store_url())
     archiver = Archiver(store, github_source(settings, stopping))
@@ -122,6 +126,7 @@ def open_bot(settings: Settings, rules: TopicRules, clock: Callable[[], datetime
         prose=prose_writer(settings, store, rules, stopping),
         queue=lambda report: with_queue(report, queues),
         radar=_plugins_radar(settings, archiver, clock),
+        ci=_red_on_main(settings, archiver, clock),
     )
     return Bot(settings, rules, store, reports, queues, stopping)
 
@@ -232,6 +237,34 @@ def _plugins_radar(
     return add
 
 
+def ci_service(
+    settings: Settings, archiver: Archiver, clock: Callable[[], datetime]
+) -> CiService | None:
+    """Red on main over VLLM_REPORT_CI_URL's dashboard (None when it is off)."""
+    from bot.service.ci import CiService
+
+    source = settings.ci_source
+    return None if source is None else CiService(archiver, source, clock, settings.repo)
+
+
+def ci(bot: Bot) -> CiService | None:
+    """Red on main over the bot's archive (None when VLLM_REPORT_CI_URL is off)."""
+    return ci_service(bot.settings, bot.reports.archiver, bot.reports.clock)
+
+
+def _red_on_main(
+    settings: Settings, archiver: Archiver, clock: Callable[[], datetime]
+) -> Callable[[Report, bool], Report] | None:
+    """What adds Red on main to a report: the daily run reads the dashboard (one request),
+    everyone else gets what the archive holds for the window."""
+    from bot.service.ci import with_ci
+
+    service = ci_service(settings, archiver, clock)
+    if service is None:
+        return None
+    return lambda report, ask: with_ci(report, service, ask=ask)
+
+
 def daily_job(
     bot: Bot, opened: dict[str, Transport], observer: JobObserver | None = None
 ) -> DailyJob:
@@ -317,6 +350,7 @@ def commands(bot: Bot, metrics: Metrics | None = None) -> Commands:
         bot.queues,
         radar=radar(bot),
         links=bot.store.links,
+        ci=ci(bot),
     )
     return Commands(services, metrics)
 
@@ -379,6 +413,7 @@ async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Ch
     found.append(checks.topics_check(settings))
     found.append(await asyncio.to_thread(checks.github_check, settings))
     found.append(checks.plugins_check(settings))
+    found.append(await asyncio.to_thread(checks.ci_check, settings))
     store = await asyncio.to_thread(checks.store_check, settings)
     chats = await slack_checks(settings) + await discord_checks(settings)
     found += [store, *chats]

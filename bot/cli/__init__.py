@@ -1,5 +1,5 @@
-"""Command line: `vllm-report show|post|serve|chart|site|explain|queue|digest|radar|topics`, and the
-operator's `doctor|backup|backfill|demo`.
+"""Command line: `vllm-report show|post|serve|chart|site|explain|queue|digest|radar|ci|topics`,
+and the operator's `doctor|backup|backfill|demo`.
 
 Exit status: 0 done, 1 GitHub or the store failed (the message says why), 2 the command
 or a setting is wrong (the message says what to type instead). No traceback reaches the
@@ -7,7 +7,7 @@ user for any of these.
 
 Only argparse is imported up front: `--help` and usage errors answer at once. Each command
 imports what it needs when it runs (settings, the store, the SDKs). One module per
-command group (reports, check, queue, digest, radar, ops); options.py and common.py are shared.
+command group (reports, check, queue, digest, radar, ci, ops); options.py and common.py are shared.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import NoReturn
 
 from bot.cli.check import add_check_command
+from bot.cli.ci import add_ci_command
 from bot.cli.digest import add_digest_command
 from bot.cli.ops import add_ops_commands
 from bot.cli.options import Version
@@ -113,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_digest_command(commands)
     add_check_command(commands)
     add_radar_command(commands)
+    add_ci_command(commands)
     add_topics_command(commands)
     add_ops_commands(commands)
     return parser

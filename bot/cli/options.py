@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 FORMATS = ("markdown", "json", "slack", "discord")
 
 
-SECTION_WORDS = "summary, vendors, hot, trends, key, activity, notable, appendix"
+SECTION_WORDS = "summary, vendors, hot, trends, key, activity, notable, ci, appendix"
 
 
 class UsageError(InputError):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.commands.drawn import drawn, key_of
+from bot.model.ci import CiState
 from bot.model.queue import Queue
 from bot.model.radar import Radar
 from bot.model.report import Report
@@ -128,4 +129,29 @@ class RadarShown:
         return [render_radar_discord(self.radar, self.lang)]
 
 
-Answer = Said | ReportShown | QueueShown | RadarShown
+@dataclass(frozen=True)
+class CiShown:
+    """Red on main: what failed on vLLM's main at a window's end."""
+
+    state: CiState
+    label: str
+    ephemeral: bool = True
+    lang: str = "en"
+
+    def told(self) -> str:
+        return f"the {self.label} CI state ({self.state.state})"
+
+    def slack(self) -> list[Message]:
+        from formatters.ci_outline import render_ci_slack
+
+        drawn_ = render_ci_slack(self.state, self.label, self.lang)
+        return [{"text": m["text"], "blocks": m["blocks"]} for m in drawn_]
+
+    def discord(self) -> list[Message]:
+        from formatters.ci_outline import render_ci_discord
+
+        drawn_ = render_ci_discord(self.state, self.label, self.lang)
+        return [{"embeds": m["embeds"]} for m in drawn_]
+
+
+Answer = Said | ReportShown | QueueShown | RadarShown | CiShown

@@ -11,6 +11,7 @@ import re
 
 from bot.commands.services import Services
 from bot.commands.words import CommandError
+from bot.model.ci import CI_PREFIX
 from bot.model.personal import CADENCES, FILTER_KINDS, MINE, Filter
 from bot.model.radar import RADAR_TOPIC
 
@@ -21,9 +22,9 @@ FORMS = "`label:<name>`, `author:<login>`, `path:<glob>` or `mine`"
 
 def is_filter_word(word: str) -> bool:
     """The word names a personal filter (or tries to: `labels:x` is a wrong one); not
-    `radar:<plugin>`, a topic (one plugin's radar)."""
+    `radar:<plugin>` or `ci:<hardware>`, topics (one plugin's radar, one hardware's CI)."""
     kind, colon, _ = word.partition(":")
-    if word.lower().startswith(RADAR_TOPIC):
+    if word.lower().startswith((RADAR_TOPIC, CI_PREFIX)):
         return False
     return word.lower() == MINE or (bool(colon) and kind.isalpha())
 

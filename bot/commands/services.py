@@ -10,9 +10,11 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.model import asking
+from bot.model.ci import CI_PREFIX, CI_TOPIC, HARDWARE
 from bot.model.radar import PLUGINS_TOPIC, RADAR_TOPIC, plugin_topic
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
+from bot.service.ci import CiService
 from bot.service.queue import QueueService
 from bot.service.radar import RadarService
 from bot.service.reports import Reports
@@ -54,6 +56,7 @@ class Services:
         queues: QueueService | None = None,
         radar: RadarService | None = None,
         links: GitHubLinks | None = None,
+        ci: CiService | None = None,
     ) -> None:
         self.settings = settings
         self.rules = rules
@@ -63,6 +66,7 @@ class Services:
         self.limiter = RateLimiter(settings.command_limit_per_minute)
         self.queues = queues  # the composition root's one review-queue service
         self.radars = radar
+        self.ci = ci  # Red on main (None: VLLM_REPORT_CI_URL is off)
         self.links = links  # chat user → GitHub login (`/vllm-me`)
         self._labels: tuple[float, list[str]] | None = None
 
@@ -101,5 +105,19 @@ class Services:
             return PLUGINS_TOPIC
         if said.startswith(RADAR_TOPIC) and self.radars is not None and self.radars.plugins:
             return plugin_topic(self.radars.plugin(said.removeprefix(RADAR_TOPIC)))
+        if self.ci is not None and (said == CI_TOPIC or said.startswith(CI_PREFIX)):
+            return ci_topic(said)
         key: str = asking.topic(name, self.rules)
         return key
+
+
+def ci_topic(said: str) -> str:
+    """The subscription key of CI news: `ci` (every hardware) or `ci:amd`; AskError (one
+    sentence) for a hardware CI does not run on."""
+    typed = said.strip().lower()
+    hardware = typed.removeprefix(CI_PREFIX) if typed != CI_TOPIC else ""
+    if typed != CI_TOPIC and hardware not in HARDWARE:
+        raise asking.AskError(
+            f"'{said}' names no hardware: say `ci` or `ci:<hardware>` ({', '.join(HARDWARE)})"
+        )
+    return typed

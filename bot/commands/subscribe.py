@@ -19,6 +19,7 @@ from bot.commands.filters import FORMS, confirm, is_filter_word, read_cadence, r
 from bot.commands.services import Services
 from bot.commands.words import CommandError, Option
 from bot.model.asking import AskError
+from bot.model.ci import CI_PREFIX, CI_TOPIC, ci_hardware
 from bot.model.personal import CADENCES, MINE, Filter
 from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC, RADAR_TOPIC
 from bot.store import Subscription
@@ -101,6 +102,9 @@ class Subscribe(Command[SubscribeRequest, Checked]):
             name = PLUGINS_DIGEST
         elif key.startswith(RADAR_TOPIC):
             name = f"{PLUGINS_DIGEST} of {key.removeprefix(RADAR_TOPIC)}"
+        elif key == CI_TOPIC or key.startswith(CI_PREFIX):
+            hardware = ci_hardware(key)
+            name = "Red on main" + (f" ({hardware})" if hardware else "")
         return Checked(key, name, request.where)
 
     def _topic(self, services: Services, said: str) -> str:

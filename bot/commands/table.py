@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from bot.collect.source import CollectError
 from bot.commands.answers import Answer, ReportShown, Said
 from bot.commands.base import Asker, Command, Request
+from bot.commands.ci import Ci
 from bot.commands.me import Me
 from bot.commands.queue import ReviewQueue
 from bot.commands.radar import Radar
@@ -38,6 +39,7 @@ TABLE: tuple[Command[Any, Any], ...] = (
     Report(),
     ReviewQueue(),
     Radar(),
+    Ci(),
     Subscribe(),
     Unsubscribe(),
     Subscriptions(),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from bot.model.ci import Red
 from bot.model.windows import Window
 
 FILTER_KINDS = ("label", "author", "path")  # `kind:value`; `mine` stands alone
@@ -82,10 +83,12 @@ class PersonalDigest:
     login: str | None  # the reader's linked GitHub login (`mine`)
     entries: tuple[PersonalEntry, ...]
     items: dict[int, ItemView] = field(default_factory=dict)
+    # `mine`: CI failures on main whose suspected PR is the reader's (Red on main).
+    ci: tuple[Red, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.entries
+        return not self.entries and not self.ci
 
 
 @dataclass(frozen=True)

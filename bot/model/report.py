@@ -23,6 +23,7 @@ from bot.model.catalog import TopicInfo as TopicInfo
 from bot.model.windows import Window
 
 if TYPE_CHECKING:
+    from bot.model.ci import CiState
     from bot.model.queue import Queue
     from bot.model.radar import Radar
 
@@ -31,7 +32,9 @@ if TYPE_CHECKING:
 # commands take (besides a topic key).
 BASELINE_DAYS = 7  # trends compare a day with the mean of the days before it
 
-SECTIONS = ("summary", "vendors", "hot", "trends", "key", "activity", "notable", "appendix")
+SECTIONS = (
+    "summary", "vendors", "hot", "trends", "key", "activity", "notable", "ci", "appendix",
+)  # fmt: skip
 
 
 class ListName(StrEnum):
@@ -430,6 +433,7 @@ class Report:
     queue: Queue | None = None  # the review queue of the window, when it was asked for
     radar: Radar | None = None  # the hardware plugins' breakage radar (the daily report's)
     continuity: Continuity | None = None  # its past in the reports published before it
+    ci: CiState | None = None  # Red on main: vLLM's CI failures (the daily report's)
 
     def item(self, number: int) -> ActivityItem:
         """An item of the window or of its context."""

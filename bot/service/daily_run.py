@@ -20,8 +20,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.analyze.ci import is_news, of_hardware, suspected_of
 from bot.delivery import Deliverer, DeliveryResult, Destination
-from bot.model.personal import Filter
+from bot.model.ci import CI_PREFIX, CI_TOPIC, ci_hardware
+from bot.model.personal import MINE, Filter
 from bot.model.query import ReportQuery
 from bot.model.radar import PLUGINS_TOPIC, RADAR_TOPIC, plugin_topic
 from bot.model.report import Report
@@ -142,6 +144,14 @@ class DailyRun:
             target = Destination(
                 sub.platform, sub.target_id, sub.target_kind, f"digest-{sub.topic}"
             )
+            if sub.topic == CI_TOPIC or sub.topic.startswith(CI_PREFIX):
+                # Red on main for one hardware (or all): a day without news sends nothing.
+                if report.ci is not None:
+                    state = of_hardware(report.ci, ci_hardware(sub.topic))
+                    if is_news(state):
+                        part = replace(report, ci=state)
+                        sent.append(await self._send(part, target, result, ("ci",)))
+                continue
             if sub.topic == PLUGINS_TOPIC or sub.topic.startswith(RADAR_TOPIC):
                 # The daily report's own Plugins section, or one plugin's part of it.
                 part = _plugins_of(report, sub.topic)
@@ -170,6 +180,8 @@ class DailyRun:
         sent = []
         for one in due:
             sub, digest = one.subscription, one.digest
+            if digest.filter.kind == MINE:  # and the CI failures their PRs are suspected of
+                digest = replace(digest, ci=suspected_of(report.ci, digest.login))
             stream = stream_of(digest.filter)
             target = Destination(sub.platform, sub.target_id, sub.target_kind, stream)
             if digest.empty:

@@ -103,6 +103,7 @@ class Reports:
         prose: ProseWriter | None = None,
         queue: Callable[[Report], Report] | None = None,
         radar: Callable[[Report, bool], Report] | None = None,
+        ci: Callable[[Report, bool], Report] | None = None,
         featured_days: FeaturedDays | None = None,
     ) -> None:
         self.archiver = archiver
@@ -113,6 +114,8 @@ class Reports:
         self.queue = queue  # adds the review queue to a report (the queue service's)
         # Adds the plugins' breakage radar (the radar service's); False: from the archive alone.
         self.radar = radar
+        # Adds Red on main (the CI service's); True: the dashboard is read first.
+        self.ci = ci
         self._cache: OrderedDict[ReportQuery, tuple[float, Report]] = OrderedDict()
         self._lock = threading.Lock()
         # What each report day featured: a day's entry is the same whoever works it out.
@@ -147,6 +150,10 @@ class Reports:
             # section the run made, from the archive, and never ask GitHub for it.
             ask, radar = query.queue and self.archiver.fetch, self.radar
             report = self._with("plugins", lambda r: radar(r, ask), report)
+        if self.ci is not None and query.topic is None:
+            # The daily run reads the dashboard; everyone else gets the archive's answer.
+            add_ci, read = self.ci, bool(query.queue and self.archiver.fetch)
+            report = self._with("Red on main", lambda r: add_ci(r, read), report)
         if self.prose is not None:  # 3. prose, checked, when a model is configured
             prose, problem = self.prose.write(
                 report, query.lang, ask=self.archiver.fetch, threads=threads
@@ -299,6 +306,7 @@ class Reports:
             self.clock,
             self.prose,
             radar=self.radar,  # the archived Plugins section of a day the run read
+            ci=self.ci,  # Red on main from the archive (its reader never fetches)
             featured_days=self._featured,
         )
 

@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0012"
+HEAD_REVISION = "0013"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -351,3 +351,46 @@ class CompareRow(Base):
     head: Mapped[str] = mapped_column(String(64), primary_key=True)
     ahead_by: Mapped[int] = mapped_column(Integer)
     base_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CiReadRow(Base):
+    """One read of the CI dashboard (`bot.collect.ci`): when, whether it worked and, if not,
+    why; how many records it held and how many did not parse. A day's CI state is known
+    only from a read that worked (`bot.store.ci`)."""
+
+    __tablename__ = "ci_reads"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    source: Mapped[str] = mapped_column(String(300))
+    read_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    ok: Mapped[bool] = mapped_column(Boolean)
+    problem: Mapped[str] = mapped_column(String(500), default="")
+    records: Mapped[int] = mapped_column(Integer, default=0)
+    skipped: Mapped[int] = mapped_column(Integer, default=0)
+    oldest: Mapped[datetime | None] = mapped_column(UTCDateTime)  # set when the answer was cut
+
+
+class CiFailureRow(Base):
+    """A failure episode of main's CI as the newest read saw it (`record`: our own
+    `Failure`, as JSON); `opened_at` and `closed_at` say which days it belongs to."""
+
+    __tablename__ = "ci_failures"
+
+    source: Mapped[str] = mapped_column(String(300), primary_key=True)
+    alert_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class CiCorrectionRow(Base):
+    """A PR a person said did not cause a CI failure (`/vllm-ci wrong`): the report never
+    shows it as that failure's suspect again."""
+
+    __tablename__ = "ci_corrections"
+
+    alert_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    said_by: Mapped[str] = mapped_column(String(80))
+    said_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -49,6 +49,7 @@ WORDS: dict[str, dict[str, str]] = {
         "since": " — red since {day} (build #{build}; {runs} failing runs; failure {id})",
         "since_one": " — red since {day} (build #{build}; failure {id})",
         "passed": " — passed in build #{build} on {day}, red since {since} ({runs} failing runs)",
+        "passed_one": " — passed in build #{build} on {day}, red since {since} (1 failing run)",
         "closed_line": " — closed on {day} with no passing run seen: not counted as fixed",
         "suspect": "Suspected: ",
         "by": " by ",
@@ -61,7 +62,7 @@ WORDS: dict[str, dict[str, str]] = {
         "attribution": " Suspects shown so far: {confirmed} confirmed by a revert or a fix, "
         "{corrected} corrected by readers (/vllm-ci wrong), {open} not yet confirmed.",
         "precision": " Precision {share} of those judged.",
-        "skipped": " {n} failure record(s) could not be read and are left out.",
+        "skipped": " Left out, unreadable: {n} of the dashboard's failure records.",
         "more": "+{n} more: {command}",
         "line_unknown": "Red on main: unknown ({why})",
         "line_green": "Red on main: nothing failing",
@@ -86,6 +87,7 @@ WORDS: dict[str, dict[str, str]] = {
         "since": " — 自 {day} 起失败（首个失败构建 #{build}；共 {runs} 次失败；故障 {id}）",
         "since_one": " — 自 {day} 起失败（首个失败构建 #{build}；故障 {id}）",
         "passed": " — 于 {day} 在构建 #{build} 中通过（自 {since} 起失败，共 {runs} 次）",
+        "passed_one": " — 于 {day} 在构建 #{build} 中通过（自 {since} 起失败，共 1 次）",
         "closed_line": " — 于 {day} 关闭，但未观察到通过的运行：不算作已修复",
         "suspect": "疑似原因：",
         "by": "，作者 ",
@@ -134,11 +136,11 @@ DROPPED = {
 }
 
 
-def _t(lang: str, key: str, **values: object) -> str:
+def phrase(lang: str, key: str, **values: object) -> str:
     return WORDS[lang][key].format(**values)
 
 
-def _when(moment: datetime, tz: tzinfo | None) -> str:
+def when(moment: datetime, tz: tzinfo | None) -> str:
     return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
 
 
@@ -150,27 +152,27 @@ def ci_line(state: CiState, lang: str) -> str:
     """The section in one line, for the chat headline: a reader who stops there learns
     whether main is red, where, and whether that is known at all."""
     if not state.known:
-        return _t(lang, "line_unknown", why=state.why)
+        return phrase(lang, "line_unknown", why=state.why)
     if not state.red and not state.infra and not state.resolved:
-        return _t(lang, "line_green")
+        return phrase(lang, "line_green")
     said = ""
     if state.red:
         counts: dict[str, int] = {}
         for red in state.red:
             counts[red.failure.hardware] = counts.get(red.failure.hardware, 0) + 1
         hardware = w.LIST_SEP[lang].join(
-            _t(lang, "hw_count", n=n, name=HARDWARE_NAMES[key])
+            phrase(lang, "hw_count", n=n, name=HARDWARE_NAMES[key])
             for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         )
-        said = _t(lang, "line", n=len(state.red), hardware=hardware)
+        said = phrase(lang, "line", n=len(state.red), hardware=hardware)
         new = sum(1 for r in state.red if r.new)
-        said += _t(lang, "line_new", n=new) if new else ""
+        said += phrase(lang, "line_new", n=new) if new else ""
     else:
-        said = _t(lang, "line_green")
+        said = phrase(lang, "line_green")
     if state.infra:
-        said += _t(lang, "line_infra", n=len(state.infra))
+        said += phrase(lang, "line_infra", n=len(state.infra))
     if state.resolved:
-        said += _t(lang, "line_fixed", n=len(state.resolved))
+        said += phrase(lang, "line_fixed", n=len(state.resolved))
     return said
 
 
@@ -179,24 +181,24 @@ def ci_section(state: CiState, lang: str) -> ol.Section:
     tz = state.end.tzinfo
     blocks: list[ol.Block] = []
     if not state.known:
-        text = _t(lang, "unknown", why=state.why.rstrip("."))
-        return ol.Section("ci", _t(lang, "title"), (_text_block(text),))
+        text = phrase(lang, "unknown", why=state.why.rstrip("."))
+        return ol.Section("ci", phrase(lang, "title"), (_text_block(text),))
     if state.red:
         entries = tuple(_open(red, lang, state.end) for red in state.red)
-        blocks.append(ol.Block(_t(lang, "red", n=len(state.red)), entries, "numbered"))
+        blocks.append(ol.Block(phrase(lang, "red", n=len(state.red)), entries, "numbered"))
     if state.infra:
         entries = tuple(_open(red, lang, state.end, suspect=False) for red in state.infra)
-        blocks.append(ol.Block(_t(lang, "infra", n=len(state.infra)), entries))
+        blocks.append(ol.Block(phrase(lang, "infra", n=len(state.infra)), entries))
     if state.resolved:
         entries = tuple(_passed(red, lang, tz) for red in state.resolved)
-        blocks.append(ol.Block(_t(lang, "resolved", n=len(state.resolved)), entries))
+        blocks.append(ol.Block(phrase(lang, "resolved", n=len(state.resolved)), entries))
     if state.closed:
         entries = tuple(_closed(red, lang, tz) for red in state.closed)
-        blocks.append(ol.Block(_t(lang, "closed", n=len(state.closed)), entries))
+        blocks.append(ol.Block(phrase(lang, "closed", n=len(state.closed)), entries))
     if not state.red and not state.infra:
-        blocks.insert(0, _text_block(_t(lang, "green")))
+        blocks.insert(0, _text_block(phrase(lang, "green")))
     blocks.append(_text_block(_footer(state, lang)))
-    return ol.Section("ci", _t(lang, "title"), tuple(blocks))
+    return ol.Section("ci", phrase(lang, "title"), tuple(blocks))
 
 
 def suspected_block(reds: tuple[Red, ...], end: datetime, lang: str) -> ol.Block:
@@ -205,7 +207,7 @@ def suspected_block(reds: tuple[Red, ...], end: datetime, lang: str) -> ol.Block
         _open(r, lang, end) if r.failure.resolved is None else _passed(r, lang, end.tzinfo)
         for r in reds
     )
-    return ol.Block(_t(lang, "yours", n=len(reds)), entries)
+    return ol.Block(phrase(lang, "yours", n=len(reds)), entries)
 
 
 def _text_block(text: str) -> ol.Block:
@@ -214,7 +216,7 @@ def _text_block(text: str) -> ol.Block:
 
 def _head(red: Red, lang: str) -> list[ol.Part]:
     failure = red.failure
-    head: list[ol.Part] = [ol.Our(_t(lang, "new"))] if red.new else []
+    head: list[ol.Part] = [ol.Our(phrase(lang, "new"))] if red.new else []
     name = HARDWARE_NAMES[failure.hardware]
     if name.lower() not in failure.job.lower():  # "AMD: Kernels Test" says it already
         head.append(ol.Our(f"[{name}] "))
@@ -226,10 +228,10 @@ def _open(red: Red, lang: str, end: datetime, suspect: bool = True) -> ol.Entry:
     # The runs counted at the read: told only when none of them came after the window.
     key = "since" if failure.count > 1 and failure.last.at <= end else "since_one"
     tz = end.tzinfo
-    said = _t(
+    said = phrase(
         lang,
         key,
-        day=_when(failure.first.at, tz),
+        day=when(failure.first.at, tz),
         build=failure.first.number,
         runs=failure.count,
         id=failure.alert_id,
@@ -243,11 +245,11 @@ def _passed(red: Red, lang: str, tz: tzinfo | None) -> ol.Entry:
     resolved = failure.resolved
     if resolved is None:  # never: `resolved` holds only failures with an observed pass
         raise ValueError(f"failure {failure.alert_id} has no observed pass")
-    said = _t(
+    said = phrase(
         lang,
-        "passed",
+        "passed" if failure.count != 1 else "passed_one",
         build=resolved.number,
-        day=_when(resolved.at, tz),
+        day=when(resolved.at, tz),
         since=_day(failure.first.at, tz),
         runs=failure.count,
     )
@@ -256,7 +258,7 @@ def _passed(red: Red, lang: str, tz: tzinfo | None) -> ol.Entry:
 
 def _closed(red: Red, lang: str, tz: tzinfo | None) -> ol.Entry:
     closed_at = red.failure.closed_at or red.failure.last.at
-    said = _t(lang, "closed_line", day=_when(closed_at, tz))
+    said = phrase(lang, "closed_line", day=when(closed_at, tz))
     return ol.Entry((*_head(red, lang), ol.Our(said)))
 
 
@@ -266,7 +268,7 @@ def _suspect_lines(red: Red, lang: str, tz: tzinfo | None) -> tuple[ol.Line, ...
         lines.append(_suspect(red.suspect, lang, tz))
     if red.dropped:
         said = w.LIST_SEP[lang].join(_dropped(s, lang) for s in red.dropped)
-        lines.append((ol.Our(_t(lang, "dropped", items=said)),))
+        lines.append((ol.Our(phrase(lang, "dropped", items=said)),))
     return tuple(lines)
 
 
@@ -277,28 +279,28 @@ def _dropped(suspect: Suspect, lang: str) -> str:
 
 def _suspect(suspect: Suspect, lang: str, tz: tzinfo | None) -> ol.Line:
     line: list[ol.Part] = [
-        ol.Our(_t(lang, "suspect")),
+        ol.Our(phrase(lang, "suspect")),
         ol.Ref(suspect.number, item_url(REPO, "pr", suspect.number)),
     ]
     if suspect.title:
         line += [ol.Our(" "), ol.Theirs(suspect.title)]
     if suspect.author:
-        line += [ol.Our(_t(lang, "by")), ol.Theirs(f"@{suspect.author}", ol.LOGIN_LIMIT)]
+        line += [ol.Our(phrase(lang, "by")), ol.Theirs(f"@{suspect.author}", ol.LOGIN_LIMIT)]
     if suspect.merged_at is not None:
-        line.append(ol.Our(_t(lang, "merged", day=_day(suspect.merged_at, tz))))
+        line.append(ol.Our(phrase(lang, "merged", day=_day(suspect.merged_at, tz))))
     if suspect.confirmed_by:
         number, _, how = suspect.confirmed_by.lstrip("#").partition(" ")
         key = "reverts" if how.startswith("reverts") else "fixes"
-        line.append(ol.Our(_t(lang, "confirmed", how=_t(lang, key, n=number))))
+        line.append(ol.Our(phrase(lang, "confirmed", how=phrase(lang, key, n=number))))
     return tuple(line)
 
 
 def _footer(state: CiState, lang: str) -> str:
     tz = state.end.tzinfo
-    said = _t(lang, "read", source=state.source, time=_when(state.read_at or state.end, tz))
+    said = phrase(lang, "read", source=state.source, time=when(state.read_at or state.end, tz))
     measured = state.attribution
     if measured.confirmed or measured.corrected or measured.unconfirmed:
-        said += _t(
+        said += phrase(
             lang,
             "attribution",
             confirmed=measured.confirmed,
@@ -306,9 +308,9 @@ def _footer(state: CiState, lang: str) -> str:
             open=measured.unconfirmed,
         )
         if measured.precision is not None:
-            said += _t(lang, "precision", share=f"{measured.precision:.0%}")
+            said += phrase(lang, "precision", share=f"{measured.precision:.0%}")
     if state.skipped:
-        said += _t(lang, "skipped", n=state.skipped)
+        said += phrase(lang, "skipped", n=state.skipped)
     return said
 
 
@@ -319,7 +321,7 @@ def chat_blocks(section: ol.Section, label: str, lang: str) -> tuple[ol.Block, .
     for block in section.blocks:
         hidden = len(block.entries) - CHAT_ROWS
         if block.style != "text" and hidden > 0:
-            rest = (ol.Our(_t(lang, "more", n=hidden, command=f"/vllm-ci {label}")),)
+            rest = (ol.Our(phrase(lang, "more", n=hidden, command=f"/vllm-ci {label}")),)
             block = replace(block, entries=block.entries[:CHAT_ROWS], rest=rest)
         out.append(block)
     return tuple(out)
@@ -384,55 +386,3 @@ def _red_dict(red: Red) -> dict[str, Any]:
         },
         "dropped": [{"number": s.number, "why": s.why} for s in red.dropped],
     }
-
-
-# -- the section on its own: `vllm-report ci`, `/vllm-ci` ------------------------------------
-
-EVENT_TYPE = "vllm_report_ci"
-
-
-def answer_title(state: CiState, label: str, lang: str) -> str:
-    return _t(lang, "answer_title", label=label)
-
-
-def answer_context(state: CiState, lang: str) -> str:
-    tz = state.end.tzinfo
-    topic = f" · {HARDWARE_NAMES[state.topic]}" if state.topic else ""
-    return _t(
-        lang, "answer_context", start=_when(state.start, tz), end=_when(state.end, tz), topic=topic
-    )
-
-
-def render_ci_markdown(state: CiState, label: str, lang: str) -> str:
-    from formatters.markdown import section_text
-
-    section = ci_section(state, lang)
-    title = answer_title(state, label, lang)
-    body = section_text(section).split("\n", 1)[1]  # its own title is the page's
-    return f"# {title}\n\n{answer_context(state, lang)}\n{body}\n"
-
-
-def render_ci_slack(state: CiState, label: str, lang: str) -> list[dict[str, Any]]:
-    from formatters.slack_blocks import render_slack_single
-
-    section = ci_section(state, lang)
-    payload = {"window": label, "topic": state.topic or "", "part": "ci"}
-    return render_slack_single(
-        answer_title(state, label, lang),
-        answer_context(state, lang),
-        replace(section, blocks=chat_blocks(section, label, lang)),
-        lang,
-        {"event_type": EVENT_TYPE, "event_payload": payload},
-    )
-
-
-def render_ci_discord(state: CiState, label: str, lang: str) -> list[dict[str, Any]]:
-    from formatters.discord_embeds import render_discord_single
-
-    section = ci_section(state, lang)
-    return render_discord_single(
-        answer_title(state, label, lang),
-        answer_context(state, lang),
-        replace(section, blocks=chat_blocks(section, label, lang)),
-        lang,
-    )

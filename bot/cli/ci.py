@@ -71,7 +71,8 @@ def run_ci(args: argparse.Namespace) -> int:
     )
     topic = args.topic.strip().lower() if args.topic else None
     from bot.app import ci as ci_of
-    from formatters import ci_outline as drawn
+    from formatters import ci as drawn
+    from formatters.ci_outline import ci_to_dict
 
     with opened(settings, rules) as bot:
         service = ci_of(bot)
@@ -82,7 +83,7 @@ def run_ci(args: argparse.Namespace) -> int:
     if not state.known and args.format == "markdown":  # the sentence says all there is
         raise ServiceError(f"the CI state of {label} is unknown: {state.why}")
     if args.format == "json":
-        print(json.dumps(drawn.ci_to_dict(state), ensure_ascii=False, indent=2))
+        print(json.dumps(ci_to_dict(state), ensure_ascii=False, indent=2))
     elif args.format == "slack":
         payload = drawn.render_ci_slack(state, label, lang)
         print(json.dumps(payload, ensure_ascii=False, indent=2))

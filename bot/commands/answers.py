@@ -142,13 +142,13 @@ class CiShown:
         return f"the {self.label} CI state ({self.state.state})"
 
     def slack(self) -> list[Message]:
-        from formatters.ci_outline import render_ci_slack
+        from formatters.ci import render_ci_slack
 
         drawn_ = render_ci_slack(self.state, self.label, self.lang)
         return [{"text": m["text"], "blocks": m["blocks"]} for m in drawn_]
 
     def discord(self) -> list[Message]:
-        from formatters.ci_outline import render_ci_discord
+        from formatters.ci import render_ci_discord
 
         drawn_ = render_ci_discord(self.state, self.label, self.lang)
         return [{"embeds": m["embeds"]} for m in drawn_]

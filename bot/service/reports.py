@@ -139,21 +139,7 @@ class Reports:
         report, threads = self._analyzed(  # 2. analyzed
             self.archiver, repo, window, items, now, archived.complete, notes, query.topic
         )
-        if _one_day(window):  # its past, when one was published (a digest's too)
-            fresh = query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH
-            report = self._continued(report, now, fresh)
-        if query.queue and self.archiver.fetch and now - window.end <= QUEUE_FRESH:
-            report = self._with("review queue", self.queue, report)
-        if self.radar is not None and query.topic is None and (query.queue or _one_day(window)):
-            # The daily run reads the plugins for any day (their pins come from the pin
-            # files' histories); a person's `show`, a slash command or the site get the
-            # section the run made, from the archive, and never ask GitHub for it.
-            ask, radar = query.queue and self.archiver.fetch, self.radar
-            report = self._with("plugins", lambda r: radar(r, ask), report)
-        if self.ci is not None and query.topic is None:
-            # The daily run reads the dashboard; everyone else gets the archive's answer.
-            add_ci, read = self.ci, bool(query.queue and self.archiver.fetch)
-            report = self._with("Red on main", lambda r: add_ci(r, read), report)
+        report = self._sections(report, query, now)
         if self.prose is not None:  # 3. prose, checked, when a model is configured
             prose, problem = self.prose.write(
                 report, query.lang, ask=self.archiver.fetch, threads=threads
@@ -162,6 +148,27 @@ class Reports:
             if problem:  # the operator's business: readers are not told a server's answers
                 log.warning("%s for %s %s", problem, report.repo, window.label)
         self._remember(query, report)
+        return report
+
+    def _sections(self, report: Report, query: ReportQuery, now: datetime) -> Report:
+        """`report` with the sections other services add: its past, the review queue, the
+        plugins' radar and Red on main, each read fresh only by the daily run."""
+        window = report.window
+        ask = bool(query.queue and self.archiver.fetch)
+        if _one_day(window):  # its past, when one was published (a digest's too)
+            report = self._continued(report, now, ask and now - window.end <= QUEUE_FRESH)
+        if ask and now - window.end <= QUEUE_FRESH:
+            report = self._with("review queue", self.queue, report)
+        if self.radar is not None and query.topic is None and (query.queue or _one_day(window)):
+            # The daily run reads the plugins for any day (their pins come from the pin
+            # files' histories); a person's `show`, a slash command or the site get the
+            # section the run made, from the archive, and never ask GitHub for it.
+            radar = self.radar
+            report = self._with("plugins", lambda r: radar(r, ask), report)
+        if self.ci is not None and query.topic is None:
+            # The daily run reads the dashboard; everyone else gets the archive's answer.
+            add_ci = self.ci
+            report = self._with("Red on main", lambda r: add_ci(r, ask), report)
         return report
 
     def _analyzed(

@@ -79,7 +79,8 @@ def test_the_daily_report_says_what_is_red_on_main_in_both_languages(
     assert (
         "#37833 (merged after the first failure), #37616 (merged before the job last passed)" in en
     )
-    assert "### Passing again (1)" in en and "passed in build #58920" in en
+    assert "### Passing again (1)" in en
+    assert "passed in build #58920 on 2026-03-25 20:00, red since 2026-03-25 (1 failing run)" in en
     zh = section(render_markdown(daily(lang="zh"), "zh"), "🚦 main 分支 CI 失败")
     assert "### 截至当日结束仍失败（5）" in zh
     assert "疑似原因：[#37640](https://github.com/vllm-project/vllm/pull/37640)" in zh
@@ -141,9 +142,11 @@ def test_a_dashboard_down_on_the_daily_run_gives_unknown_never_zero(
     assert "Red on main: unknown (" in headline
 
 
-def test_ci_subscribers_get_their_hardware_s_news_and_mine_its_suspected_failures(
-    dashboard: FakeCiDashboard, monkeypatch: pytest.MonkeyPatch, store_url: str
-) -> None:
+def post_daily_to(
+    monkeypatch: pytest.MonkeyPatch, store_url: str, subscriptions: dict[str, str]
+) -> dict[str, list[tuple[str, str]]]:
+    """DAY's daily run posting to Slack channel C1, with `subscriptions` (channel or DM →
+    topic; the DM's person linked to @vllmellm); each channel's posts as (part, payload)."""
     from bot.app import daily_job, open_bot, transports
     from bot.model.rules import load_rules
     from bot.store import Store, Subscription
@@ -161,9 +164,9 @@ def test_ci_subscribers_get_their_hardware_s_news_and_mine_its_suspected_failure
             monkeypatch.setenv(name, value)
         store = Store(store_url)
         at = NOW - timedelta(days=1)
-        store.subscriptions.add(Subscription("slack", "channel", "C2", "ci:amd", "U1"), at)
-        store.subscriptions.add(Subscription("slack", "channel", "C3", "ci:tpu", "U1"), at)
-        store.subscriptions.add(Subscription("slack", "dm", "U7", "mine", "U7"), at)
+        for where, topic in subscriptions.items():
+            kind = "dm" if where.startswith("U") else "channel"
+            store.subscriptions.add(Subscription("slack", kind, where, topic, "U7"), at)
         store.links.link("slack", "U7", "vllmellm", at)
         store.close()
         settings = load_settings()
@@ -177,16 +180,39 @@ def test_ci_subscribers_get_their_hardware_s_news_and_mine_its_suspected_failure
             asyncio.run(run())
         finally:
             bot.close()
-        channel = [p.part for p in slack.channel_posts("C1")]
-        amd = {p.part: json.dumps(p.payload, ensure_ascii=False) for p in slack.channel_posts("C2")}
-        tpu = slack.channel_posts("C3")
-        mine = json.dumps([p.payload for p in slack.channel_posts("DU7")], ensure_ascii=False)
-    assert "ci" in channel
+        posted = {p.channel for p in slack.posted}
+        return {
+            channel: [
+                (p.part, json.dumps(p.payload, ensure_ascii=False))
+                for p in slack.channel_posts(channel)
+            ]
+            for channel in posted
+        }
+
+
+def test_ci_subscribers_get_their_hardware_s_news_and_mine_its_suspected_failures(
+    dashboard: FakeCiDashboard, monkeypatch: pytest.MonkeyPatch, store_url: str
+) -> None:
+    posts = post_daily_to(monkeypatch, store_url, {"C2": "ci:amd", "C3": "ci:tpu", "U7": "mine"})
+    assert "ci" in [part for part, _ in posts["C1"]]
+    amd = dict(posts["C2"])
     assert list(amd) == ["headline", "ci"]
     assert "AMD: Entrypoints Test (mi325_1)" in amd["ci"] and "Intel XPU Test" not in amd["ci"]
-    assert tpu == []  # no TPU news that day: nothing sent
+    assert "C3" not in posts  # no TPU news that day: nothing sent
+    mine = " ".join(payload for _, payload in posts["DU7"])
     assert "CI failures on main your PR is suspected of (1)" in mine
     assert "AMD: Entrypoints Test (mi325_1)" in mine
+
+
+def test_a_ci_subscriber_hears_when_the_state_is_unknown(
+    dashboard: FakeCiDashboard, monkeypatch: pytest.MonkeyPatch, store_url: str
+) -> None:
+    """A quiet hardware is told nothing, but a dashboard the run could not read is told:
+    silence would read as "nothing broke"."""
+    dashboard.mode = "down"
+    posts = post_daily_to(monkeypatch, store_url, {"C3": "ci:tpu"})
+    tpu = dict(posts["C3"])
+    assert "The CI state on main is unknown" in tpu["ci"]
 
 
 def test_vllm_ci_answers_and_takes_a_correction(dashboard: FakeCiDashboard) -> None:

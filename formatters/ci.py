@@ -1,0 +1,57 @@
+"""Red on main on its own: `vllm-report ci` (Markdown, JSON, a payload) and `/vllm-ci`'s
+one message on Slack and Discord, drawn from the daily section's outline
+(`formatters.ci_outline`), capped like its chat reply."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot.model.ci import CiState
+from formatters.ci_outline import HARDWARE_NAMES, chat_blocks, ci_section, phrase, when
+from formatters.discord_embeds import render_discord_single
+from formatters.markdown import section_text
+from formatters.slack_blocks import render_slack_single
+
+EVENT_TYPE = "vllm_report_ci"
+
+
+def answer_title(state: CiState, label: str, lang: str) -> str:
+    return phrase(lang, "answer_title", label=label)
+
+
+def answer_context(state: CiState, lang: str) -> str:
+    tz = state.end.tzinfo
+    topic = f" · {HARDWARE_NAMES[state.topic]}" if state.topic else ""
+    return phrase(
+        lang, "answer_context", start=when(state.start, tz), end=when(state.end, tz), topic=topic
+    )
+
+
+def render_ci_markdown(state: CiState, label: str, lang: str) -> str:
+    section = ci_section(state, lang)
+    title = answer_title(state, label, lang)
+    body = section_text(section).split("\n", 1)[1]  # its own title is the page's
+    return f"# {title}\n\n{answer_context(state, lang)}\n{body}\n"
+
+
+def render_ci_slack(state: CiState, label: str, lang: str) -> list[dict[str, Any]]:
+    section = ci_section(state, lang)
+    payload = {"window": label, "topic": state.topic or "", "part": "ci"}
+    return render_slack_single(
+        answer_title(state, label, lang),
+        answer_context(state, lang),
+        replace(section, blocks=chat_blocks(section, label, lang)),
+        lang,
+        {"event_type": EVENT_TYPE, "event_payload": payload},
+    )
+
+
+def render_ci_discord(state: CiState, label: str, lang: str) -> list[dict[str, Any]]:
+    section = ci_section(state, lang)
+    return render_discord_single(
+        answer_title(state, label, lang),
+        answer_context(state, lang),
+        replace(section, blocks=chat_blocks(section, label, lang)),
+        lang,
+    )

@@ -111,6 +111,12 @@ def _lead_vendor(section: Section, lang: str, command: str | None = None) -> lis
         shown = CHAT_BUCKET_SHOWN[block.key]
         capped = _capped(block, shown, lang, detail=True, command=command, covered=covered)
         covered |= {n for e in capped.entries for n in e.covers}
+        if not capped.entries and capped.rest is None:
+            # Every item already shown above: the report's own "shown above" line says
+            # where, or the heading goes (a heading over nothing reads as a lost list).
+            if block.rest is None:
+                continue
+            capped = replace(capped, rest=block.rest)
         blocks.append(capped)
     return blocks
 

@@ -25,8 +25,14 @@ def render_check_text(result: CheckResult, *, every: bool = False) -> str:
         )
         lines.append(f"{'':16}“{clean(claim.quote, QUOTE_LIMIT, defuse=False)}”")
     counts = {v: sum(1 for c in result.claims if c.verdict == v) for v in MARKS}
-    if not shown:
-        lines.append("No claim is wrong.")
+    settled = counts["correct"] + counts["wrong"]
+    if not shown and settled == 0:  # silence would read as "all checked and right"
+        lines.append(
+            "Nothing was settled: no sentence of this text names an item, a count or a "
+            "figure the facts decide, so nothing in it was checked."
+        )
+    elif not shown:
+        lines.append(f"No claim is wrong ({settled} settled by the facts).")
     lines += [
         "",
         f"{len(result.claims)} claims: {counts['correct']} correct, {counts['wrong']} wrong, "

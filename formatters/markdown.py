@@ -38,12 +38,11 @@ def _header(full: ol.Outline) -> str:
     window, counts_label = w.text(full.lang, "window"), w.text(full.lang, "counts")
     colon = "：" if full.lang == "zh" else ": "
     counts = " | ".join(f"{name} {value}" for name, value in full.counts)
-    lines = [
-        f"# {_ours(full.title)}",
-        "",
-        f"> {window}{colon}{full.window}",
-        f"> {counts_label}{colon}{counts}",
-    ]
+    lines = [f"# {_ours(full.title)}", "", f"> {window}{colon}{full.window}"]
+    if full.counts:
+        lines.append(f"> {counts_label}{colon}{counts}")
+    elif full.quiet:  # a quiet day says its counts in a sentence, never as five zeros
+        lines.append(f"> {_ours(full.quiet)}")
     # The busiest vendors' figures, as the chat post's first message gives them.
     lines += [f"> 🎯 {_ours(vendor)}" for vendor in full.vendors]
     if full.warning:

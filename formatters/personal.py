@@ -48,6 +48,9 @@ def personal_section(digest: PersonalDigest, lang: str) -> ol.Section:
         from formatters.ci_outline import suspected_block
 
         blocks.append(suspected_block(digest.ci, digest.window.end, lang))
+    if not blocks:  # shown on asking (`vllm-report digest`); the daily run sends none
+        said = w.text(lang, "personal_nothing", what=personal_what(digest, lang))
+        blocks.append(ol.Block(None, (ol.Entry((ol.Our(said),)),), "text"))
     return ol.Section("personal", personal_title(digest, lang), tuple(blocks))
 
 

@@ -61,11 +61,24 @@ def _interrupt(signum: int, frame: object) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     from bot.observe.logs import setup_logging
 
-    args = build_parser().parse_args(argv)
+    args = _parsed(build_parser(), argv)
     setup_logging(args.verbose)
     sys.excepthook = _masked_traceback
     handler: Callable[[argparse.Namespace], int] = args.func
     return _guarded(handler, args)
+
+
+def _parsed(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line read, with a window typed after the options too: `digest mine
+    --login alice 2026-03-25` (argparse gives a filter-then-window command's window only
+    the words before the first option). Anything else left over is argparse's error."""
+    args, extra = parser.parse_known_args(argv)
+    words = not any(word.startswith("-") for word in extra)
+    if extra and words and getattr(args, "when", None) == []:
+        args.when = list(extra)
+    elif extra:
+        parser.parse_args(argv)  # argparse's own "unrecognized arguments" and exit 2
+    return args
 
 
 def _guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ GitHub's facts."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -84,9 +85,26 @@ def _read_text(name: str) -> str:
             "name the report text itself"
         )
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{name} is not UTF-8 text: save it as UTF-8") from None
+    if _is_json(text):  # its keys and per-block lines would read as claims of the window
+        raise UsageError(
+            f"{name} is JSON (a chat payload or a report's JSON), not a report's text: check "
+            "the Markdown (`vllm-report show DAY > report.md`) or the text as people read it"
+        )
+    return text
+
+
+def _is_json(text: str) -> bool:
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        return False
+    try:
+        json.loads(stripped)
+    except ValueError:
+        return False
+    return True
 
 
 def _check_window(args: argparse.Namespace, text: str, settings: Settings) -> Window:

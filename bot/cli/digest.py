@@ -24,9 +24,8 @@ def add_digest_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         ],
     )
     digest.add_argument("filter", help="label:<name>, author:<login>, path:<glob> or mine")
-    digest.add_argument(
-        "when", nargs="*", default=["yesterday"], help="the window (default yesterday)"
-    )
+    # No default here: the window may also follow the options (bot.cli._parsed).
+    digest.add_argument("when", nargs="*", default=[], help="the window (default yesterday)")
     common_options(digest)
     digest.add_argument("--login", help="the GitHub login `mine` is for")
     digest.add_argument(
@@ -51,6 +50,7 @@ def run_digest(args: argparse.Namespace) -> int:
     if login is not None and not LOGIN.match(login):
         raise InputError(f"`{login}` is not a GitHub login (letters, digits and dashes)")
     settings, rules = configured(args)
+    args.when = args.when or ["yesterday"]
     window = asked_window(args, settings)
     from bot.model.query import ReportQuery
     from bot.service.personal import PersonalDigests

@@ -194,3 +194,51 @@ def test_the_errors_people_make_are_caught(
     head = "> Window: 2026-03-25 11:43 ~ 2026-03-26 11:43 (UTC+8)"
     _, claims = check(capsys, tmp_path, "\n".join([head, *lines]))
     assert sorted(wrong(claims)) == sorted(expected)
+
+
+def test_a_changed_headline_count_is_caught(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Our own `> Counts:` line is the first thing read: a changed figure in it is wrong."""
+    day = anchor_days()[2]
+    _, out = run(capsys, "show", day.label, "--cutoff", day.cutoff)
+    counts = re.search(r"New issues (\d+) \|.*\| Merged PRs (\d+) \|", out)
+    assert counts is not None
+    new, merged = counts.groups()
+    text = out.replace(f"New issues {new} |", "New issues 999 |").replace(
+        f"Merged PRs {merged} |", "Merged PRs 5 |"
+    )
+    code, claims = check(capsys, tmp_path, text)
+    assert code == 1
+    assert sorted(wrong(claims)) == [
+        (None, "count", "merged_prs 5"),
+        (None, "count", "new_issues 999"),
+    ]
+    _, claims = check(capsys, tmp_path, out)  # as published: each of the five is checked
+    said = {c["claimed"].split()[0] for c in claims if c["quote"].startswith("Counts:")}
+    assert said >= {"new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs"}
+
+
+def test_a_chat_payload_is_refused_not_misread(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    day = anchor_days()[2]
+    _, out = run(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "slack")
+    path = tmp_path / "slack.json"
+    path.write_text(out, encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "is JSON (a chat payload or a report's JSON), not a report's text" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_text_with_nothing_to_settle_says_so(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Nothing settled is not "no claim is wrong": the reader is told how little was read."""
+    day = anchor_days()[2]
+    path = tmp_path / "notes.md"
+    path.write_text(f"# vLLM daily report · {day.label}\n\nA quiet day, people say.\n")
+    code, out = run(capsys, "check", str(path), "--cutoff", day.cutoff)
+    assert code == 0
+    assert "Nothing was settled" in out and "No claim is wrong" not in out

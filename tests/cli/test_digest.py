@@ -58,3 +58,25 @@ def test_bad_words_are_one_sentence(
     assert main(["digest", *words]) == 2
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "slack", "discord"])
+def test_a_digest_with_nothing_in_it_says_so(
+    fmt: str, fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ordinary empty case (`author:nobody`): nothing matched, said, exit 0."""
+    words = ["digest", "author:nobody", DAY.label, "--cutoff", DAY.cutoff, "--format", fmt]
+    assert main(words) == 0
+    out = capsys.readouterr().out
+    assert "Nothing in this window matches: opened by nobody." in out
+
+
+def test_the_window_may_follow_the_options_as_the_help_shows(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`vllm-report digest mine --login tjtanaa 2026-03-25` (the --help example's order)."""
+    assert main(["digest", "mine", "--login", "tjtanaa", "--cutoff", DAY.cutoff, DAY.label]) == 0
+    assert f"· {DAY.label}" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:
+        main(["digest", "mine", "--login", "tjtanaa", "--bogus", DAY.label])
+    assert stopped.value.code == 2

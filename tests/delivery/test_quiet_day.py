@@ -83,6 +83,10 @@ def test_a_quiet_day_is_one_short_message(
     assert "今日较平静：新建 PR 2 个、新建 Issue 1 个、无 PR 合并" in json.dumps(
         answer, ensure_ascii=False
     )
+    assert main(["show", LABEL, "--cutoff", DAY.cutoff]) == 0
+    head = [line for line in capsys.readouterr().out.splitlines()[:8] if line.startswith(">")]
+    assert f"> {SENTENCE}" in head  # the Markdown says it too, never an empty "Counts:"
+    assert not any(line.rstrip().endswith(("Counts:", "数据统计：")) for line in head)
 
 
 def test_a_day_with_nothing_says_so_in_its_one_message(

@@ -301,3 +301,43 @@ def test_a_bucket_is_never_a_count_with_nothing_under_it(
     assert f"more: /vllm-report {day.label} amd_" in text
     monkeypatch.setenv("VLLM_REPORT_SITE_URL", LINK)
     assert "more in the full report_" in vendors_text()
+
+
+# A bucket's heading in a chat message: Slack's "*Merged PRs (11)*", Discord's "**…（2）**".
+_HEADING = {"slack": r"^\*[^*_]+[(（]\d+[)）]\*$", "discord": r"^\*\*[^*]+[(（]\d+[)）]\*\*$"}
+_ANY_HEADING = {"slack": r"^\*[^*_]+\*$", "discord": r"^\*\*[^*]+\*\*$"}  # bold: a heading
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("platform", ["slack", "discord"])
+def test_no_chat_heading_stands_over_nothing(platform: str, lang: str) -> None:
+    """The published 2026-03-26 day: AMD's two earlier issues closed are shown above, under
+    the ROCm release that closed them. Their heading says so; it never stands empty."""
+    import re
+
+    from formatters.chat import chat_parts
+    from tests.anchor_data import reference_day_items
+
+    report = analyze(reference_day_items(), WINDOW_0326, repo=REPO, rules=RULES, complete=True)
+    text = json.dumps([p for _, p in chat_parts(platform, report, lang)], ensure_ascii=False)
+    lines = [line for chunk in json.loads(text) for line in _texts(chunk)]
+    heading = re.compile(_HEADING[platform])
+    # A heading followed by nothing, or by another heading (a vendor's name, a bucket).
+    next_heading = re.compile(_ANY_HEADING[platform])
+    empty = [
+        line
+        for line, after in zip(lines, [*lines[1:], ""], strict=True)
+        if heading.match(line) and (not after.strip() or next_heading.match(after))
+    ]
+    assert empty == []
+    said = "\n".join(lines)
+    assert ("#36703" in said) and ("shown above" in said or "已列在上方" in said)
+
+
+def _texts(payload: object) -> list[str]:
+    """Every line of text in a payload, wherever its blocks or embeds keep it."""
+    if isinstance(payload, dict):
+        return [line for value in payload.values() for line in _texts(value)]
+    if isinstance(payload, list):
+        return [line for value in payload for line in _texts(value)]
+    return str(payload).split("\n") if isinstance(payload, str) else []

@@ -16,6 +16,10 @@ from bot.analyze.claims.facts import Facts
 from bot.model.claims import Claim
 from bot.model.report import ListName, Report
 
+# A label then its figure, as our counts line writes them ("> Counts: New issues 29 |
+# Merged PRs 44 | …"): the label as we spell it (case kept: "new issues 2" in prose is not
+# one), the figure whole, and not a vendor heading's "Merged PRs (9)".
+_LABEL = r"(?-i:\b{}):?\s+(\d+)\b(?![%.,]\d)"
 # The window's figures as reports write them, by the population each counts.
 _COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -26,6 +30,7 @@ _COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"(\d+)\s*(?:个)?新(?:的)?\s*Issue(?!\s*和)",
             r"\b(\d+)\s+new\s+issues?\b(?!\s+and)",
             r"\b(\d+)\s+issues?\s+(?:were\s+)?opened",
+            _LABEL.format("New issues"),
         ),
     ),
     (
@@ -36,6 +41,7 @@ _COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"(\d+)\s*个\s*(?:已)?关闭的?\s*Issue",
             r"\b(\d+)\s+issues?\s+(?:were\s+)?closed",
             r"\b(\d+)\s+closed\s+issues?\b",
+            _LABEL.format("Closed issues"),
         ),
     ),
     (
@@ -47,6 +53,7 @@ _COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"(\d+)\s*个新增",
             r"\b(\d+)\s+new\s+PRs?\b",
             r"\b(\d+)\s+PRs?\s+(?:were\s+)?opened",
+            _LABEL.format("New PRs"),
         ),
     ),
     (
@@ -58,6 +65,7 @@ _COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"\b(\d+)\s+PRs?\s+(?:were\s+)?merged",
             r"\bmerged\s+(\d+)\s+PRs?",
             r"\b(\d+)\s+merged\s+PRs?\b",
+            _LABEL.format("Merged PRs"),
         ),
     ),
     (
@@ -67,6 +75,7 @@ _COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"(\d+)\s*个\s*未合并(?:关闭)?的?\s*PR",
             r"\b(\d+)\s+PRs?\s+(?:were\s+)?closed\s+without\s+merging",
             r"\b(\d+)\s+closed(?:[- ]unmerged|\s+without\s+merging)\s+PRs?\b",
+            _LABEL.format("Closed without merging"),
         ),
     ),
     ("new_items", (r"(\d+)\s*个新的?\s*Issue\s*和\s*PR", r"\b(\d+)\s+new\s+issues\s+and\s+PRs")),

@@ -1,12 +1,14 @@
 """Checks of single setting values, each failing with what would be right: a repository
-name, a time of day, chat IDs, an HTTP URL, a listening address, a token. Pure functions:
-the Settings class (config.fields) applies them, the sources (config.sources) too.
+name, a time of day, chat IDs, an HTTP URL, a listening address, a token, a database URL.
+Pure functions but one (`check_sqlite_folder` looks at the file system): the Settings class
+(config.fields) applies them, the sources (config.sources) too.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from bot.model.errors import InputError
@@ -21,6 +23,9 @@ HOST_RE = re.compile(
     r"^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*|"
     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)$"
 )
+# The database URL schemes the store opens: SQLite, and PostgreSQL through psycopg 3 (the
+# one driver installed; bot.store.engine reads postgres:// and postgresql:// with it).
+DATABASE_SCHEMES = ("sqlite", "sqlite+pysqlite", "postgresql", "postgresql+psycopg", "postgres")
 
 
 class SettingsError(InputError):
@@ -74,12 +79,50 @@ def check_database_url(url: str) -> None:
             "not a database URL: write sqlite:////path/to/file.sqlite3 or "
             "postgresql://user@host/dbname"
         )
+    scheme = url.partition("://")[0]
+    if scheme.lower() not in DATABASE_SCHEMES:  # e.g. mysql://: "No module named 'MySQLdb'"
+        raise ValueError(
+            f"{scheme}:// is not a database vllm-report can use: write "
+            "sqlite:////path/to/file.sqlite3 for SQLite or postgresql://user@host/dbname "
+            "(postgres:// too) for PostgreSQL"
+        )
     netloc = url.partition("://")[2].split("/", 1)[0]
     if netloc.count("@") > 1:  # the driver would take the password's tail for the host
         raise ValueError(
             "its password holds '@': write each '@' of the password as %40 "
             "(postgresql://user:p%40ss@host/dbname)"
         )
+
+
+def sqlite_store_path(url: str) -> Path | None:
+    """The file a SQLite URL names (None: not SQLite, in memory, or a `uri=true` URL, whose
+    path SQLite reads itself), as bot.store.engine reads it."""
+    scheme, sep, rest = url.partition(":///")
+    if not sep or not scheme.lower().startswith("sqlite") or "uri=true" in url.lower():
+        return None
+    path = rest.split("?", 1)[0]
+    return Path(path) if path and path != ":memory:" else None
+
+
+def check_sqlite_folder(url: str) -> None:
+    """The folder of the SQLite file `url` names exists, or a ValueError saying what to do.
+
+    SQLite (and the store before it) would make any missing folder, so a typo in the path
+    (`/srv/vllm-reprot/x.sqlite3`) gave a new, empty archive in a new folder, in silence. The
+    default store, in the data folder, is not named by `DATABASE_URL` and still makes its
+    own folder."""
+    path = sqlite_store_path(url)
+    if path is None:
+        return
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.exists():
+        raise ValueError(f"{folder} is a file, not a folder: name a store file in a folder")
+    raise ValueError(
+        f"the folder {folder} does not exist: create it, or name a store file in a folder "
+        "that exists"
+    )
 
 
 def url_password(url: str) -> str | None:

@@ -39,6 +39,7 @@ from config.checks import (
     TIME_RE,
     check_database_url,
     check_ids,
+    check_sqlite_folder,
     check_token,
     csv,
     http_url,
@@ -383,6 +384,7 @@ class Settings(BaseSettings):
     def _check_database_url(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None:
             check_database_url(value.get_secret_value())
+            check_sqlite_folder(value.get_secret_value())
         return value
 
     @field_validator("github_api_url")

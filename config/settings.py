@@ -13,6 +13,7 @@ so no error text shows one.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from config.sources import (
     SECRET_FIELDS,
     SECRET_FILE_FIELDS,
     check_dotenv,
+    check_environment,
     env_name,
     env_names,
     field_name,
@@ -48,6 +50,7 @@ def load_settings(**overrides: Any) -> Settings:
     `overrides` come from the command line (`--repo`): a fault in one is named as the option
     the person typed, not as an environment variable they never set."""
     check_dotenv(Path(".env"), env_names(Settings))
+    check_environment(os.environ, env_names(Settings))
     try:
         settings = Settings(**overrides)
     except ValidationError as exc:
@@ -69,6 +72,7 @@ def diagnose_settings() -> tuple[Settings, list[tuple[str, str]]]:
 
     A settings file that cannot be read at all (TOML, .env) raises SettingsError."""
     check_dotenv(Path(".env"), env_names(Settings))
+    check_environment(os.environ, env_names(Settings))
     settings, problems = _settings_or_defaults()
     hide_secrets(settings.secrets())
     return settings, problems

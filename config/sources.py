@@ -1,5 +1,6 @@
 """Where settings come from besides the environment: secret files, the TOML file and `.env`,
-each checked so that a fault is refused at start with the setting and the file named.
+each checked so that a fault is refused at start with the setting and the file named; and
+the names in the environment, checked for a mistyped setting.
 
 Every secret setting may be read from a file, the way Docker and Kubernetes hand secrets
 over: `GITHUB_TOKEN_FILE=/run/secrets/github_token` (in the environment or `.env`) reads the
@@ -10,23 +11,38 @@ path named (never the contents). The names are `GITHUB_TOKEN_FILE`, `LLM_API_KEY
 `DISCORD_BOT_TOKEN_FILE` and `DATABASE_URL_FILE` (see `SECRET_FILE_FIELDS`).
 pydantic-settings' own `secrets_dir` (one file per setting in a folder) is not used: the
 `_FILE` form is what operators and official images (postgres, mysql) already know.
+
+Setting names as a person mistypes them are told apart from other programs' names by one
+check (`misnamed`) for `.env`, where they are refused (the file is the bot's own), and for
+the environment, where they are warned about, one log line each (`check_environment`: the
+environment is shared, and a bot that refused to start over another tool's variable would
+be worse than a typo's default). A name is taken for a mistyped setting when it is a letter
+or two away from one (`GITHUB_TOKN`), when it is a setting with its prefix moved
+(`GITHUB_REPO` for `VLLM_REPORT_REPO`, `GITHUB_TIMEOUT` for `VLLM_REPORT_GITHUB_TIMEOUT`,
+`VLLM_REPORT_GITHUB_TOKEN` for `GITHUB_TOKEN`), or when it carries `VLLM_REPORT_`, ours
+alone. Other names with our prefixes are left alone: CI runners set dozens of `GITHUB_*`
+(`GITHUB_SHA`, `GITHUB_REPOSITORY`), chat tools `SLACK_WEBHOOK_URL`.
 """
 
 from __future__ import annotations
 
 import difflib
 import io
+import json
+import logging
 import os
 import tomllib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
-from pydantic import AliasChoices
+from pydantic import AliasChoices, SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, TomlConfigSettingsSource
 
 from config.checks import SettingsError, check_token
+
+log = logging.getLogger(__name__)
 
 # The secret settings sent in an HTTP header (or, the signing secret, used as an HMAC key);
 # the database password is the fifth kind of secret (see `Settings.secrets`).
@@ -113,9 +129,9 @@ def read_secret_file(setting: str, path: Path, field: str) -> str:
     return value
 
 
-def check_toml(path: Path, known: Collection[str]) -> None:
-    """The settings file read as TOML, each key one of the `known` settings, or a
-    SettingsError naming the file and the fault."""
+def check_toml(path: Path, known: Mapping[str, FieldInfo]) -> None:
+    """The settings file read as TOML, each key one of the `known` settings with a value of
+    a type it takes, or a SettingsError naming the file and the fault."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
@@ -128,6 +144,7 @@ def check_toml(path: Path, known: Collection[str]) -> None:
     except OSError as exc:
         raise SettingsError(f"settings file {path} cannot be read: {exc.strerror}") from None
     _check_toml_keys(path, data, known)
+    _check_toml_text(path, data, known)
 
 
 def _check_toml_keys(path: Path, data: dict[str, Any], known: Collection[str]) -> None:
@@ -143,6 +160,41 @@ def _check_toml_keys(path: Path, data: dict[str, Any], known: Collection[str]) -
             near = difflib.get_close_matches(key, sorted(known), n=1)
             hint = f": did you mean '{near[0]}'?" if near else ": see the README's Settings"
             raise SettingsError(f"settings file {path}: '{key}' is not a setting{hint}")
+
+
+def _check_toml_text(path: Path, data: dict[str, Any], known: Mapping[str, FieldInfo]) -> None:
+    """A text setting holds TOML text: `cutoff = 1145` (or TOML's own time, 11:45:00) would
+    reach pydantic as a number, said as "Input should be a valid string" under the name of
+    an environment variable the person never set."""
+    for key, value in data.items():
+        if isinstance(value, str) or not _takes_text(known[key]):
+            continue
+        if isinstance(value, list):  # the list settings are comma-separated text
+            example = json.dumps(",".join(str(part) for part in value))
+        else:
+            default = known[key].default
+            example = json.dumps(default) if isinstance(default, str) and default else '"…"'
+        raise SettingsError(
+            f"settings file {path}: {key} = {_as_toml(value)} is not text: write it in "
+            f"quotes, e.g. {key} = {example}"
+        )
+
+
+def _takes_text(info: FieldInfo) -> bool:
+    """The setting is read from text (str, SecretStr, Path, optional or not)."""
+    kinds = get_args(info.annotation) or (info.annotation,)
+    return any(kind in (str, SecretStr, Path) for kind in kinds)
+
+
+def _as_toml(value: Any) -> str:
+    """A TOML value as the file wrote it (Python would say True and ['C1'])."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_as_toml(part) for part in value) + "]"
+    return str(value)
 
 
 def check_dotenv(path: Path, known: Collection[str] = ()) -> None:
@@ -168,13 +220,63 @@ def _check_dotenv_names(path: Path, text: str, known: set[str]) -> None:
     from dotenv import dotenv_values
 
     for name in dotenv_values(stream=io.StringIO(text)):
-        upper = name.upper()
-        if upper in known:
-            continue
-        near = difflib.get_close_matches(upper, sorted(known), n=1, cutoff=0.9)
-        if upper.startswith("VLLM_REPORT_") or near:
-            hint = f": did you mean {near[0]}?" if near else ": see docs/settings.md"
+        hint = misnamed(name, known)
+        if hint is not None:
             raise SettingsError(f"{path}: {name} is not a setting{hint}")
+
+
+OURS = "VLLM_REPORT_"
+# The prefixes our settings' environment names carry; only such names in the environment are
+# looked at (it holds every other program's variables too).
+PREFIXES = (OURS, "GITHUB_", "SLACK_", "DISCORD_", "LLM_", "DATABASE_")
+# How alike a name must be to a setting's to be taken for a typo of it (difflib's ratio):
+# `GITHUB_TOKN` is 0.96 from GITHUB_TOKEN, while GITHUB_GRAPHQL_URL is 0.75 from
+# GITHUB_API_URL.
+NEAR = 0.9
+
+
+def misnamed(name: str, known: Collection[str]) -> str | None:
+    """What to say after "NAME is not a setting" when `name` looks like a mistyped setting
+    (": did you mean X?", or where to look), None when it is a setting or another
+    program's name. `known`: every environment name a setting is read from, upper case."""
+    upper = name.upper()
+    if upper in known:
+        return None
+    meant = next((moved for moved in _moved(upper) if moved in known), None)
+    if meant is None:
+        near = difflib.get_close_matches(upper, sorted(known), n=1, cutoff=NEAR)
+        meant = near[0] if near else None
+    if meant is not None:
+        return f": did you mean {meant}?"
+    return ": see docs/settings.md" if upper.startswith(OURS) else None
+
+
+def _moved(upper: str) -> Iterator[str]:
+    """`upper` with its prefix moved, as a setting may have been meant. Only names that
+    carry one of our prefixes: `LANG` in `.env` is the locale, not VLLM_REPORT_LANG."""
+    if upper.startswith(OURS):
+        yield upper.removeprefix(OURS)
+        return
+    for prefix in PREFIXES:
+        if upper.startswith(prefix):
+            yield OURS + upper
+            yield OURS + upper.removeprefix(prefix)
+
+
+def check_environment(names: Iterable[str], known: Collection[str]) -> list[str]:
+    """Warn (one log line each) about every name in the environment carrying our prefixes
+    that looks like a mistyped setting; the lines said. Never the value: it may be a
+    secret."""
+    upper_known = {name.upper() for name in known}
+    said = []
+    for name in sorted(names):
+        if not name.upper().startswith(PREFIXES):
+            continue
+        hint = misnamed(name, upper_known)
+        if hint is not None:
+            said.append(f"the environment: {name} is not a setting{hint}")
+            log.warning("%s", said[-1])
+    return said
 
 
 def env_names(settings_cls: type[BaseSettings]) -> set[str]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -339,7 +340,9 @@ def driver_url(url: str) -> str:
 
 def check_sqlite_file(path: Path, url: str) -> None:
     """Refuse a path that holds something other than a SQLite database: SQLite would turn an
-    empty file into a database and fail later on any other, and neither is what was meant."""
+    empty file into a database and fail later on any other, and neither is what was meant.
+    Refuse another program's SQLite database too: the store's tables would be made beside
+    its own, in silence."""
     if path.is_dir():
         raise StoreUrlError(f"DATABASE_URL names {path}, which is a folder: name a file in it")
     if not path.exists():
@@ -351,10 +354,40 @@ def check_sqlite_file(path: Path, url: str) -> None:
         raise StoreError(f"cannot read the store ({safe_url(url)}): {exc.strerror}") from None
     if head != SQLITE_MAGIC:
         what = "an empty file" if not head else "a file that is not a SQLite database"
-        raise StoreUrlError(
-            f"DATABASE_URL names {path}, {what}; refusing to touch it: point DATABASE_URL "
-            "at a new file name (or at an existing store)"
-        )
+    elif _is_another_programs(path):
+        what = "a SQLite database of another program (none of its tables is the store's)"
+    else:
+        return
+    raise StoreUrlError(
+        f"DATABASE_URL names {path}, {what}; refusing to touch it: point DATABASE_URL "
+        "at a new file name (or at an existing store)"
+    )
+
+
+def _is_another_programs(path: Path) -> bool:
+    """The SQLite database at `path` holds tables and none of them is the store's (any
+    revision's store holds `items`, made by the first migration).
+
+    Read before the engine connects: its first connection switches the file to WAL, which
+    rewrites the header of a database that is not ours. Read-only, and `immutable` unless a
+    WAL file is beside it (then its tables may still be there, and a reader needs its -shm):
+    a read-only reader of a WAL database would otherwise leave -wal and -shm files beside
+    another program's. A file SQLite cannot read here is left for the opening to report
+    (damaged, locked, not permitted)."""
+    mode = "mode=ro" if path.with_name(path.name + "-wal").exists() else "immutable=1"
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        tables = {str(row[0]) for row in rows} - {VERSION_TABLE}
+    except sqlite3.Error:
+        return False
+    finally:
+        connection.close()
+    tables = {name for name in tables if not name.startswith("sqlite_")}  # SQLite's own
+    return bool(tables) and not tables & set(Base.metadata.tables)
 
 
 def safe_url(url: str) -> str:

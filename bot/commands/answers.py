@@ -16,7 +16,7 @@ from bot.model.ci import CiState
 from bot.model.queue import Queue
 from bot.model.radar import Radar
 from bot.model.report import Report
-from formatters._text import discord_escape, slack_escape, truncate
+from formatters._text import clean, discord_escape, slack_escape, truncate
 from formatters.discord_embeds import render_discord, render_discord_queue
 from formatters.radar import render_radar_discord, render_radar_slack
 from formatters.slack_blocks import render_slack, render_slack_queue
@@ -46,10 +46,30 @@ class Said:
     def slack(self) -> list[Message]:
         # Escaping can grow a text fourfold (`<` is `&lt;`): cut after it, so an answer that
         # echoes what was typed stays within what Slack shows whole.
-        return [{"text": truncate(slack_escape(self.text), SLACK_TEXT_LIMIT)}]
+        return [{"text": truncate(slack_escape(shown(self.text)), SLACK_TEXT_LIMIT)}]
 
     def discord(self) -> list[Message]:
-        return [{"content": truncate(discord_escape(self.text), DISCORD_CONTENT_LIMIT)}]
+        return [{"content": truncate(discord_escape(shown(self.text)), DISCORD_CONTENT_LIMIT)}]
+
+
+def shown(text: str) -> str:
+    """A sentence that may echo what a person typed, with the characters that would act
+    instead of show written out (`\\u202e`): bidi overrides and isolates (U+202E turns the
+    rest of the line around), zero-width and other invisible characters, and controls. Shown
+    escaped rather than removed, so `amd\\u202e` is not answered as if `amd` were unknown.
+    The invisible ones are those formatters._text.clean removes from strangers' text; line
+    breaks stay (a list is one line per entry), other spaces are plain spaces."""
+    return "".join(_shown(char) for char in text)
+
+
+def _shown(char: str) -> str:
+    if char == "\n" or (char.isascii() and char.isprintable()):
+        return char
+    if char.isspace():
+        return " "
+    if char.isprintable() and clean(char, 1, defuse=False):
+        return char
+    return f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}"
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
+from bot.collect.source import CollectError
 from bot.commands.services import Services
 from bot.commands.words import CommandError
 from bot.model.ci import CI_PREFIX
@@ -17,6 +20,7 @@ from bot.model.radar import RADAR_TOPIC
 
 LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")  # GitHub's rule
 GLOB_LIMIT = 100
+T = TypeVar("T")
 FORMS = "`label:<name>`, `author:<login>`, `path:<glob>` or `mine`"
 
 
@@ -58,14 +62,17 @@ def confirm(filter_: Filter, services: Services) -> str:
     """Check the filter against GitHub (a label of the repository, a login GitHub knows);
     the label as the repository spells it, or the value. Unknown: CommandError."""
     if filter_.kind == "label":
-        labels = services.labels()
+        labels = _asked(services.labels, f"for {services.settings.repo}'s labels")
         exact = {label.lower(): label for label in labels}
         if filter_.value in exact:
             return exact[filter_.value]
         close = difflib.get_close_matches(filter_.value, list(exact), n=1, cutoff=0.6)
         hint = f": did you mean `label:{exact[close[0]]}`?" if close else " (see its labels page)"
         raise CommandError(f"{services.settings.repo} has no label `{filter_.value}`{hint}")
-    if filter_.kind == "author" and not services.user_exists(filter_.value):
+    login = filter_.value
+    if filter_.kind == "author" and not _asked(
+        lambda: services.user_exists(login), f"whether the user `{login}` exists"
+    ):
         raise CommandError(f"GitHub has no user `{filter_.value}`: check the spelling")
     if filter_.kind == "path" and not services.settings.github_token:
         raise CommandError(
@@ -73,6 +80,24 @@ def confirm(filter_: Filter, services: Services) -> str:
             "through GitHub's GraphQL API): ask whoever runs it to set GITHUB_TOKEN"
         )
     return filter_.value
+
+
+def _asked(ask: Callable[[], T], what: str) -> T:
+    """GitHub's answer, or a CollectError saying GitHub could not be asked `what` (down,
+    refusing, out of requests): never that the repository does not exist. The repository
+    is the one the bot reads every day, so a 404 of its labels is GitHub refusing this
+    token, not a repository gone; the collector's own sentence would say "no repository"."""
+    try:
+        return ask()
+    except CollectError as exc:
+        # PyGithub's status, read without importing it (only the collector imports github).
+        status = getattr(exc.__cause__, "status", None)
+        why = (
+            f"it answered {status}: the bot's token may have lost access to the repository"
+            if status == 404
+            else str(exc).removesuffix("; try again later")
+        )
+        raise CollectError(f"GitHub could not be asked {what}; try again later ({why})") from exc
 
 
 def _glob(value: str) -> str:

@@ -4,7 +4,9 @@
 <what> is a topic (`amd`, see /vllm-topics), sent after each daily report, or a personal
 filter (bot.commands.filters): `label:<name>`, `author:<login>`, `path:<glob>`, `mine` (the
 asker's linked GitHub login: /vllm-me), sent daily, weekly or not at all (`off` keeps it).
-A DM subscription is the asker's own; a channel's needs permission to manage the channel."""
+A DM subscription is the asker's own; a channel's needs permission to manage the channel,
+asked only once the words are known to be right. `mine` is always the asker's DMs, wherever
+it is typed, so it never needs that permission."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from bot.store import Subscription
 @dataclass(frozen=True)
 class SubscribeRequest(Request):
     topic: str = ""
-    where: str = "here"
+    where: str = ""  # "": not said (this channel; `mine`: the asker's DMs)
     cadence: str = ""  # "": daily for a new subscription, unchanged for a known one
 
 
@@ -56,33 +58,41 @@ class Subscribe(Command[SubscribeRequest, Checked]):
         Option("cadence", "word", "how often (label:, author:, path:, mine)", choices=CADENCES),
     )
     example = "/vllm-subscribe amd"
+    failing = "subscribe"
     remove: ClassVar[bool] = False
 
     def read_words(self, words: list[str], services: Services) -> dict[str, Any]:
         """Positional: the topic or filter, then where and how often, in any order (checked by
         `check`, which says what to type). A path keeps its case; everything else is lower."""
         if not words:
-            raise CommandError(
-                f"say which topic or filter: `/vllm-subscribe amd` (see `/vllm-topics`), or {FORMS}"
-            )
+            raise CommandError(self._nothing_said())
         words = _quoted(words)
         first = words[0] if is_filter_word(words[0]) else words[0].lower()
         rest = [w.lower() for w in words[1:]]
         cadence = [w for w in rest if read_cadence(w)]
         where = [w for w in rest if not read_cadence(w)]
+        _spaced(first, where)
         if len(cadence) > 1:
             raise CommandError(f"one cadence at a time ({', '.join(cadence)})")
-        return {"topic": first, "where": " ".join(where) or "here", "cadence": "".join(cadence)}
+        if cadence and self.remove:
+            raise CommandError(
+                f"`{cadence[0]}` is how often a digest comes, not one to stop: "
+                f"`/vllm-unsubscribe {first}` stops it"
+            )
+        return {"topic": first, "where": " ".join(where), "cadence": "".join(cadence)}
+
+    def _nothing_said(self) -> str:
+        return f"say which topic or filter: `/vllm-subscribe amd` (see `/vllm-topics`), or {FORMS}"
 
     def request(self, values: Mapping[str, Any]) -> SubscribeRequest:
         return SubscribeRequest(
             topic=text(values.get("topic")) or "",
-            where=text(values.get("where")) or "here",
+            where=text(values.get("where")) or "",
             cadence=text(values.get("cadence")) or "",
         )
 
     def check(self, services: Services, request: SubscribeRequest) -> Checked:
-        if request.where not in ("here", "dm"):
+        if request.where not in ("", "here", "dm"):
             raise CommandError("say `here` (this channel) or `dm` (your direct messages)")
         if request.cadence and read_cadence(request.cadence) is None:
             raise CommandError("say how often: `daily`, `weekly` or `off`")
@@ -123,42 +133,60 @@ class Subscribe(Command[SubscribeRequest, Checked]):
             raise
 
     async def answer(self, services: Services, asker: Asker, checked: Checked) -> Answer:
-        where = "dm" if asker.in_dm else checked.where  # in a DM, `here` is the DM
-        if where == "here" and not await asker.can_manage():
+        mine = checked.filter is not None and checked.filter.kind == MINE
+        if mine and checked.where == "here" and not asker.in_dm and not self.remove:
             return Said(
-                "subscribing this channel needs permission to manage it; "
-                f"`/vllm-subscribe {checked.key} dm` sends the digest to you instead"
+                "`mine` is yours alone, so never a channel's: "
+                "`/vllm-subscribe mine` sends it to your DMs"
             )
-        kind, target = ("dm", asker.user) if where == "dm" else ("channel", asker.channel)
-        place = "your DMs" if kind == "dm" else "this channel"
+        # In a DM, `here` is the DM; `mine` is one person's queue: their DMs, wherever typed.
+        to_dm = asker.in_dm or mine or checked.where == "dm"
+        kind, target = ("dm", asker.user) if to_dm else ("channel", asker.channel)
+        place = "your DMs" if to_dm else "this channel"
+        if mine and not asker.in_dm and checked.where != "dm":  # typed in a channel: say where
+            verb = "is in" if self.remove else "goes to"
+            place = f"`mine` is yours alone, so it {verb} your DMs: your DMs"
         sub = Subscription(asker.platform, kind, target, checked.key, asker.user)
         if self.remove:
-            done = services.store.remove(sub)
-            if not done and checked.key.startswith(RADAR_TOPIC):  # `radar:gaudi`, unwatched
-                named = RADAR_TOPIC + "vllm-" + checked.key.removeprefix(RADAR_TOPIC)
-                done = services.store.remove(replace(sub, topic=named))
-            was = "were" if kind == "dm" else "was"  # DMs are plural
-            return Said(
-                f"{place} will no longer get the {checked.name} digest"
-                if done
-                else f"{place} {was} not subscribed to {checked.name}"
-            )
-        if checked.filter is not None and checked.filter.kind == MINE and kind == "channel":
-            return Said("`mine` is yours alone: `/vllm-subscribe mine dm` sends it to your DMs")
+            return await _unsubscribe(services, asker, checked, sub, place)
         return await _subscribe(services, asker, checked, sub, place)
+
+
+async def _unsubscribe(
+    services: Services, asker: Asker, checked: Checked, sub: Subscription, place: str
+) -> Said:
+    if sub.target_kind == "channel" and not await asker.can_manage():
+        return Said(
+            "unsubscribing this channel needs permission to manage it; "
+            f"`/vllm-unsubscribe {checked.key} dm` stops the digest in your DMs instead"
+        )
+    done = services.store.remove(sub)
+    if not done and checked.key.startswith(RADAR_TOPIC):  # `radar:gaudi`, unwatched
+        named = RADAR_TOPIC + "vllm-" + checked.key.removeprefix(RADAR_TOPIC)
+        done = services.store.remove(replace(sub, topic=named))
+    if done:
+        return Said(f"{place} will no longer get the {checked.name} digest")
+    gets = "get" if sub.target_kind == "dm" else "gets"  # DMs are plural
+    return Said(f"{place} {gets} no {checked.name} digest: nothing to unsubscribe")
 
 
 async def _subscribe(
     services: Services, asker: Asker, checked: Checked, sub: Subscription, place: str
 ) -> Said:
     """Store `sub` with its cadence, or change the cadence of the one stored; a personal
-    filter not stored yet is checked with GitHub first."""
+    filter not stored yet is checked with GitHub first, and the channel's permission after
+    (a wrong label is told as wrong, whoever typed it)."""
     stored = services.store.list(sub.platform, [sub.target_id])
     known = any(s.topic == sub.topic and s.target_kind == sub.target_kind for s in stored)
     if checked.filter is not None and not known:  # a known one only changes its cadence
         refusal = await _personal(services, asker, checked.filter)
         if refusal:
             return Said(refusal)
+    if sub.target_kind == "channel" and not await asker.can_manage():
+        return Said(
+            "subscribing this channel needs permission to manage it; "
+            f"`/vllm-subscribe {checked.key} dm` sends the digest to you instead"
+        )
     cadence = checked.cadence or "daily"
     wanted = replace(sub, cadence=cadence)
     name, when = checked.name, _when(checked, cadence)
@@ -169,6 +197,20 @@ async def _subscribe(
         return Said(f"{place} will get the {name} digest {when} (was {before})")
     gets = "get" if sub.target_kind == "dm" else "gets"
     return Said(f"{place} already {gets} the {name} digest")
+
+
+def _spaced(first: str, rest: list[str]) -> None:
+    """`path:a b` or `label:good first issue` typed unquoted in Slack's text: the filter's
+    own sentence (a path has no spaces, quote the label), not "say `here` or `dm`" for the
+    words after the space."""
+    stray = [w for w in rest if w not in ("here", "dm")]
+    if not stray or not is_filter_word(first) or first.lower() == MINE:
+        return
+    wanted = read_filter(" ".join([first, *stray]))  # a path's or a login's error, or a label
+    raise CommandError(
+        f"`{' '.join(stray)}` is not `here`, `dm`, `daily`, `weekly` or `off`; a label with "
+        f'spaces goes in quotes: `label:"{wanted.value}"`'
+    )
 
 
 def _quoted(words: list[str]) -> list[str]:
@@ -209,4 +251,11 @@ class Unsubscribe(Subscribe):
     name = "vllm-unsubscribe"
     description = "Stop a digest (a topic, or label:, author:, path:, mine)"
     options = Subscribe.options[:2]
+    example = "/vllm-unsubscribe amd"
+    failing = "unsubscribe"
     remove = True
+
+    def _nothing_said(self) -> str:
+        return (
+            "say which digest to stop: `/vllm-unsubscribe amd` (`/vllm-subscriptions` lists them)"
+        )

@@ -71,10 +71,14 @@ def test_bad_arguments_say_what_to_type(text: str, says: str) -> None:
 
 
 def test_slack_encoded_input_is_decoded_first() -> None:
-    """Slack sends &amp; and <url|text>; the parser sees what the person typed."""
-    assert typed("<https://github.com/vllm-project/vllm|vllm-project/vllm> &amp; amd") == (
-        "vllm-project/vllm & amd"
+    """Slack sends &amp; and auto-links what looks like a domain as <url|text>; the parser
+    sees what the person typed. A link whose text is not its URL is not what was typed."""
+    assert typed("<http://vllm-project.org|vllm-project.org> &amp; amd <@U1|alice>") == (
+        "vllm-project.org & amd alice"
     )
+    assert typed("path:<http://vllm/v1/x.py|vllm/v1/x.py>") == "path:vllm/v1/x.py"
+    with pytest.raises(CommandError, match=r"came as a link to https://github\.com/"):
+        typed("<https://github.com/vllm-project/vllm|vllm-project/vllm> amd")
 
 
 def test_rate_limiter_allows_a_burst_then_says_when() -> None:

@@ -352,7 +352,8 @@ def test_bad_words_get_one_sentence_and_change_nothing(world: World) -> None:
         "`not/a/login` is not a GitHub login (letters, digits and dashes)",
         "`dance` is not something /vllm-me does: say `/vllm-me github &lt;login&gt;`, "
         "`/vllm-me forget` or `/vllm-me`",
-        "say `here` (this channel) or `dm` (your direct messages)",
+        "`hourly` is not `here`, `dm`, `daily`, `weekly` or `off`; "
+        'a label with spaces goes in quotes: `label:"rocm hourly"`',
     ]
     assert slack_says(world, "U7", "/vllm-subscriptions") == [
         "no digests here: try `/vllm-subscribe amd`"
@@ -367,7 +368,7 @@ def test_a_person_changes_only_their_own_link_and_subscriptions(world: World) ->
     ) == [
         "no GitHub login linked: `/vllm-me github &lt;login&gt;` links yours",
         "no GitHub login was linked",
-        "your DMs were not subscribed to label:rocm",
+        "your DMs get no label:rocm digest: nothing to unsubscribe",
     ]
     assert discord_says(world, "4242", "vllm-me").startswith("no GitHub login linked")
     assert slack_says(world, "U7", "/vllm-me", "/vllm-subscriptions") == [
@@ -400,7 +401,7 @@ def test_mine_is_never_a_channels_and_a_known_subscription_changes_cadence_witho
     """An administrator's `mine here` is refused with the way to get it (a channel would
     show one person's queue to all); a subscription already stored changes its cadence even
     when GitHub cannot list the labels any more."""
-    said = discord_says(world, "4242", "vllm-subscribe", admin_in="111", topic="mine")
+    said = discord_says(world, "4242", "vllm-subscribe", admin_in="111", topic="mine", where="here")
     assert said.startswith("\\`mine\\` is yours alone") or said.startswith("`mine` is yours alone")
     assert discord_says(world, "4242", "vllm-subscribe", topic=' label: "rocm" ').startswith(
         "your DMs will get the label:rocm digest"

@@ -13,17 +13,34 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot.commands import Answer, Asker
+from bot.commands import Answer, Asker, CommandError
 
 Respond = Callable[..., Awaitable[Any]]
 _SLACK_WRAP = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")
+_LINK = re.compile(r"(?i)^(?:https?://|mailto:)")
 MAX_TEXT = 300  # what is read of a command's text: no command takes more words
 
 
 def typed(text: str) -> str:
-    """Slack sends `&amp;` and wraps links as `<url|text>`: undo both before reading."""
-    text = _SLACK_WRAP.sub(lambda m: m.group(2) or m.group(1), text)
+    """Slack sends `&amp;` and wraps links and mentions as `<target|text>`: undo both before
+    reading. Slack auto-links typed words that look like a domain (`x.py`, `setup.py`,
+    `vllm/v1/x.py` all end in a country's domain) as `<http://x.py|x.py>`: the text is what
+    was typed. A link whose text is not its URL was pasted or formatted, so neither is surely
+    what the person meant (`path:<http://x|y>` must not become `path:y` unsaid): CommandError."""
+    text = _SLACK_WRAP.sub(_unwrapped, text)
     return html.unescape(text).strip()[:MAX_TEXT]
+
+
+def _unwrapped(match: re.Match[str]) -> str:
+    target, label = html.unescape(match.group(1)), html.unescape(match.group(2) or "")
+    if not label or not _LINK.match(target):  # a bare URL, or a mention: <@U1|alice>
+        return match.group(2) or match.group(1)
+    if label.lower() in (target.lower(), _LINK.sub("", target).lower()):  # Slack's auto-link
+        return match.group(2)
+    raise CommandError(
+        f"`{label}` came as a link to {target}, not as typed text: type it again as plain "
+        "text (not pasted as a link)"
+    )
 
 
 def asker(command: dict[str, Any], client: Any, admins: Sequence[str]) -> Asker:

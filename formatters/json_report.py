@@ -48,7 +48,7 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         }
         data.update(_sections(report, lang))
     if report.radar is not None:
-        from formatters.radar import radar_to_dict
+        from formatters.radar_json import radar_to_dict
 
         data["radar"] = radar_to_dict(report.radar)
     if report.ci is not None:  # Red on main: `state` is "known" or "unknown" (with `why`)

@@ -73,6 +73,7 @@ def run_radar(args: argparse.Namespace) -> int:
     )
     from bot.app import radar as radar_of
     from formatters import radar as drawn
+    from formatters.radar_json import render_radar_json
 
     with opened(settings, rules) as bot:
         service = radar_of(bot)
@@ -80,7 +81,7 @@ def run_radar(args: argparse.Namespace) -> int:
         found = service.radar(window, plugin)
     lang = settings.lang
     if args.format == "json":
-        print(drawn.render_radar_json(found), end="")
+        print(render_radar_json(found), end="")
     elif args.format == "slack":
         payload = drawn.render_radar_slack(found, lang=lang)
         print(json.dumps(payload, ensure_ascii=False, indent=2))

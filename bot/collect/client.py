@@ -16,22 +16,31 @@ item when an attribute missing from the payload is read (`raw_data` included), s
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from github import Auth, Github, GithubException, GithubRetry
+from github import Auth, Github, GithubException
 from github.Issue import Issue
 from github.PullRequest import PullRequest
 
 from bot.collect.failures import NotGitHub, describe_failure
-from bot.collect.queue_graphql import login_of, moment
-from bot.collect.source import Collected, CollectError, GitHubSource, Listed, Stopped
-from bot.model.report import COMMENT_CHARS, ActivityItem, CommentRecord, PullDetails, Verdict
+from bot.collect.pull_details import (
+    DETAILS_NODE,
+    DETAILS_PER_QUERY,
+    aware,
+    count,
+    details,
+    has_all_reviews,
+    reviewers,
+    verdicts,
+)
+from bot.collect.source import Collected, CollectError, GitHubSource, Listed
+from bot.collect.wire import Retry, guard
+from bot.model.report import COMMENT_CHARS, ActivityItem, CommentRecord, PullDetails
 
 log = logging.getLogger(__name__)
 
@@ -49,15 +58,6 @@ RETRY_STATUSES = (429, 500, 502, 503, 504)  # GithubRetry adds 403 (rate limits)
 # Past the cap, a range is cut into this many more parts than the total strictly needs, so
 # an uneven day rarely leaves one part over the cap (which would be split again).
 SPLIT_MARGIN = 1.25
-# PRs whose size and reviewers one GraphQL request reads (the key-change shortlist is 8):
-# GitHub allows 500,000 nodes a query; 50 PRs × 100 reviews is 5,050.
-DETAILS_PER_QUERY = 50
-# A PR's first 100 reviews; one with more is read again by REST, which pages through all.
-_DETAILS_NODE = (
-    "... on PullRequest { additions deletions changedFiles "
-    "reviews(first: 100) { totalCount nodes { author { __typename login } state submittedAt } } }"
-)
-
 __all__ = [
     "CollectError",
     "Collected",
@@ -66,60 +66,7 @@ __all__ = [
     "Listed",
     "NotGitHub",
     "describe_failure",
-    "guard",
 ]
-
-
-def guard(github: Github, source: GitHubSource) -> None:
-    """Every request of `github` checked at the wire: none is sent once `source.stop` is
-    set (Stopped), and a success (or a 404) that is not JSON raises NotGitHub before
-    PyGithub reads it. (PyGithub has no hook for either: its requester's one sending
-    method is wrapped; every object it makes shares that requester.)"""
-    requester = github.requester
-    send: Callable[..., tuple[int, dict[str, Any], str]] = requester.requestJson
-
-    def checked(*args: Any, **kwargs: Any) -> tuple[int, dict[str, Any], str]:
-        if source.stop is not None and source.stop.is_set():
-            raise Stopped
-        status, headers, output = send(*args, **kwargs)
-        # GitHub's API answers in JSON, its 404 too; a page's 5xx may be GitHub's own (its
-        # "Unicorn!" page) and is retried and told as such.
-        if (status < 400 or status == 404) and output:
-            kind = next((str(v) for k, v in headers.items() if k.lower() == "content-type"), "")
-            if "json" not in kind.lower() and not _is_json(output):
-                raise NotGitHub(status, kind.split(";")[0].strip())
-        return status, headers, output
-
-    setattr(requester, "requestJson", checked)  # noqa: B010  (an instance's, not the class's)
-
-
-def _is_json(text: str | bytes) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
-
-
-class _Retry(GithubRetry):
-    """GithubRetry that remembers the last failed answer's status and headers, so the final
-    sentence can say a rate limit is used up and when it resets (urllib3 keeps only
-    "too many 403 error responses")."""
-
-    def __init__(self, *, last: list[Any] | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.last: list[Any] = last if last is not None else [None]
-
-    def new(self, **kwargs: Any) -> _Retry:
-        retry = super().new(**kwargs)
-        retry.last = self.last  # one record shared by every copy urllib3 makes
-        return retry
-
-    def increment(self, *args: Any, **kwargs: Any) -> Any:
-        response = kwargs.get("response") or (args[2] if len(args) > 2 else None)
-        if response is not None:
-            self.last[0] = (response.status, {k.lower(): v for k, v in response.headers.items()})
-        return super().increment(*args, **kwargs)
 
 
 class Collector:
@@ -127,7 +74,7 @@ class Collector:
 
     def __init__(self, source: GitHubSource) -> None:
         self.source = source
-        retry = _Retry(
+        retry = Retry(
             total=source.retries,
             # A host that does not resolve or refuses connections rarely recovers in seconds:
             # one more try, then say so, instead of half a minute of backoff.
@@ -269,7 +216,7 @@ class Collector:
         for start in range(0, len(wanted), DETAILS_PER_QUERY):
             chunk = wanted[start : start + DETAILS_PER_QUERY]
             reads = " ".join(
-                f"p{number}: issueOrPullRequest(number: {number}) {{ {_DETAILS_NODE} }}"
+                f"p{number}: issueOrPullRequest(number: {number}) {{ {DETAILS_NODE} }}"
                 for number, _ in chunk
             )
             query = (
@@ -284,8 +231,8 @@ class Collector:
             nodes = data.get("repository") or {}
             for number, author in chunk:
                 node = nodes.get(f"p{number}")
-                if isinstance(node, dict) and "additions" in node and _all_reviews(node):
-                    found.append(_details(number, author, node))
+                if isinstance(node, dict) and "additions" in node and has_all_reviews(node):
+                    found.append(details(number, author, node))
                 else:  # not a PR by now, or over 100 reviews: as REST reads it
                     found.append(self.pull_details(number, author))
         return found
@@ -302,11 +249,11 @@ class Collector:
             ]
         return PullDetails(
             number=number,
-            additions=_count(data.get("additions")),
-            deletions=_count(data.get("deletions")),
-            changed_files=_count(data.get("changed_files")),
-            reviewers=_reviewers([login for login, _, _ in reviews], author),
-            verdicts=_verdicts(reviews, author),
+            additions=count(data.get("additions")),
+            deletions=count(data.get("deletions")),
+            changed_files=count(data.get("changed_files")),
+            reviewers=reviewers([login for login, _, _ in reviews], author),
+            verdicts=verdicts(reviews, author),
         )
 
     # -- comment threads (hot discussions) ---------------------------------------------
@@ -323,7 +270,7 @@ class Collector:
                     comment_id=comment.id,
                     author=comment.user.login if comment.user is not None else None,
                     author_association=comment.author_association,
-                    created_at=_aware(comment.created_at),
+                    created_at=aware(comment.created_at),
                     body=(comment.body or "")[:COMMENT_CHARS],
                 )
                 for comment in issue.get_comments(since=since.astimezone(UTC))
@@ -359,7 +306,7 @@ class Collector:
                 if since is not None
                 else repo.get_commits(sha=ref, path=path, until=_in_utc(until))
             )
-            listed = [(c.sha, _aware(c.commit.committer.date)) for c in found]
+            listed = [(c.sha, aware(c.commit.committer.date)) for c in found]
         return sorted(listed, key=lambda commit: commit[1])
 
     def head_at(self, ref: str, until: datetime) -> tuple[str, datetime] | None:
@@ -369,7 +316,7 @@ class Collector:
             page = repo.get_commits(sha=ref, until=_in_utc(until)).get_page(0)
             if not page:
                 return None
-            return page[0].sha, _aware(page[0].commit.committer.date)
+            return page[0].sha, aware(page[0].commit.committer.date)
 
     def ahead(self, base: str, head: str) -> tuple[int, datetime] | None:
         """How many commits `head` is ahead of `base`, and `base`'s time (one request; None:
@@ -377,7 +324,7 @@ class Collector:
         try:
             with self._translate_errors():
                 compare = self._github.get_repo(self.source.repo).compare(base, head)
-                return int(compare.ahead_by), _aware(compare.base_commit.commit.committer.date)
+                return int(compare.ahead_by), aware(compare.base_commit.commit.committer.date)
         except CollectError as exc:
             if isinstance(exc.__cause__, GithubException) and exc.__cause__.status in (404, 422):
                 return None
@@ -443,10 +390,10 @@ class Collector:
             labels=tuple(label.name for label in obj.labels),
             state=obj.state,
             state_reason=obj.state_reason,
-            created_at=_aware(obj.created_at),
-            updated_at=_aware(obj.updated_at),
-            closed_at=_aware(obj.closed_at) if obj.closed_at else None,
-            merged_at=_aware(pull.merged_at) if pull is not None and pull.merged_at else None,
+            created_at=aware(obj.created_at),
+            updated_at=aware(obj.updated_at),
+            closed_at=aware(obj.closed_at) if obj.closed_at else None,
+            merged_at=aware(pull.merged_at) if pull is not None and pull.merged_at else None,
             url=obj.html_url,
             comments=obj.comments,
             body=obj.body,
@@ -468,10 +415,10 @@ class Collector:
             author=user.login if user is not None else None,
             labels=tuple(label.name for label in pull.labels),
             state=pull.state,
-            created_at=_aware(pull.created_at),
-            updated_at=_aware(pull.updated_at or pull.created_at),
-            closed_at=_aware(pull.closed_at) if pull.closed_at else None,
-            merged_at=_aware(pull.merged_at) if pull.merged_at else None,
+            created_at=aware(pull.created_at),
+            updated_at=aware(pull.updated_at or pull.created_at),
+            closed_at=aware(pull.closed_at) if pull.closed_at else None,
+            merged_at=aware(pull.merged_at) if pull.merged_at else None,
             url=pull.html_url,
             body=pull.body,
             author_association=pull.author_association,
@@ -505,60 +452,9 @@ def _cut(first: datetime, seconds: int, parts: int) -> Iterator[tuple[datetime, 
         yield first + timedelta(seconds=begin), first + timedelta(seconds=end)
 
 
-def _all_reviews(node: dict[str, Any]) -> bool:
-    """Whether the node holds every review of its PR (GitHub gives the first 100)."""
-    reviews = node.get("reviews") or {}
-    return int(reviews.get("totalCount") or 0) <= len(reviews.get("nodes") or [])
-
-
-def _details(number: int, author: str | None, node: dict[str, Any]) -> PullDetails:
-    """A PR's size and reviewers from its GraphQL node, as `pull_details` reads them."""
-    nodes = [r for r in (node.get("reviews") or {}).get("nodes") or [] if isinstance(r, dict)]
-    reviews = [
-        (login_of(r.get("author")), r.get("state"), moment(r.get("submittedAt"))) for r in nodes
-    ]
-    return PullDetails(
-        number=number,
-        additions=_count(node.get("additions")),
-        deletions=_count(node.get("deletions")),
-        changed_files=_count(node.get("changedFiles")),
-        reviewers=_reviewers([login for login, _, _ in reviews], author),
-        verdicts=_verdicts(reviews, author),
-    )
-
-
-_DECIDING = {"APPROVED": "approved", "CHANGES_REQUESTED": "changes_requested"}
-
-
-def _verdicts(
-    reviews: Sequence[tuple[str | None, Any, datetime | None]], author: str | None
-) -> tuple[Verdict, ...]:
-    """The approvals and change requests among `reviews` (login, state, submitted), oldest
-    first; the author's own and undated ones (pending) left out."""
-    found = [
-        Verdict(login, _DECIDING[str(state)], _aware(at))
-        for login, state, at in reviews
-        if login and login != author and str(state) in _DECIDING and at is not None
-    ]
-    return tuple(sorted(found, key=lambda v: v.at))
-
-
-def _reviewers(logins: Sequence[str | None], author: str | None) -> tuple[str, ...]:
-    """Who reviewed, in the order of their first review: each once, the author left out."""
-    return tuple(dict.fromkeys(login for login in logins if login and login != author))
-
-
-def _count(value: Any) -> int | None:
-    return int(value) if isinstance(value, int) else None
-
-
 def _utc(moment: datetime) -> str:
     """Search qualifiers take full ISO times; `created:2026-03-26` alone means a UTC day."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S+00:00")
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _graphql_limit(headers: Any) -> str:

@@ -28,8 +28,8 @@ class Reach:
 def probe(source: GitHubSource, *, rate_limit: bool = True) -> Reach:
     from github import Auth, Github, GithubException, UnknownObjectException
 
-    from bot.collect.client import describe_failure, guard
-    from bot.collect.failures import not_githubs_json
+    from bot.collect.failures import describe_failure, not_githubs_json
+    from bot.collect.wire import guard
 
     github = Github(
         auth=Auth.Token(source.token) if source.token else None,

@@ -28,14 +28,12 @@ only when its bytes change, and a chart drawn only when the figures behind it ch
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from datetime import time as time_of_day
-from functools import cache
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -47,6 +45,7 @@ from bot.model.windows import Window, day_window
 from bot.report_files import page_path
 from bot.service.reports import CHART_DAYS, Reports
 from bot.service.site_days import Changed, DayRecord, code_digest, near, parse_mark, runs, stable
+from bot.service.site_files import SiteFiles, source_digest
 from formatters import html
 from formatters import outline as ol
 from formatters.radar import plugin_day_text, short
@@ -58,7 +57,6 @@ LANGS = ("en", "zh")
 CHARTS = ("counts", "vendors")
 FEED_ENTRIES = 60
 ASSETS = ("style.css", "favicon.svg")
-INPUTS = ".site-inputs.json"  # chart digests, the files and day records of the last build
 # Rows stamped this long before the last build's mark are read again: a sync running beside
 # that build may have stamped rows with a time before the build read its mark.
 SETTLE = timedelta(minutes=10)
@@ -123,7 +121,7 @@ class SiteBuilder:
     def build(self, root: Path, progress: Callable[[str], None] | None = None) -> SiteBuild:
         """Make the site in `root`; `progress` is told each day as it is made."""
         started = time.perf_counter()
-        files = _Files(root)
+        files = SiteFiles(root)
         for asset in ASSETS:
             files.put(asset, html.asset(asset))
         days = self.days()
@@ -258,7 +256,7 @@ class SiteBuilder:
             if number not in shown or recent is None or moment > recent
         }
 
-    def _pages(self, files: _Files, records: list[DayRecord]) -> None:
+    def _pages(self, files: SiteFiles, records: list[DayRecord]) -> None:
         """The index, the feeds and the topic pages, from every day's record."""
         topics: dict[str, _Topic] = {}
         for record in records:
@@ -303,7 +301,7 @@ class SiteBuilder:
     # -- one report day ----------------------------------------------------------------------
 
     def _day(
-        self, files: _Files, window: Window, last14: History, near: tuple[str | None, str | None]
+        self, files: SiteFiles, window: Window, last14: History, near: tuple[str | None, str | None]
     ) -> DayRecord:
         """The day's pages and charts, and its record: what the index, feeds and topic pages
         need of it, and the items it shows (a change to one of them makes it again)."""
@@ -348,7 +346,7 @@ class SiteBuilder:
         )
 
     def _chart(
-        self, files: _Files, label: str, last14: History, kind: str, lang: str = "en"
+        self, files: SiteFiles, label: str, last14: History, kind: str, lang: str = "en"
     ) -> html.Picture:
         """A day's chart in the page's language (`counts.png`, `zh/counts.png`)."""
         from formatters import charts
@@ -356,7 +354,7 @@ class SiteBuilder:
         file = f"{kind}.png" if lang == "en" else f"{lang}/{kind}.png"
         name = f"{label}/{file}"
         digest = hashlib.sha256(
-            repr((kind, lang, last14.days, last14.catalog)).encode() + _source_digest()
+            repr((kind, lang, last14.days, last14.catalog)).encode() + source_digest()
         ).hexdigest()
         drawn: list[charts.Chart] = []
 
@@ -369,7 +367,7 @@ class SiteBuilder:
 
     # -- topics and feeds --------------------------------------------------------------------
 
-    def _topic(self, files: _Files, topic: _Topic) -> None:
+    def _topic(self, files: SiteFiles, topic: _Topic) -> None:
         folder = f"topics/{topic.key}/"
         days = list(reversed(topic.days))
         rows = [
@@ -401,7 +399,7 @@ class SiteBuilder:
         )
 
     def _plugin(
-        self, files: _Files, repo: str, days: list[tuple[str, float | None, str, str]]
+        self, files: SiteFiles, repo: str, days: list[tuple[str, float | None, str, str]]
     ) -> None:
         """`plugins/<plugin>/`: its pin lag over the report days the run read it on (a chart
         and its words) and what broke it each day, each drawn again only when it changed."""
@@ -455,69 +453,6 @@ class SiteBuilder:
 
     def _window(self, day: date) -> Window:
         return day_window(day, self.tz, self.cutoff)
-
-
-class _Files:
-    """The site's folder: a file is replaced whole, and only when its bytes change."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.produced: list[str] = []
-        self._written: list[str] = []
-        try:
-            self.before: dict[str, Any] = json.loads((root / INPUTS).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            self.before = {}
-        self.digests: dict[str, str] = {}
-
-    def put(self, name: str, content: str | bytes) -> None:
-        data = content.encode("utf-8") if isinstance(content, str) else content
-        self.produced.append(name)
-        path = self.root / name
-        try:
-            if path.read_bytes() == data:
-                return
-        except OSError:
-            pass
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
-        self._written.append(name)
-
-    def drawn(self, name: str, digest: str, draw: Callable[[], bytes]) -> None:
-        """A file made again only when what it is made of changed (`digest`): a chart, a topic
-        page."""
-        self.digests[name] = digest
-        if self.before.get("charts", {}).get(name) == digest and (self.root / name).is_file():
-            self.produced.append(name)
-            return
-        self.put(name, draw())
-
-    def keep(self, names: list[str], charts: dict[str, str]) -> None:
-        """Files an earlier build wrote that stand unchanged (their day was not made again)."""
-        self.produced += names
-        self.digests.update(charts)
-
-    def finish(self, **remember: Any) -> tuple[list[str], list[str]]:
-        """Remove what an earlier build wrote and this one did not; remember this build."""
-        removed = sorted(set(self.before.get("files", [])) - set(self.produced))
-        for name in removed:
-            (self.root / name).unlink(missing_ok=True)
-        inputs = {"charts": self.digests, "files": sorted(self.produced), **remember}
-        self.put(INPUTS, json.dumps(inputs, separators=(",", ":")))  # compact: read by us alone
-        self.produced.remove(INPUTS)
-        if INPUTS in self._written:
-            self._written.remove(INPUTS)
-        return self._written, removed
-
-
-@cache
-def _source_digest() -> bytes:
-    """The chart code itself is an input: a change to how charts are drawn redraws them."""
-    from formatters import charts
-
-    return hashlib.sha256(Path(charts.__file__).read_bytes()).digest()
 
 
 def _plugin_days(radar: Radar | None) -> list[tuple[str, float | None, str, str]]:

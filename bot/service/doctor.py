@@ -24,6 +24,7 @@ class Check:
     ok: bool
     said: str  # what was seen, or what is wrong and how to fix it
     setting: bool = False  # a setting is wrong (exit status 2 rather than 1)
+    warn: bool = False  # works, but something readers see is off (marked ⚠, not failed)
 
 
 def settings_checks(settings: Settings, problems: list[tuple[str, str]]) -> list[Check]:
@@ -244,7 +245,8 @@ def fonts_check(settings: Settings) -> Check:
     return Check(
         "chart fonts",
         settings.lang != "zh",
-        f"no CJK font for matplotlib ({', '.join(CJK_FONTS)}): Chinese charts draw empty "
+        warn=settings.lang != "zh",
+        said=f"no CJK font for matplotlib ({', '.join(CJK_FONTS)}): Chinese charts draw empty "
         f"boxes; install {CJK_PACKAGE} (apt-get install {CJK_PACKAGE}) or fonts-noto-cjk",
     )
 

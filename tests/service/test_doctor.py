@@ -26,8 +26,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def line(out: str, name: str) -> str:
-    """doctor's line for the check `name` (✓ or ✗ first)."""
-    found = [row for row in out.splitlines() if re.match(rf"[✓✗] {re.escape(name)}\s", row)]
+    """doctor's line for the check `name` (✓, ⚠ or ✗ first)."""
+    found = [row for row in out.splitlines() if re.match(rf"[✓⚠✗] {re.escape(name)}\s", row)]
     assert len(found) == 1, out
     return found[0]
 
@@ -114,11 +114,13 @@ def test_no_cjk_font_says_which_package_to_install(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A fault when reports are Chinese by default; said (not failed) otherwise."""
+    """A fault when reports are Chinese by default; marked ⚠ (not ✓, not failed) otherwise."""
     monkeypatch.setattr(charts, "_installed", lambda: {"DejaVu Sans"})
     monkeypatch.setenv("VLLM_REPORT_LANG", lang)
     got, out, _ = run(capsys, "doctor")
     assert got == code, out
     said = line(out, "chart fonts")
-    assert said.startswith("✗" if code else "✓")
+    assert said.startswith("✗" if code else "⚠")
+    if not code:
+        assert out.rstrip().endswith("1 to look at: the lines marked ⚠")
     assert "Chinese charts draw empty boxes; install fonts-wqy-microhei" in said

@@ -11,10 +11,13 @@ the link a chat post carries cannot drift apart.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from bot.model.report import Report
 from bot.model.windows import Window
@@ -54,6 +57,23 @@ class ReportFiles:
     def exists(self, repo: str, window: Window, lang: str) -> bool:
         """True when the complete report of `window` was written in `lang`."""
         return (self._folder(repo) / f"{_label(window.label)}.{lang}.md").exists()
+
+    def published_ends(self, repo: str) -> dict[str, str]:
+        """Each published report day's label → the local time its window ended ("11:43"),
+        read from its JSON: a day published at another cutoff has no page on a site built
+        at this one, and `site build` says so."""
+        ends: dict[str, str] = {}
+        folder = self._folder(repo)
+        for path in sorted(folder.glob("????-??-??.json")) if folder.is_dir() else ():
+            try:
+                window = json.loads(path.read_text(encoding="utf-8"))["window"]
+                end = datetime.fromisoformat(window["end"])
+                ends[window["label"]] = end.astimezone(ZoneInfo(window["timezone"])).strftime(
+                    "%H:%M"
+                )
+            except (OSError, ValueError, KeyError, TypeError):
+                continue  # not a report's JSON: not ours to judge here
+        return ends
 
     def _folder(self, repo: str) -> Path:
         return self.root / _folder_name(repo)

@@ -40,7 +40,9 @@ from bot.model.errors import masked
 
 if TYPE_CHECKING:
     from bot.model.windows import Window
+    from bot.report_files import ReportFiles
     from bot.service.daily_run import PostResult
+    from bot.service.site import SiteBuilder
     from config.settings import Settings
 
 
@@ -255,6 +257,8 @@ def run_site_build(args: argparse.Namespace) -> int:
             built = builder.build(root, progress=say)
         except OSError as exc:
             raise UsageError(f"cannot write the site to {root}: {exc.strerror}") from None
+        cutoff = settings.cutoff_time.strftime("%H:%M")
+        elsewhere = _published_elsewhere(bot.reports.files, builder, settings.repo, cutoff)
     print(
         f"site {root}: {built.days} report days, {built.pages} pages, {built.files} files; "
         f"{len(built.written)} written, {len(built.removed)} removed in {built.seconds:.1f} s"
@@ -264,7 +268,29 @@ def run_site_build(args: argparse.Namespace) -> int:
             "no report day is archived whole yet: run `vllm-report show DAY` first",
             file=sys.stderr,
         )
+    if elsewhere:
+        print(elsewhere, file=sys.stderr)
     return 0
+
+
+def _published_elsewhere(files: ReportFiles, builder: SiteBuilder, repo: str, cutoff: str) -> str:
+    """Published days the site has no page for because they end at another time, said in
+    one sentence with the command that builds them (silence would read as "never posted")."""
+    on_site = {day.isoformat() for day in builder.days()}
+    missing: dict[str, list[str]] = {}
+    for label, end in files.published_ends(repo).items():
+        if end != cutoff and label not in on_site:
+            missing.setdefault(end, []).append(label)
+    if not missing:
+        return ""
+    end, labels = max(missing.items(), key=lambda pair: len(pair[1]))
+    count = sum(len(days) for days in missing.values())
+    shown = ", ".join(labels[:3]) + (" …" if len(labels) > 3 else "")
+    return (
+        f"{count} published report day(s) have no page here: they end at "
+        f"{', '.join(sorted(missing))}, not {cutoff} ({shown}); "
+        f"`vllm-report site build DIR --cutoff {end}` builds them"
+    )
 
 
 def run_serve(args: argparse.Namespace) -> int:

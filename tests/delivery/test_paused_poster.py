@@ -25,9 +25,16 @@ PARTS: list[tuple[str, Payload]] = [(name, {"text": name}) for name in ("headlin
 LEASE = timedelta(seconds=30)
 
 
-def paused_run(store_url: str, slack: FakeSlack) -> tuple[DeliveryResult, DeliveryResult, set[str]]:
-    """A pauses past its lease before sending part a; B takes every part over and posts;
-    A wakes and sends its copy. Returns A's result, B's, and the ids the ledger holds."""
+def paused_run(
+    store_url: str,
+    slack: FakeSlack,
+    parts: list[tuple[str, Payload]] = PARTS,
+    at: str = "a",
+    taken: int | None = None,
+) -> tuple[DeliveryResult, DeliveryResult, set[str]]:
+    """A pauses past its lease before sending part `at`; B takes the first `taken` parts
+    (all by default) over and posts them; A wakes and sends its copy, then goes on. Returns
+    A's result, B's, and the ids the ledger holds."""
     first, second = Store(store_url), Store(store_url)
     wall = [NOW]
     where = Destination("slack", "C1")
@@ -53,14 +60,14 @@ def paused_run(store_url: str, slack: FakeSlack) -> tuple[DeliveryResult, Delive
             async def post(
                 self, target: str, payload: Payload, thread: str | None, key: PartKey
             ) -> str:
-                if key.part == "a" and not taken_over:
+                if key.part == at and not taken_over:
                     wall[0] += LEASE + timedelta(seconds=1)
-                    taken_over.append(await b.deliver(REPO, WINDOW, where, PARTS, "t"))
+                    taken_over.append(await b.deliver(REPO, WINDOW, where, parts[:taken], "t"))
                 return await super().post(target, payload, thread, key)
 
         a = deliverer(first, Paused(slack_client("xoxb-a", slack.api_url), pace=0), "a")
         b = deliverer(second, SlackTransport(slack_client("xoxb-b", slack.api_url), pace=0), "b")
-        woken = asyncio.run(a.deliver(REPO, WINDOW, where, PARTS, "t"))
+        woken = asyncio.run(a.deliver(REPO, WINDOW, where, parts, "t"))
     recorded = first.ledger.message_ids(REPO, WINDOW)
     first.close()
     second.close()
@@ -77,6 +84,35 @@ def test_a_poster_woken_after_a_takeover_leaves_each_part_once(store_url: str) -
     assert woken.withdrawn == 1  # A's copy of part a, sent after B's, is gone
     assert woken.copies_left == []
     assert taken_over.sent == 2  # B posted a and b; the headline was A's
+
+
+def test_parts_after_a_removed_headline_copy_go_under_the_headline_that_stands(
+    store_url: str,
+) -> None:
+    """A paused before its headline; B posted the headline alone (a run asked for it
+    only). A's headline copy is removed, and its parts thread under B's headline, never
+    under the message just deleted."""
+    with FakeSlack() as slack:
+        woken, _, _ = paused_run(store_url, slack, at="headline", taken=1)
+        posts = slack.channel_posts("C1")
+    [headline] = [p for p in posts if p.part == "headline"]
+    assert woken.withdrawn == 1
+    assert {p.part: p.thread_ts for p in posts if p.part != "headline"} == {
+        "a": headline.ts,
+        "b": headline.ts,
+    }
+
+
+def test_a_chart_posted_twice_is_shown_once(store_url: str) -> None:
+    """The copy is a picture (a shared file, known by its file id): it is the file that is
+    removed, so the channel does not keep two charts."""
+    chart = {"file": {"data": b"\x89PNG chart", "name": "counts.png", "title": "t", "alt": "a"}}
+    parts: list[tuple[str, Payload]] = [("headline", {"text": "h"}), ("chart", chart)]
+    with FakeSlack() as slack:
+        woken, _, _ = paused_run(store_url, slack, parts, at="chart")
+        charts = [p for p in slack.channel_posts("C1") if p.part.startswith("file:")]
+    assert woken.withdrawn == 1 and woken.copies_left == []
+    assert len(charts) == 1
 
 
 def test_a_copy_that_cannot_be_removed_is_said_with_its_message_id(store_url: str) -> None:

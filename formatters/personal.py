@@ -1,10 +1,17 @@
 """A personal digest drawn: one outline section (its reasons as blocks, a line per item),
 then Markdown, or one chat message per platform through the renderers' one-message form
 (the review queue's too). Both languages; titles, logins, labels and paths are strangers'
-text, cleaned and escaped by each renderer."""
+text, cleaned and escaped by each renderer.
+
+A person with several subscriptions gets them in one message (`combined_parts`): a group
+per subscription, headed by what it selects and how many items; an item is listed in the
+first group that selects it, and a later group that selects it too names it on one "also"
+line (its count still includes it). A weekly digest's days the archive does not hold are
+said in one line at the top."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.model.personal import MINE, REASONS, PersonalDigest, PersonalEntry
@@ -16,9 +23,16 @@ from formatters._text import item_url
 EVENT_TYPE = "vllm_personal_digest"
 
 
+ALSO_SHOWN = 20  # numbers named on an "also" line; more are counted
+
+
 def personal_title(digest: PersonalDigest, lang: str) -> str:
-    key = "personal_title" if digest.repo == "vllm-project/vllm" else "personal_title_other"
-    return w.text(lang, key, repo=digest.repo, label=digest.window.label)
+    return _title(digest.repo, digest.window.label, lang)
+
+
+def _title(repo: str, label: str, lang: str) -> str:
+    key = "personal_title" if repo == "vllm-project/vllm" else "personal_title_other"
+    return w.text(lang, key, repo=repo, label=label)
 
 
 def personal_what(digest: PersonalDigest, lang: str) -> str:
@@ -37,21 +51,93 @@ def personal_context(digest: PersonalDigest, lang: str) -> str:
 
 def personal_section(digest: PersonalDigest, lang: str) -> ol.Section:
     """The digest's entries, a block per reason in `REASONS` order."""
-    blocks = []
-    for reason in REASONS:
-        entries = [e for e in digest.entries if e.reason == reason]
-        if entries:
-            heading = w.text(lang, f"reason_{reason}", n=len(entries))
-            lines = tuple(_entry(digest, e, lang) for e in entries)
-            blocks.append(ol.Block(heading, lines, "list"))
-    if digest.ci:  # `mine`: CI failures on main their PRs are suspected of
-        from formatters.ci_outline import suspected_block
-
-        blocks.append(suspected_block(digest.ci, digest.window.end, lang))
-    if not blocks:  # shown on asking (`vllm-report digest`); the daily run sends none
+    blocks = [*_missing_blocks([digest], lang), *_reason_blocks(digest, digest.entries, lang)]
+    if not digest.entries and not digest.ci:  # shown on asking (`vllm-report digest`) only
         said = w.text(lang, "personal_nothing", what=personal_what(digest, lang))
         blocks.append(ol.Block(None, (ol.Entry((ol.Our(said),)),), "text"))
     return ol.Section("personal", personal_title(digest, lang), tuple(blocks))
+
+
+def combined_section(digests: Sequence[PersonalDigest], lang: str) -> ol.Section:
+    """Several subscriptions' digests as one section: a group per digest, in the order
+    given, each item listed once (in the first group that selects it)."""
+    if len(digests) == 1:  # one subscription reads as it always did
+        return personal_section(digests[0], lang)
+    blocks = _missing_blocks(digests, lang)
+    label = _label(digests)
+    listed: set[int] = set()
+    for digest in digests:
+        what = personal_what(digest, lang)
+        if digest.window.label != label:  # a daily group in a weekly day's message
+            what += w.SEP[lang] + digest.window.label
+        heading = w.text(lang, "personal_group", what=what, n=len(digest.entries))
+        blocks.append(ol.Block(heading, (), "list"))
+        new = [e for e in digest.entries if e.number not in listed]
+        blocks += _reason_blocks(digest, new, lang, headed=digest.filter.kind == MINE)
+        also = [e.number for e in digest.entries if e.number in listed]
+        if also:
+            blocks.append(ol.Block(None, (), "list", rest=_also(digest, also, lang)))
+        listed.update(e.number for e in new)
+    return ol.Section("personal", _title(digests[0].repo, label, lang), tuple(blocks))
+
+
+def _reason_blocks(
+    digest: PersonalDigest, entries: Sequence[PersonalEntry], lang: str, headed: bool = True
+) -> list[ol.Block]:
+    """`entries` a block per reason in `REASONS` order (headed: under the reason's heading),
+    then, for `mine`, the CI failures on main their PRs are suspected of."""
+    blocks = []
+    for reason in REASONS:
+        chosen = [e for e in entries if e.reason == reason]
+        if chosen:
+            heading = w.text(lang, f"reason_{reason}", n=len(chosen)) if headed else None
+            lines = tuple(_entry(digest, e, lang) for e in chosen)
+            blocks.append(ol.Block(heading, lines, "list"))
+    if digest.ci:
+        from formatters.ci_outline import suspected_block
+
+        blocks.append(suspected_block(digest.ci, digest.window.end, lang))
+    return blocks
+
+
+def _also(digest: PersonalDigest, numbers: Sequence[int], lang: str) -> ol.Line:
+    """ "Also selected, listed above: #1, #2": what a group shares with earlier ones."""
+    parts: list[ol.Part] = [ol.Our(w.text(lang, "personal_also"))]
+    for index, number in enumerate(numbers[:ALSO_SHOWN]):
+        if index:
+            parts.append(ol.Our("、" if lang == "zh" else ", "))
+        parts.append(ol.Ref(number, item_url(digest.repo, digest.items[number].kind, number)))
+    if len(numbers) > ALSO_SHOWN:
+        parts.append(ol.Our(w.text(lang, "personal_also_more", n=len(numbers) - ALSO_SHOWN)))
+    return tuple(parts)
+
+
+def _missing_blocks(digests: Sequence[PersonalDigest], lang: str) -> list[ol.Block]:
+    """One line naming the days the archive does not hold (none when it holds them all)."""
+    days = sorted({day for digest in digests for day in digest.missing})
+    if not days:
+        return []
+    if lang == "zh":
+        named = "、".join(days)
+    else:
+        named = days[0] if len(days) == 1 else ", ".join(days[:-1]) + " and " + days[-1]
+    key = "personal_missing_one" if len(days) == 1 else "personal_missing"
+    return [ol.Block(None, (), "list", rest=(ol.Our(w.text(lang, key, days=named)),))]
+
+
+def _label(digests: Sequence[PersonalDigest]) -> str:
+    """The window a message of these digests names: the widest (a weekly day's week)."""
+    return min(digests, key=lambda d: d.window.start).window.label
+
+
+def combined_context(digests: Sequence[PersonalDigest], lang: str) -> str:
+    if len(digests) == 1:
+        return personal_context(digests[0], lang)
+    widest = min(digests, key=lambda d: d.window.start).window
+    window = f"{format_local(widest.start)} ~ {format_local(widest.end)}"
+    items = len({e.number for digest in digests for e in digest.entries})
+    subscriptions = w.text(lang, "personal_subscriptions", n=len(digests))
+    return w.SEP[lang].join((subscriptions, w.text(lang, "personal_count", n=items), window))
 
 
 def _entry(digest: PersonalDigest, entry: PersonalEntry, lang: str) -> ol.Entry:
@@ -87,15 +173,23 @@ def personal_parts(
     platform: str, digest: PersonalDigest, lang: str
 ) -> list[tuple[str, dict[str, Any]]]:
     """(part name, payload) pairs for delivery: a personal digest is one message."""
-    title, context = personal_title(digest, lang), personal_context(digest, lang)
-    section = personal_section(digest, lang)
+    return combined_parts(platform, [digest], lang)
+
+
+def combined_parts(
+    platform: str, digests: Sequence[PersonalDigest], lang: str
+) -> list[tuple[str, dict[str, Any]]]:
+    """One message for a person's digests of a run, within the platform's limits (the
+    one-message renderers cut the rows that do not fit and say how many)."""
+    title, context = _title(digests[0].repo, _label(digests), lang), combined_context(digests, lang)
+    section = combined_section(digests, lang)
     if platform == "slack":
         from formatters.slack_blocks import render_slack_single
 
         payload = {
-            "repo": digest.repo,
-            "window": digest.window.label,
-            "filter": digest.filter.key,
+            "repo": digests[0].repo,
+            "window": _label(digests),
+            "filter": ",".join(d.filter.key for d in digests),
             "part": "personal",
         }
         meta = {"event_type": EVENT_TYPE, "event_payload": payload}

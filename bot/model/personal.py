@@ -85,6 +85,9 @@ class PersonalDigest:
     items: dict[int, ItemView] = field(default_factory=dict)
     # `mine`: CI failures on main whose suspected PR is the reader's (Red on main).
     ci: tuple[Red, ...] = ()
+    # The report days of the window the archive does not hold (a weekly digest read from
+    # it alone): their items cannot be in the digest, and the reader is told so.
+    missing: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:

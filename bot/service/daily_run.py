@@ -28,7 +28,7 @@ from bot.model.query import ReportQuery
 from bot.model.radar import PLUGINS_TOPIC, RADAR_TOPIC, plugin_topic
 from bot.model.report import Report
 from bot.model.windows import Window, WindowKey
-from bot.service.personal import PersonalDigests, stream_of
+from bot.service.personal import STREAM, PersonalDigests, by_destination
 from bot.service.reports import CHART_DAYS, Reports
 from bot.service.run_observer import DestinationResult, JobObserver
 from bot.store import Subscription
@@ -36,7 +36,7 @@ from formatters.charts import Chart
 from formatters.charts import chart as draw_chart
 from formatters.chat import chat_parts, with_picture
 from formatters.outline import is_quiet
-from formatters.personal import personal_parts
+from formatters.personal import combined_parts
 from formatters.radar_outline import has_plugins_section
 
 if TYPE_CHECKING:
@@ -172,25 +172,32 @@ class DailyRun:
     async def _personal(
         self, report: Report, subscriptions: Sequence[Subscription], result: DeliveryResult
     ) -> list[DestinationResult]:
-        """Each personal subscription due today gets its digest; an empty one nothing."""
+        """Each destination with personal subscriptions due today gets one message of all
+        of them (a group each); one with nothing in any of them gets none."""
         if self.personal is None:
             return []
         now = self.reports.clock()
         due = await asyncio.to_thread(self.personal.due, report, subscriptions, now)
         sent = []
-        for one in due:
-            sub, digest = one.subscription, one.digest
-            if digest.filter.kind == MINE:  # and the CI failures their PRs are suspected of
-                digest = replace(digest, ci=suspected_of(report.ci, digest.login))
-            stream = stream_of(digest.filter)
-            target = Destination(sub.platform, sub.target_id, sub.target_kind, stream)
-            if digest.empty:
-                self.observer.quiet(report.window.label, target.key, sub.topic)
+        for group in by_destination(due):
+            first = group[0].subscription
+            target = Destination(first.platform, first.target_id, first.target_kind, STREAM)
+            digests = []
+            for one in group:
+                digest = one.digest
+                if digest.filter.kind == MINE:  # and the CI failures their PRs are suspected of
+                    digest = replace(digest, ci=suspected_of(report.ci, digest.login))
+                if digest.empty:
+                    self.observer.quiet(report.window.label, target.key, one.subscription.topic)
+                else:
+                    digests.append(digest)
+            if not digests:
                 continue
-            parts = personal_parts(sub.platform, digest, self.lang)
-            name = f"vLLM digest {digest.window.label}"
+            parts = combined_parts(first.platform, digests, self.lang)
+            # Keyed by the run's window, whatever the digests cover: one message a run.
+            name = f"vLLM digest {report.window.label}"
             sent.append(
-                await self._deliver(report.repo, digest.window, target, parts, name, result)
+                await self._deliver(report.repo, report.window, target, parts, name, result)
             )
         return sent
 

@@ -10,10 +10,9 @@ many people subscribe, the day's items are read once and each digest is a filter
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -23,17 +22,16 @@ from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.model.personal import MINE, WEEKLY_DAYS, Filter, PersonalDigest, PullFacts
 from bot.model.report import ActivityItem, Report
-from bot.model.windows import Window, span_window
+from bot.model.windows import Window, day_window, span_window
 from bot.store import Span, Subscription
 from bot.store.personal import GitHubLinks
 
 log = logging.getLogger(__name__)
 
 
-def stream_of(rule: Filter) -> str:
-    """The delivery stream of a personal digest: short whatever the glob (the ledger's
-    destination keys have a length), the same for the same filter on every run."""
-    return "me-" + hashlib.sha256(rule.key.encode()).hexdigest()[:12]
+# The delivery stream of a destination's personal digests: one message a run whatever the
+# subscriptions (added or changed between two runs of a day, a rerun still sends nothing).
+STREAM = "me"
 
 
 @dataclass(frozen=True)
@@ -42,6 +40,22 @@ class Due:
 
     subscription: Subscription
     digest: PersonalDigest
+
+
+def by_destination(due: Sequence[Due]) -> list[list[Due]]:
+    """The due digests of each destination (a person's DMs on one platform, or a channel),
+    in the order one message tells them: daily before weekly (a weekly day's message starts
+    with the day), `mine` first (what asks for the reader), then as subscribed."""
+    places: dict[tuple[str, str, str], list[Due]] = {}
+    for one in due:
+        sub = one.subscription
+        places.setdefault((sub.platform, sub.target_kind, sub.target_id), []).append(one)
+    return [
+        sorted(
+            group, key=lambda d: (d.subscription.cadence != "daily", d.digest.filter.kind != MINE)
+        )
+        for group in places.values()
+    ]
 
 
 class PersonalDigests:
@@ -78,6 +92,11 @@ class PersonalDigests:
         )
         rules = [rule for _, rule in wanted]
         facts = self._facts(repo, rules, items, earlier, set(logins.values()), now)
+        weekly = any(s.cadence == "weekly" for s, _ in wanted)
+        missing: dict[str, tuple[str, ...]] = {
+            "daily": (),  # the run's own day: collected, or nothing is posted
+            "weekly": self._missing(repo, windows["weekly"]) if weekly else (),
+        }
         out = []
         for sub, rule in wanted:
             login = logins.get((sub.platform, sub.created_by)) if rule.kind == MINE else None
@@ -85,7 +104,7 @@ class PersonalDigests:
                 continue  # unlinked since it subscribed: nothing to select by
             window = windows[sub.cadence]
             digest = personal_digest(repo, window, rule, items[sub.cadence], facts, login, earlier)
-            out.append(Due(sub, digest))
+            out.append(Due(sub, replace(digest, missing=missing[sub.cadence])))
         return out
 
     def one(self, report: Report, rule: Filter, login: str | None, now: datetime) -> PersonalDigest:
@@ -137,6 +156,18 @@ class PersonalDigests:
         except CollectError as exc:  # the digests say what the archive has; the log why
             log.warning("personal digests without new PR facts: %s", exc)
             return self.archiver.reading_only().pull_facts(repo, read.values(), now)
+
+    def _missing(self, repo: str, week: Window) -> tuple[str, ...]:
+        """The report days of `week` the archive does not hold: a weekly digest reads the
+        archive alone, so their items are not in it (the daily run collects its own day)."""
+        tz = ZoneInfo(week.timezone)
+        start = week.start.astimezone(tz)
+        days = [
+            day_window(start.date() + timedelta(days=n), tz, start.time())
+            for n in range(WEEKLY_DAYS)
+        ]
+        held = self.archiver.covers(repo, [Span(day.start, day.end) for day in days])
+        return tuple(day.label for day, covered in zip(days, held, strict=True) if not covered)
 
     def _is_due(self, cadence: str, window: Window) -> bool:
         """Daily: every report; weekly: the report of the weekly day; off: never."""

@@ -21,14 +21,17 @@ from typing import Any
 import aiohttp
 import pytest
 from nacl.signing import SigningKey
+from sqlalchemy import delete
 
 from bot.adapters.discord.http import Interactions
 from bot.adapters.slack.app import build_slack_app, slack_web_app
 from bot.app import commands, open_bot
 from bot.cli import main
 from bot.model.rules import load_rules
+from bot.store import Span, Store
+from bot.store.schema import CoverageRow
 from config.settings import load_settings
-from tests.anchor_data import anchor_days
+from tests.anchor_data import REPO, anchor_days
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.github_api import FakeGitHub, FakeItem, Fault
 from tests.fakes.slack_api import FakeSlack, signed_command
@@ -224,6 +227,61 @@ def day_items(world: World, label: str = "rocm") -> set[int]:
     }
 
 
+@dataclass
+class Group:
+    """A subscription's group in a combined DM: the items listed under it, and those it
+    selects that an earlier group listed (its "also" line)."""
+
+    count: int
+    listed: list[int]
+    also: list[int]
+
+
+SLACK_HEADING = re.compile(r"^\*(.+) \((\d+)\)\*$")
+DISCORD_HEADING = re.compile(r"^\*\*(.+) \((\d+)\)\*\*$")
+SLACK_REF = re.compile(r"\|#(\d+)>")
+DISCORD_REF = re.compile(r"\[#(\d+)\]\(")
+
+
+def slack_rows(message: dict[str, Any]) -> list[str]:
+    text = "\n".join(b["text"]["text"] for b in message["blocks"] if b.get("type") == "section")
+    return text.split("\n")
+
+
+def discord_rows(message: dict[str, Any]) -> list[str]:
+    return "\n".join(e["description"] for e in message["embeds"]).split("\n")
+
+
+def groups(
+    rows: list[str], names: list[str], heading: re.Pattern[str], ref: re.Pattern[str]
+) -> dict[str, Group]:
+    """The DM's rows read group by group (a group starts at its heading, `names`: what the
+    subscriptions are called); a reason's heading inside `mine` belongs to its group."""
+    out: dict[str, Group] = {}
+    current: Group | None = None
+    for row in rows:
+        found = heading.match(row)
+        if found and found.group(1) in names:
+            current = out[found.group(1)] = Group(int(found.group(2)), [], [])
+        elif current is not None and row.startswith("• "):
+            current.listed += [int(n) for n in ref.findall(row)[:1]]
+        elif current is not None and "also" in row.lower():
+            current.also += [int(n) for n in ref.findall(row)]
+    return out
+
+
+def authored(world: World, login: str) -> set[int]:
+    return {
+        it.number
+        for it in world.github.items.values()
+        if (it.author or "").lower() == login.lower()
+        and any(
+            t is not None and DAY.start <= t < DAY.end
+            for t in (it.created_at, it.closed_at, it.merged_at)
+        )
+    }
+
+
 def test_people_subscribe_and_get_exactly_their_items_once(world: World) -> None:
     said = slack_says(
         world,
@@ -245,35 +303,32 @@ def test_people_subscribe_and_get_exactly_their_items_once(world: World) -> None
     )
     post()
 
-    mine, label = slack_digests(world, "U7")
-    assert slack_numbers(label) == sorted(slack_numbers(label), key=slack_numbers(label).index)
-    assert sorted(slack_numbers(label)) == sorted(day_items(world)) and len(day_items(world)) == 33
-    assert slack_numbers(mine)[0] == world.asked  # the review asked of them comes first
-    told = json.dumps(mine, ensure_ascii=False)
+    (dm,) = slack_digests(world, "U7")  # one DM, a group per subscription
+    mine, label = groups(
+        slack_rows(dm), ["your work as @tjtanaa", "label rocm"], SLACK_HEADING, SLACK_REF
+    ).values()
+    assert sorted(label.listed + label.also) == sorted(day_items(world))
+    assert label.count == len(day_items(world)) == 33
+    assert mine.listed[0] == world.asked  # the review asked of them comes first
+    told = json.dumps(dm, ensure_ascii=False)
     assert "Your review is requested (1)" in told
     assert "New comments on your issues (1)" in told and "new comment by gshtras" in told
-    assert slack_numbers(mine)[1] == 990001
-    assert mine["blocks"][0]["text"]["text"] == f"vLLM digest for you · {DAY.label}"
+    assert mine.listed[1] == 990001
+    assert dm["blocks"][0]["text"]["text"] == f"vLLM digest for you · {DAY.label}"
 
-    path, author = discord_digests(world, "4242")
-    assert sorted(discord_numbers(path)) == world.path_prs
-    told = "\n".join(e["description"] for e in path["embeds"])
+    (dm,) = discord_digests(world, "4242")
+    names = ["changes to vllm/v1/attention/\\*", "opened by andreaskaratzas"]
+    path, author = groups(discord_rows(dm), names, DISCORD_HEADING, DISCORD_REF).values()
+    assert sorted(path.listed + path.also) == world.path_prs
+    told = "\n".join(e["description"] for e in dm["embeds"])
     assert "changes vllm/v1/attention/backends/rocm\\_aiter.py" in told  # Markdown-escaped
     assert "review required" not in told  # GitHub's default decision says nothing
-    karatzas = {
-        it.number
-        for it in world.github.items.values()
-        if it.author == "AndreasKaratzas"
-        and any(
-            t is not None and DAY.start <= t < DAY.end
-            for t in (it.created_at, it.closed_at, it.merged_at)
-        )
-    }
-    assert sorted(discord_numbers(author)) == sorted(karatzas) and len(karatzas) == 14
+    karatzas = authored(world, "AndreasKaratzas")
+    assert sorted(author.listed + author.also) == sorted(karatzas) and len(karatzas) == 14
 
     facts = [r for r in world.github.requests if r.graphql and "files(first:" in r.graphql]
     post()  # again: nothing is sent twice, and no PR's files are read again
-    assert len(slack_digests(world, "U7")) == 2 and len(discord_digests(world, "4242")) == 2
+    assert len(slack_digests(world, "U7")) == 1 and len(discord_digests(world, "4242")) == 1
     assert [r for r in world.github.requests if r.graphql and "files(first:" in r.graphql] == facts
     read = [
         int(n) for r in facts for n in re.findall(r"p(\d+): issueOrPullRequest", r.graphql or "")
@@ -390,7 +445,7 @@ def test_a_digest_with_nothing_in_it_is_not_sent(
     assert main(["-v", "post", DAY.label, "--cutoff", DAY.cutoff]) == 0
     assert slack_digests(world, "U7") == []
     assert (
-        f"no label:unused label digest for {DAY.label} to slack-dm:U7#me-"
+        f"no label:unused label digest for {DAY.label} to slack-dm:U7#me:"
         in capsys.readouterr().err
     )
 
@@ -414,3 +469,179 @@ def test_mine_is_never_a_channels_and_a_known_subscription_changes_cadence_witho
         "your DMs will get the label:rocm digest once a week, with the weekly day's report "
         "(was daily)"
     )
+
+
+# -- one DM a person a run, a group per subscription (issue 44) ---------------------------------
+
+
+def test_a_person_gets_one_dm_a_run_with_a_group_per_subscription(world: World) -> None:
+    """Three subscriptions, one DM: a heading per subscription in the order subscribed
+    (`mine` first), each item listed once, in the first group that selects it; a later
+    group names it on its "also" line and still counts it. A second run sends nothing."""
+    slack_says(
+        world,
+        "U7",
+        "/vllm-me github tjtanaa",
+        "/vllm-subscribe label:rocm dm",
+        "/vllm-subscribe author:AndreasKaratzas dm",
+        "/vllm-subscribe mine dm",
+    )
+    post()
+    (dm,) = slack_digests(world, "U7")
+    assert dm["blocks"][0]["text"]["text"] == f"vLLM digest for you · {DAY.label}"
+    names = ["your work as @tjtanaa", "label rocm", "opened by andreaskaratzas"]
+    got = groups(slack_rows(dm), names, SLACK_HEADING, SLACK_REF)
+    assert list(got) == names
+    listed = [n for g in got.values() for n in g.listed]
+    assert len(listed) == len(set(listed))  # each item once
+    rocm, karatzas = day_items(world), authored(world, "AndreasKaratzas")
+    mine = set(got[names[0]].listed)
+    assert world.asked in mine and 990001 in mine
+    label, author = got["label rocm"], got["opened by andreaskaratzas"]
+    assert set(label.listed) | set(label.also) == rocm and label.count == len(rocm)
+    assert set(label.also) == rocm & mine
+    assert set(author.listed) | set(author.also) == karatzas and author.count == len(karatzas)
+    assert set(author.also) == karatzas & (rocm | mine) and author.also  # told above
+    told = json.dumps(dm, ensure_ascii=False)
+    assert "Your review is requested (1)" in told and "3 subscriptions" in told
+    from tests.chat_checks import check_slack
+
+    check_slack([dm], DIGESTED)
+    post()  # again: the combined DM is not sent twice
+    assert len(slack_digests(world, "U7")) == 1
+
+
+def test_two_subscriptions_of_one_kind_are_two_groups_of_one_dm(world: World) -> None:
+    """Two `label:` subscriptions on Discord: one DM, both labels' items, each once. Three
+    big ones: one DM still, within Discord's limits, saying how much it left out."""
+    for user, labels in {
+        "4242": ("ci/build", "kv-connector"),
+        "5151": ("v1", "rocm", "bug"),
+    }.items():
+        for label in labels:
+            said = discord_says(world, user, "vllm-subscribe", topic=f"label:{label}")
+            assert said.startswith(f"your DMs will get the label:{label} digest")
+    post()
+    (dm,) = discord_digests(world, "4242")
+    names = ["label ci/build", "label kv-connector"]
+    got = groups(discord_rows(dm), names, DISCORD_HEADING, DISCORD_REF)
+    assert list(got) == names
+    ci, kv = day_items(world, "ci/build"), day_items(world, "kv-connector")
+    assert set(got[names[0]].listed) == ci and got[names[0]].also == []
+    assert set(got[names[1]].listed) == kv - ci and set(got[names[1]].also) == kv & ci
+    assert got[names[1]].also and got[names[1]].count == len(kv)
+    (big,) = discord_digests(world, "5151")
+    assert discord_rows(big)[-1].endswith("more lines in the full report")
+    from tests.chat_checks import check_discord
+
+    check_discord([dm, big], DIGESTED)
+    post()
+    assert len(discord_digests(world, "4242")) == len(discord_digests(world, "5151")) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "2026-03-20, 2026-03-21, 2026-03-22 and 2026-03-23 were not collected: "
+            "their items are missing",
+        ),
+        ("zh", "2026-03-20、2026-03-21、2026-03-22、2026-03-23 未收集：这几天的条目缺失"),
+    ],
+)
+def test_a_weekly_digest_says_which_of_its_days_were_not_collected(
+    world: World, store_url: str, monkeypatch: pytest.MonkeyPatch, lang: str, said: str
+) -> None:
+    """The archive holds 2026-03-19, 24 and 25 of the week 2026-03-19..25 (GitHub's search
+    times out on the rest): the weekly DM says the four others were never read, in one line."""
+    slack_says(world, "U7", "/vllm-subscribe label:rocm dm weekly")
+    post()  # a Wednesday; the weekly day is Monday: collected, no digest yet
+    assert slack_digests(world, "U7") == []
+    store = Store(store_url)
+    try:  # the archive as if 2026-03-20..23 had never been read
+        with store.engine.begin() as connection:
+            connection.execute(delete(CoverageRow))
+        day = timedelta(days=1)
+        for start, end in ((DAY.start - 9 * day, DAY.start - 5 * day), (EARLIER.start, DAY.end)):
+            store.coverage.add(REPO, Span(start, end), "search", DAY.end)
+    finally:
+        store.close()
+    world.github.fault_rule = lambda index, path: (
+        Fault(incomplete=True) if path == "/search/issues" else None
+    )
+    monkeypatch.setenv("VLLM_REPORT_QUEUE_DIGEST_DAY", "wed")
+    monkeypatch.setenv("VLLM_REPORT_LANG", lang)
+    post()
+    (weekly,) = slack_digests(world, "U7")
+    rows = slack_rows(weekly)
+    assert [r for r in rows if "2026-03-" in r and "#" not in r] == [f"_{said}_"]
+    assert rows[0] == f"_{said}_"  # said first, before the items
+
+
+DIGESTED: Any = type("Digested", (), {"repo": "vllm-project/vllm"})()  # what check_* read
+
+
+# -- what the filters match (mutants the tests above let live) --------------------------------
+
+
+def of_the_day(world: World) -> list[FakeItem]:
+    return sorted(
+        (
+            it
+            for it in world.github.items.values()
+            if any(
+                t is not None and DAY.start <= t < DAY.end
+                for t in (it.created_at, it.closed_at, it.merged_at)
+            )
+        ),
+        key=lambda it: it.number,
+    )
+
+
+def test_labels_and_authors_match_whole_names_in_any_case(world: World) -> None:
+    """`label:rocm` is the label rocm in any case (`ROCm`), never `rocm-ci`; `author:` is a
+    whole login in any case, never a longer one that contains it."""
+    others = [
+        it for it in of_the_day(world) if "rocm" not in it.labels and it.author != "AndreasKaratzas"
+    ]
+    longer, upper, lookalike = others[:3]
+    longer.labels, upper.labels = ["rocm-ci"], ["ROCm"]
+    lookalike.author = "AndreasKaratzas-bot"
+    slack_says(
+        world, "U7", "/vllm-subscribe label:rocm dm", "/vllm-subscribe author:AndreasKaratzas dm"
+    )
+    post()
+    (dm,) = slack_digests(world, "U7")
+    names = ["label rocm", "opened by andreaskaratzas"]
+    label, author = groups(slack_rows(dm), names, SLACK_HEADING, SLACK_REF).values()
+    assert sorted(label.listed + label.also) == sorted(day_items(world) | {upper.number})
+    assert longer.number not in label.listed + label.also
+    assert sorted(author.listed + author.also) == sorted(authored(world, "AndreasKaratzas"))
+    assert lookalike.number not in author.listed + author.also
+
+
+def test_a_closed_pr_is_never_a_review_request(world: World) -> None:
+    """A PR merged or closed that day still asking tjtanaa's review is not "Your review is
+    requested": only the open one is."""
+    closed = [
+        it
+        for it in of_the_day(world)
+        if it.kind == "pr"
+        and it.closed_at is not None
+        and DAY.start <= it.closed_at < DAY.end
+        and it.author != "tjtanaa"
+        and "@tjtanaa" not in (it.body or "").lower()
+    ]
+    merged = next(it for it in closed if it.merged_at is not None)
+    unmerged = next(it for it in closed if it.merged_at is None)
+    merged.review_requests = unmerged.review_requests = ["tjtanaa"]
+    slack_says(world, "U7", "/vllm-me github tjtanaa", "/vllm-subscribe mine dm")
+    post()
+    (dm,) = slack_digests(world, "U7")
+    names = ["👀 Your review is requested", "💬 New comments on your issues", "🧑‍💻 Yours"]
+    got = groups(slack_rows(dm), [*names, "📣 Mentions you"], SLACK_HEADING, SLACK_REF)
+    asked = got["👀 Your review is requested"]
+    assert asked.listed == [world.asked] and asked.count == 1
+    told = [n for g in got.values() for n in g.listed]
+    assert merged.number not in told and unmerged.number not in told

@@ -104,8 +104,9 @@ def test_an_author_is_the_whole_login_not_a_part_of_it() -> None:
 
 
 def test_the_nearest_item_before_the_cue_is_the_one_authored() -> None:
-    text = "#37607 and #38077 by hoshinoyouyou."
+    text = "#37607 was merged and #38077 by hoshinoyouyou is open."
     assert verdicts(text, "author") == ["38077 hoshinoyouyou correct"]
+    # "#37607 and #38077 by …" lists both: see test_claims_subjects.
     assert verdicts("由 `fadara01` 提交的 #37607。", "author") == ["37607 fadara01 correct"]
 
 

@@ -67,7 +67,8 @@ def test_the_text_output_names_the_claim_and_the_truth(
     code, out, _ = run(capsys, "check", str(PUBLISHED / REPORTS["2026-03-24"]))
     assert code == 1
     assert "✗ wrong         vendor    #37980: says amd; the facts: topics: ci_build, nvidia" in out
-    assert "42 claims: 41 correct, 1 wrong, 0 unverifiable" in out
+    # 43: "Issue #37992 & PR #37993**: AMD员工 `xuebwang-amd` 报告…" says who made both.
+    assert "43 claims: 42 correct, 1 wrong, 0 unverifiable" in out
 
 
 def test_each_kind_of_wrong_claim_in_english_and_chinese(
@@ -168,3 +169,95 @@ def test_checking_a_report_asks_no_model_to_write_one(
         code, _, _ = run(capsys, "check", str(PUBLISHED / REPORTS["2026-03-24"]))
         asked = len(llm.requests)
     assert code == 1 and asked == 0
+
+
+# -- what `check` may settle: a window held whole, settled sentences, items of other days ------
+
+WINDOW_03_25 = "> Window: 2026-03-25 11:43 ~ 2026-03-26 11:43 (UTC+8)"
+
+
+def checked_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, *lines: str
+) -> dict[str, object]:
+    path = tmp_path / "report.md"
+    path.write_text("\n".join([WINDOW_03_25, *lines]), encoding="utf-8")
+    _, out, err = run(capsys, "check", str(path), "--format", "json")
+    assert "Traceback" not in err
+    data: dict[str, object] = json.loads(out)
+    return data
+
+
+def test_counts_of_a_window_not_archived_whole_are_unverifiable(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """GitHub's search answers with incomplete results: the window's figures prove nothing
+    either way, so a right count is not "correct" nor a wrong one "wrong"; a state, which
+    the item itself settles, still is."""
+    from tests.fakes.github_api import Fault
+
+    fake_github.fault_rule = lambda index, path: (
+        Fault(incomplete=True) if path == "/search/issues" else None
+    )
+    lines = ("- 29 new issues.", "- 30 new issues.", "- #37607 was merged.")
+    claims = checked_json(capsys, tmp_path, *lines)["claims"]
+    assert isinstance(claims, list)
+    counts = [(c["claimed"], c["verdict"], c["truth"]) for c in claims if c["type"] == "count"]
+    assert counts == [
+        ("new_issues 29", "unverifiable", "the window is not archived whole"),
+        ("new_issues 30", "unverifiable", "the window is not archived whole"),
+    ]
+    assert [(c["number"], c["verdict"]) for c in claims if c["type"] == "state"] == [
+        (37607, "correct")
+    ]
+    # The same text on a window archived whole: the figures are settled.
+    fake_github.fault_rule = None
+    whole = checked_json(capsys, tmp_path / "..", *lines)["claims"]
+    assert isinstance(whole, list)
+    assert [c["verdict"] for c in whole if c["type"] == "count"] == ["correct", "wrong"]
+
+
+def test_only_sentences_with_a_settled_claim_are_checkable(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """ "N of M sentences checkable": N counts the sentences the facts settled a claim of
+    (correct or wrong), not those whose every claim is unverifiable nor those with none."""
+    lines = (
+        "- #37607 was merged.",  # settled: correct
+        "- #37607 is in review.",  # settled: wrong
+        "- #99999 was merged.",  # a claim, unverifiable: no such item
+        "- A busy day for the ROCm backend.",  # no claim
+    )
+    data = checked_json(capsys, tmp_path, *lines)
+    claims = data["claims"]
+    assert isinstance(claims, list)
+    assert [(c["number"], c["verdict"]) for c in claims if c["type"] == "state"] == [
+        (37607, "correct"),
+        (37607, "wrong"),
+        (99999, "unverifiable"),
+    ]
+    assert data["sentences"] == {"read": 5, "checkable": 2}
+    path = tmp_path / "report.md"
+    _, out, _ = run(capsys, "check", str(path))
+    assert "2 of 5 sentences checkable." in out
+
+
+def test_an_item_of_another_day_cited_is_still_judged(
+    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """#35781 and #36681 were merged on 2026-03-11, two weeks before the window checked:
+    no part of the 03-25 window's archive, yet a state or an author said of them is judged
+    on their facts (the archive, else GitHub), not left unverifiable."""
+    claims = checked_json(
+        capsys,
+        tmp_path,
+        "- PR #36681 was merged, by tvirolai-amd.",
+        "- #35781 is still open.",
+    )["claims"]
+    assert isinstance(claims, list)
+    said = sorted((c["number"], c["type"], c["verdict"], c["truth"]) for c in claims)
+    assert said == [
+        (35781, "state", "wrong", "merged"),
+        (36681, "author", "correct", "tvirolai-amd"),
+        (36681, "kind", "correct", "a PR"),
+        (36681, "state", "correct", "merged"),
+    ]

@@ -31,6 +31,7 @@ import re
 from collections.abc import Sequence
 
 from bot.analyze.claims.checks import (
+    ACHIEVED,
     author_claims,
     compact,
     kind_claims,
@@ -49,6 +50,7 @@ from bot.analyze.claims.checks import (
 from bot.analyze.claims.counts import count_claims, line_vendor, vendor_figure_claims
 from bot.analyze.claims.facts import Facts, state_at
 from bot.analyze.claims.reading import Sentence, sentences
+from bot.analyze.claims.subjects import last_of_list
 from bot.model.claims import CLAIM_TYPES, Claim
 
 __all__ = [
@@ -100,12 +102,16 @@ def sentence_claims(
     text, masked = sentence.text, sentence.masked
     found_refs = refs(masked)
     claims: list[Claim] = []
+    shares = last_of_list(found_refs, masked)
     for index, (number, start, end) in enumerate(found_refs):
-        clause_end = found_refs[index + 1][1] if index + 1 < len(found_refs) else len(masked)
+        clause_end = _clause_end(found_refs, index, masked)
         item = facts.item(number)
         claims += kind_claims(number, compact(masked[max(0, start - 24) : start]), text, item)
         claims += title_claims(number, text[end:clause_end], text, item)
-        claimed, _ = said_state(compact(masked[end:clause_end]), strict=strict)
+        # Its state is said after its list's last item: "#A & #B were merged" of both.
+        last = shares[index]
+        said = compact(masked[found_refs[last][2] : _clause_end(found_refs, last, masked)])
+        claimed, _ = said_state(said, strict=strict, many=last != index or _listed(shares, index))
         if claimed is not None:
             claims += state_claim(number, claimed, text, item, facts)
         if strict and index == 0:
@@ -119,6 +125,16 @@ def sentence_claims(
     return claims
 
 
+def _clause_end(found_refs: Sequence[tuple[int, int, int]], index: int, masked: str) -> int:
+    """Where the words said of item `index` end: at the next item."""
+    return found_refs[index + 1][1] if index + 1 < len(found_refs) else len(masked)
+
+
+def _listed(shares: Sequence[int], index: int) -> bool:
+    """Whether item `index` ends a list of two or more (its words are said of many)."""
+    return index > 0 and shares[index - 1] == index
+
+
 # A state said without the item's `#N`, of the paragraph's item: "the RFC was merged",
 # "问题仍为 open", "RFC和PR均已关闭".
 _PARAGRAPH_STATES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -126,7 +142,7 @@ _PARAGRAPH_STATES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "merged",
         re.compile(
             r"\b(?:was|were|is|has been|have been|got)\s+(?:now\s+)?(?:merged|landed)\b"
-            r"|已合并|已落地",
+            r"|已合并|已落地|(?<!未)(?<!没有)(?<!将)(?<!会)被合并",
             re.I,
         ),
     ),
@@ -134,7 +150,9 @@ _PARAGRAPH_STATES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "done",
         re.compile(
             r"\b(?:was|were|is|has been|have been|got)\s+(?:now\s+)?(?:resolved|fixed|mitigated)\b"
-            r"|已解决|已缓解|已修复|问题(?:已|得到|被)?解决(?![场方思的])",
+            r"|已解决|已缓解|已修复|问题(?:已|得到|被)?解决(?![场方思的])"
+            # Verbs of landing, as said with the item's `#N` (checks.LANDED_VERBS).
+            rf"|(?<![未没])得到缓解|{ACHIEVED}|首次引入",
             re.I,
         ),
     ),
@@ -148,7 +166,7 @@ _PARAGRAPH_STATES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "open",
         re.compile(
             r"\b(?:still|remains?)\s+(?:open|in review|under review)\b|仍为\s*`?open`?|仍开放"
-            r"|仍在审阅|尚未合并",
+            r"|仍在审阅|(?:尚|仍|还)未(?:被)?合并",
             re.I,
         ),
     ),

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from bot.analyze.claims.facts import Facts, state_at
 from bot.analyze.claims.reading import FILL, REF
+from bot.analyze.claims.subjects import PLURAL_LANDED, enumerated, subject_lists
 from bot.analyze.references import links
 from bot.model.claims import Claim
 from bot.model.report import ActivityItem, Report
@@ -52,11 +53,18 @@ _BY_WORDS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _NOT_LOGINS = frozenset({"pr", "issue", "the", "a", "an", "this", "amd", "intel", "nvidia"})
+# Words that deny what follows ("not merged", "尚未被合并", "will be merged"): no claim it
+# happened (a denial of a merge says open, below).
+_NOT_EN = (
+    r"(?<!\bnot )(?<!\bnot yet )(?<!\bnot been )(?<!n't been )(?<!\bnever )(?<!n't )(?<!\bbe )"
+)
+_NOT_ZH = r"(?<!未)(?<!没有)(?<!将)(?<!会)"
 STATE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "merged",
         re.compile(
-            r"已合并|被合并|合并了|已落地|\bmerged\b|\blanded\b|\bhas landed\b|\bwas merged\b",
+            rf"已合并|{_NOT_ZH}被合并|合并了|已落地|{_NOT_EN}\bmerged\b|{_NOT_EN}\blanded\b"
+            r"|\bhas landed\b|\bwas merged\b",
             re.I,
         ),
     ),
@@ -64,7 +72,8 @@ STATE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "open",
         re.compile(
             r"审阅中|待合并|进行中|待审|仍开放|仍为\s*`?open`?|讨论中|\bin review\b"
-            r"|\bunder review\b|\bstill open\b|\bis open\b|\bproposed\b|\bpending\b|\bopen\b",
+            r"|\bunder review\b|\bstill open\b|\bis open\b|\bproposed\b|\bpending\b|\bopen\b"
+            r"|(?:尚|仍|还)未(?:被)?合并|\bnot (?:yet )?(?:been )?merged\b|\byet to be merged\b",
             re.I,
         ),
     ),
@@ -72,18 +81,24 @@ STATE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "done",
         re.compile(
-            r"已解决|得到解决|已缓解|已修复|被修复|\bmitigated\b|\bresolved\b|\bis fixed\b"
+            r"已解决|(?<![未没])得到(?:解决|缓解)|已缓解|已修复|被修复|\bmitigated\b|\bresolved\b"
+            r"|\bis fixed\b"
             r"|\bwas fixed\b|\bhas been fixed\b",
             re.I,
         ),
     ),
     ("closed", re.compile(r"已关闭|被关闭|关闭了|\bclosed\b", re.I)),
 )
+# "实现了 1.5 倍提升", "实现了显著加速": a figure achieved (an open PR's benchmark), no landing.
+ACHIEVED = (
+    r"实现了(?![\s*]*(?:约|高达|最高|近|超过|平均)?[\s*]*\d"
+    r"|[^。；，,]{0,10}(?:提升|加速|提速))"
+)
 # Words that say a change is in the code now: only a merge can have done that (of an issue:
 # that it was resolved, so closed).
 LANDED_VERBS = re.compile(
     r"\b(?:introduced|landed|now supports?|now works|now runs|shipped|added support)\b"
-    r"|引入了|实现了|修复了|现已支持",
+    rf"|引入了|首次引入|{ACHIEVED}|修复了|现已支持",
     re.I,
 )
 _LINK_VERB = re.compile(
@@ -204,7 +219,7 @@ PRESENT_LANDED = re.compile(
     r"\b(?:fixes|introduces|adds|implements|enables|resolves|removes|brings|delivers)\b"
     # A Chinese verb, not the noun it also is ("……的实现", "实现细节").
     r"|(?<!的)(?:修复|引入|新增|实现|解决|移除|添加|启用|带来|去掉|去除|删除|删去|替换|取消|禁用"
-    r"|合入|支持了|优化了|提高了|提升了|降低了|减少了|改为|统一了)(?!细节|方案|方式|原理|过程|$)",
+    r"|合入|支持了|优化了|提高了|提升了|降低了|减少了|改为|统一了)(?!细节|方案|方式|原理|过程|、|$)",
     re.I,
 )
 _PROPOSED = re.compile(
@@ -214,14 +229,16 @@ _PROPOSED = re.compile(
 )
 
 
-def said_state(text: str, *, strict: bool = False) -> tuple[str | None, bool]:
+def said_state(text: str, *, strict: bool = False, many: bool = False) -> tuple[str | None, bool]:
     """The state a clause gives its item (merged, open, done, closed), and whether it said
     so with a verb of landing ("introduced", "修复了"; with `strict` any tense: "fixes",
-    "修复", unless proposed)."""
+    "修复", unless proposed; said of `many` items, "add" as well as "adds")."""
     claimed = next((state for state, words in STATE_WORDS if words.search(text[:60])), None)
     landed = LANDED_VERBS.search(text[:80]) is not None
     if strict and not landed:
         verb = PRESENT_LANDED.search(text[:80])
+        if verb is None and many:
+            verb = PLURAL_LANDED.search(text[:80])
         landed = verb is not None and not _PROPOSED.search(text[: verb.start()])
     if claimed is None and landed:
         claimed = "done"
@@ -264,26 +281,30 @@ def state_claim(
 def author_claims(
     found_refs: Sequence[tuple[int, int, int]], sentence: str, masked: str, facts: Facts
 ) -> list[Claim]:
-    """Each author cue names the author of the nearest item before it (else the first)."""
+    """Each author cue names the author of the nearest item before it (else the first), and
+    of each item listed with it ("#A & #B by alice", "由 alice 提交的 #A、#B")."""
     claims: list[Claim] = []
+    lists = subject_lists(found_refs, masked) if len(found_refs) > 1 else [[0]]
     for cue in AUTHOR_CUES:
         for match in cue.finditer(masked):
             login = match.group("login")
             if not found_refs or not _a_login(login, facts):
                 continue
-            before = [r for r in found_refs if r[1] < match.start()]
-            number = (before[-1] if before else found_refs[0])[0]
-            item = facts.item(number)
-            if item is None or item.author is None:
-                claims.append(
-                    Claim(number, "author", sentence, login, "unverifiable", "not in the archive")
-                )
-                continue
-            ok = login.lower() == item.author.lower()
-            claims.append(
-                Claim(number, "author", sentence, login, "correct" if ok else "wrong", item.author)
-            )
+            before = [i for i, r in enumerate(found_refs) if r[1] < match.start()]
+            nearest = before[-1] if before else 0
+            run = next(run for run in lists if nearest in run)
+            said_of = run if nearest == run[-1] or not before else [nearest]
+            for index in said_of:
+                claims.append(_author_claim(found_refs[index][0], login, sentence, facts))
     return unique(claims)
+
+
+def _author_claim(number: int, login: str, sentence: str, facts: Facts) -> Claim:
+    item = facts.item(number)
+    if item is None or item.author is None:
+        return Claim(number, "author", sentence, login, "unverifiable", "not in the archive")
+    ok = login.lower() == item.author.lower()
+    return Claim(number, "author", sentence, login, "correct" if ok else "wrong", item.author)
 
 
 def _a_login(word: str, facts: Facts) -> bool:
@@ -309,7 +330,8 @@ def link_claims(
     claims: list[Claim] = []
     for (a, _, a_end), (b, b_start, _) in itertools.pairwise(found_refs):
         between = compact(masked[a_end:b_start])
-        if _LINK_VERB.search(between) is None or len(between) > 60:
+        # "#37346 修复、#36808 新功能": a list of items with their kinds, not a link.
+        if _LINK_VERB.search(between) is None or len(between) > 60 or enumerated(between):
             continue
         first, second = facts.item(a), facts.item(b)
         claimed = f"#{a} answers #{b}"

@@ -1,6 +1,7 @@
 """The breakage radar for the fixture data's busiest month (2025-09), end to end.
 
-    python benchmarks/radar_month.py [--latency 0.1]
+    python benchmarks/radar_month.py [--latency 0.1] [--window 2025-04-01..2025-12-31]
+                                     [--anonymous]
 
 Serves the real 2025 plugin records (tests/data/radar/) from the fake GitHub as six
 repositories plus vLLM, runs `RadarService` over 2025-09-01..2025-09-30 into a new SQLite
@@ -9,6 +10,12 @@ own attributions (a link: plugin PR → upstream PR or commit that the record na
 culprit of a break or what an upgrade adapted to); the most-breaking upstream PRs; the GitHub
 requests cold and warm; the pins and their lag as read "now" (2026-08-22, where the pin
 records end) for the day 2026-08-21; and the `/vllm-radar` answer as Slack blocks.
+
+`--window` runs another window instead (up to 366 days: the whole data is
+2025-02-01..2025-12-31) and prints the culprits shown against the records' culprits, the
+requests (how many asked about upstream numbers: GraphQL, a hundred a request, with the
+token the benchmark gives the fake; `--anonymous`: none, one REST request each) and whether
+the radar is complete.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from bot.model.rules import load_rules
 from bot.model.windows import parse_window
 from config.settings import load_settings
 from formatters.radar import render_radar_markdown, render_radar_slack
+from tests.fakes.github_api import RecordedRequest
 from tests.radar_data import month_window_days, radar_github, records
 
 NOW = datetime(2026, 8, 22, 13, 34, 22, tzinfo=UTC)
@@ -40,16 +48,21 @@ PLUGINS = (
 )
 
 
-def truth(found: Radar) -> set[tuple[str, int, str]]:
+def truth(
+    found: Radar, roles: tuple[str, ...] = ("culprit", "adapted")
+) -> set[tuple[str, int, str]]:
+    """The records' links of the window: (plugin, PR, `#N` or a commit's 7 characters)."""
     wanted = set()
     for record in records():
         at = record["plugin_merged_at"]
         if not at or record["relation"] == "mention-only":
             continue
+        if "culprit" in roles and roles == ("culprit",) and record["relation"] != "breakage-fix":
+            continue
         if not found.window.start <= datetime.fromisoformat(at) < found.window.end:
             continue
         for ref in record["upstream_refs"]:
-            if ref["role"] in ("culprit", "adapted"):
+            if ref["role"] in roles:
                 key = f"#{ref['number']}" if ref.get("number") else (ref.get("sha") or "")[:7]
                 wanted.add((record["plugin_repo"], record["plugin_number"], key))
     return wanted
@@ -58,6 +71,8 @@ def truth(found: Radar) -> set[tuple[str, int, str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
+    parser.add_argument("--window", help="FIRST..LAST report days (default: 2025-09)")
+    parser.add_argument("--anonymous", action="store_true", help="no GitHub token")
     args = parser.parse_args()
     tz = ZoneInfo("Asia/Shanghai")
     with tempfile.TemporaryDirectory() as tmp, radar_github(args.latency) as fake:
@@ -67,15 +82,22 @@ def main() -> None:
             VLLM_REPORT_GITHUB_REQUEST_INTERVAL="0",
             VLLM_REPORT_PLUGINS=PLUGINS,
         )
+        if not args.anonymous:  # the radar runs with a token (the daily run needs one)
+            os.environ["GITHUB_TOKEN"] = "ghp-benchmark"
         bot = open_bot(load_settings(), load_rules(None), clock=lambda: NOW)
         service = radar(bot)
         first, last = month_window_days()
         window = parse_window(
-            f"{first}..{last}", now=NOW, tz=tz, cutoff=datetime.min.time(), max_days=366
+            args.window or f"{first}..{last}",
+            now=NOW,
+            tz=tz,
+            cutoff=datetime.min.time(),
+            max_days=366,
         )
         started = time.perf_counter()
         found = service.radar(window)
         cold, cold_s = len(fake.requests), time.perf_counter() - started
+        asked = _upstream_asks(fake.requests)
         started = time.perf_counter()
         service.radar(window)
         warm, warm_s = len(fake.requests) - cold, time.perf_counter() - started
@@ -100,6 +122,14 @@ def main() -> None:
         f"recall {right / len(wanted):.3f} (of {len(wanted)} in the records)"
     )
     print(f"GitHub requests: cold {cold} ({cold_s:.2f} s), warm {warm} ({warm_s:.2f} s)")
+    print(f"  of them asking about upstream numbers and commits: {asked}")
+    shown = {c.ref.key for c in found.culprits}
+    named = {key for _, _, key in truth(found, ("culprit",)) if key.startswith("#")}
+    print(
+        f"culprits shown {len(shown & named)} of {len(named)} the records name "
+        f"({len(shown - named)} more shown); "
+        f"{'complete' if found.complete else 'INCOMPLETE: ' + '; '.join(found.notes)}"
+    )
     print("\nmost-breaking upstream PRs:")
     for culprit in found.culprits[:5]:
         fixes = ", ".join(f"{f.plugin_repo.split('/')[1]}#{f.number}" for f in culprit.fixes)
@@ -117,6 +147,17 @@ def main() -> None:
     print("\n".join(render_radar_markdown(found).splitlines()[:8]))
     print("\n/vllm-radar as Slack blocks:\n")
     print(json.dumps(render_radar_slack(found), ensure_ascii=False, indent=1))
+
+
+def _upstream_asks(requests: list[RecordedRequest]) -> str:
+    graphql = sum(1 for r in requests if r.path == "/graphql")
+    numbers = sum(1 for r in requests if r.path.startswith("/repos/vllm-project/vllm/issues/"))
+    commits = sum(
+        1
+        for r in requests
+        if r.path.startswith("/repos/vllm-project/vllm/commits/") and r.path.endswith("/pulls")
+    )
+    return f"{graphql} GraphQL, {numbers} numbers by REST, {commits} commits by REST"
 
 
 if __name__ == "__main__":

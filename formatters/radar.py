@@ -17,6 +17,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from bot.model.radar import (
+    LONG_BEFORE_DAYS,
     UPSTREAM,
     Correction,
     Culprit,
@@ -112,8 +113,9 @@ def revert_text(culprit: Culprit, tz: tzinfo | None, lang: str = "en") -> str:
 
 
 def precision_line(radar: Radar, lang: str = "en") -> str | None:
-    """The corrections people made and the precision they measure, or None when the radar
-    names no culprit and none was corrected."""
+    """The share of culprits shown that readers did not correct (what "precision" can
+    measure here), and how many upstream confirmed by a revert; None when the radar names
+    no culprit and none was corrected."""
     precision = radar.precision
     if precision is None:
         return None
@@ -121,8 +123,10 @@ def precision_line(radar: Radar, lang: str = "en") -> str | None:
         lang,
         "precision",
         precision=f"{precision:.0%}",
-        stand=radar.attributions,
+        shown=radar.attributions + len(radar.corrections),
         corrected=len(radar.corrections),
+        confirmed=radar.confirmed,
+        unconfirmed=radar.attributions - radar.confirmed,
     )
 
 
@@ -212,8 +216,11 @@ def _incomplete(radar: Radar, lang: str) -> str:
 def render_radar_markdown(radar: Radar, lang: str = "en") -> str:
     tz = radar.window.start.tzinfo
     lines = _md_head(radar, lang)
-    lines += ["", f"## {said(lang, 'culprits')}", ""]
-    if not radar.culprits:
+    # No culprit: the heading only to say so, unless open breakage follows (the counts
+    # already say none broke; an empty heading would read as "none named" above it).
+    if radar.culprits or not radar.open:
+        lines += ["", f"## {said(lang, 'culprits')}", ""]
+    if not radar.culprits and not radar.open:
         lines.append(said(lang, "none_named"))
     once = reverts_said_once(radar.culprits, lang)
     for index, culprit in enumerate(radar.culprits, 1):
@@ -335,7 +342,7 @@ def _md_link(link: PluginLink) -> str:
 # Said after a named upstream change that is not a confirmed cause, so a list of what a
 # plugin PR names never reads as a list of culprits (English; radar_phrases has both).
 NOT_A_CAUSE = {
-    key.removeprefix("why_"): text
+    key.removeprefix("why_"): text.format(days=LONG_BEFORE_DAYS)
     for key, text in RADAR_TEXT["en"].items()
     if key.startswith("why_")
 }
@@ -347,7 +354,8 @@ def _md_refs(refs: tuple[UpstreamRef, ...], lang: str = "en") -> str:
 
 def _md_why(ref: UpstreamRef, lang: str = "en") -> str:
     key = (ref.verdict or "") if ref.cause else ref.role
-    found = said(lang, f"why_{key}") if key and has(lang, f"why_{key}") else None
+    why = f"why_{key}"
+    found = said(lang, why, days=LONG_BEFORE_DAYS) if key and has(lang, why) else None
     if not found:
         return ""
     return f" ({found})" if lang == "en" else f"（{found}）"

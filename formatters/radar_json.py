@@ -29,9 +29,12 @@ def radar_to_dict(radar: Radar) -> dict[str, Any]:
         "notes": list(radar.notes),
         "plugins": list(radar.plugins),
         "precision": {
+            "measures": "share of culprit attributions shown not corrected by readers",
             "attributions": radar.attributions,
             "corrected": len(radar.corrections),
             "precision": radar.precision,
+            "confirmed": radar.confirmed,  # upstream reverted the culprit
+            "unconfirmed": radar.attributions - radar.confirmed,
         },
         "corrections": [
             {

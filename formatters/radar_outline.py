@@ -10,7 +10,8 @@ section at all.
 Each culprit's entry says whom to ask and where it stands: the upstream PR's author, its
 merge date, and whether upstream has since reverted it (a line under its head, so the head
 still reads "#N title — broke plugin"). When people corrected the radar (`/vllm-radar
-wrong`), the counts say how many and the precision that measures.
+wrong`), the counts say how many, the share of those named not corrected (no measured
+precision), and how many no upstream revert confirms.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ WORDS = {
         "revert_unknown": "revert not known",
         "sep": ", ",
         "corrections": "Culprits corrected by readers (/vllm-radar wrong): {n}; "
-        "precision {precision}.",
+        "{precision} of those named not corrected, {unconfirmed} unconfirmed by an upstream "
+        "revert.",
         "reverts_unknown": "Whether upstream reverted them is not known: the archive does not "
         "hold vLLM's PRs since they merged.",
     },
@@ -48,7 +50,8 @@ WORDS = {
         "not_reverted": "截至 {day} 未被回退",
         "revert_unknown": "是否回退未知",
         "sep": "，",
-        "corrections": "读者更正的归因（/vllm-radar wrong）：{n} 处；准确率 {precision}。",
+        "corrections": "读者更正的归因（/vllm-radar wrong）：{n} 处；{precision} 的归因未被更正，"
+        "{unconfirmed} 个未经上游回退确认。",
         "reverts_unknown": "是否已被上游回退未知：存档中没有它们合并之后的 vLLM PR。",
     },
 }
@@ -127,7 +130,11 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
         said += space + WORDS[lang]["reverts_unknown"]
     if radar.corrections and radar.precision is not None:  # readers said the radar was wrong
         words = WORDS[lang]["corrections"]
-        said += space + words.format(n=len(radar.corrections), precision=f"{radar.precision:.0%}")
+        said += space + words.format(
+            n=len(radar.corrections),
+            precision=f"{radar.precision:.0%}",
+            unconfirmed=radar.attributions - radar.confirmed,
+        )
     blocks.append(ol.Block(None, (ol.Entry((ol.Our(f"{said}{space}{more}"),)),), "text"))
     if not radar.complete:  # a plugin that could not be read: the section is not the whole
         notes = tuple(ol.Entry((ol.Theirs(note, 300),)) for note in radar.notes)

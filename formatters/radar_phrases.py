@@ -15,7 +15,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "incomplete": "Incomplete: ",
         "cut": "some windows were cut",
         "culprits": "Upstream changes that broke plugins",
-        "none_named": "None named in this window.",
+        "none_named": "No upstream change was confirmed as breaking a plugin in this window.",
         "none_broke": "No upstream change was named as breaking a plugin in this window.",
         "corrections": "Corrections",
         "pins": "Pins of upstream",
@@ -34,8 +34,11 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "revert_unknown": "revert not known",
         "reverts_once": "Reverts: not known for these culprits (the archive does not hold "
         "vLLM's PRs since they merged; the daily report collects them)",
-        "precision": "Precision {precision}: {stand} culprit attributions stand, {corrected} "
-        "corrected (`/vllm-radar wrong <plugin PR> <upstream PR>` says one is wrong)",
+        # What the share measures: not corrected by readers, never a checked precision.
+        "precision": "Not corrected {precision}: of {shown} culprit attributions shown, "
+        "{corrected} corrected by readers (`/vllm-radar wrong <plugin PR> <upstream PR>`); "
+        "{confirmed} confirmed (upstream reverted the change), {unconfirmed} unconfirmed "
+        "(the plugin's word, checked only as a vLLM PR merged before the fix)",
         "correction": "{plugin}#{number}: not vllm#{upstream} (said by {by} on {day})",
         "pins_once": "Pins: {reason}.",
         "lag_unknown": "unknown: {reason}",
@@ -68,6 +71,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "why_missing": "not on GitHub",
         "why_unmerged": "not merged",
         "why_after-fix": "merged after the fix",
+        "why_long-before": "merged over {days} days before the fix was opened",
         "why_no-pr": "no PR merged it",
         "why_unverified": "not checked",
         "why_corrected": "corrected: not the cause",
@@ -84,7 +88,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "incomplete": "数据不完整：",
         "cut": "部分时间段未能读取",
         "culprits": "导致插件故障的上游改动",
-        "none_named": "本时间段没有被点名的上游改动。",
+        "none_named": "本时间段没有经 GitHub 确认导致插件故障的上游改动。",
         "none_broke": "本时间段没有上游改动被点名导致插件故障。",
         "corrections": "更正",
         "pins": "插件锁定的上游版本",
@@ -103,8 +107,9 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "revert_unknown": "是否回退未知",
         "reverts_once": "回退情况：这些上游改动是否已被回退未知（存档中没有它们合并之后的 vLLM "
         "PR；日报会收集）",
-        "precision": "准确率 {precision}：{stand} 个归因成立，{corrected} 个已更正"
-        "（`/vllm-radar wrong <插件 PR> <上游 PR>` 可指出错误）",
+        "precision": "未被更正 {precision}：显示的 {shown} 个归因中读者更正了 {corrected} 个"
+        "（`/vllm-radar wrong <插件 PR> <上游 PR>`）；{confirmed} 个已确认（上游已回退该改动），"
+        "{unconfirmed} 个未确认（仅凭插件自述，GitHub 只核实了它是修复前合并的 vLLM PR）",
         "correction": "{plugin}#{number}：并非由 vllm#{upstream} 导致（{by} 于 {day} 更正）",
         "pins_once": "锁定版本：{reason}。",
         "lag_unknown": "未知：{reason}",
@@ -134,6 +139,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "why_missing": "GitHub 上不存在",
         "why_unmerged": "未合并",
         "why_after-fix": "在修复之后才合并",
+        "why_long-before": "合并时间早于修复开始 {days} 天以上",
         "why_no-pr": "没有 PR 合并它",
         "why_unverified": "未核实",
         "why_corrected": "已更正：不是原因",

@@ -44,11 +44,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TypeGuard
 
 from bot.analyze import radar_words as words
-from bot.model.radar import NOT_NAMED, UPSTREAM, Culprit, PluginLink, Reading, UpstreamRef
+from bot.model.radar import (
+    LONG_BEFORE_DAYS,
+    NOT_NAMED,
+    UPSTREAM,
+    Culprit,
+    PluginLink,
+    Reading,
+    UpstreamRef,
+)
 from bot.model.report import ActivityItem
 
 
@@ -311,6 +319,7 @@ def plugin_links(plugin: str, items: Iterable[ActivityItem], own_max: int) -> li
                 at=item.merged_at or item.created_at,
                 relation=reading.relation,
                 upstream=named,
+                opened_at=item.created_at,
             )
         )
     return sorted(links, key=lambda link: (link.at, link.number), reverse=True)
@@ -325,12 +334,16 @@ def fact_key(ref: UpstreamRef) -> str:
 
 
 def check(
-    ref: UpstreamRef, fixed_at: datetime, facts: Mapping[str, ActivityItem | None]
+    ref: UpstreamRef,
+    fixed_at: datetime,
+    facts: Mapping[str, ActivityItem | None],
+    opened_at: datetime | None = None,
 ) -> UpstreamRef:
     """A cause as GitHub has it. `facts`: what GitHub said of each number or commit asked
     about (`#N` → the item, None when GitHub has no such number; a sha → the pull request
     that merged it, None when none did); a key absent was not asked. A commit becomes the
-    pull request that merged it."""
+    pull request that merged it. `opened_at`: when the fix was opened (a cause merged
+    LONG_BEFORE_DAYS before it is not what broke it)."""
     key = fact_key(ref)
     if key not in facts:
         return replace(ref, verdict="unverified")
@@ -343,6 +356,9 @@ def check(
         verdict = "unmerged"
     else:
         verdict = "verified" if item.merged_at <= fixed_at else "after-fix"
+        since = opened_at or fixed_at
+        if verdict == "verified" and since - item.merged_at > timedelta(days=LONG_BEFORE_DAYS):
+            verdict = "long-before"
     return replace(ref, kind=item.kind, number=item.number, verdict=verdict)
 
 
@@ -351,7 +367,7 @@ def verify(link: PluginLink, facts: Mapping[str, ActivityItem | None]) -> Plugin
     opening when it is not merged. A commit and the pull request it resolves to are one."""
     found: dict[str, UpstreamRef] = {}
     for ref in link.upstream:
-        checked = check(ref, link.at, facts) if ref.cause else ref
+        checked = check(ref, link.at, facts, link.opened_at) if ref.cause else ref
         held = found.get(checked.key)
         if held is None or (checked.confirmed and not held.confirmed):
             found[checked.key] = checked

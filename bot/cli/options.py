@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 FORMATS = ("markdown", "json", "slack", "discord")
 
 
-SECTION_WORDS = "summary, vendors, hot, trends, key, activity, notable, ci, appendix"
+SECTION_WORDS = "summary, vendors, hot, trends, key, activity, notable, ci, plugins, appendix"
 
 
 class UsageError(InputError):

@@ -319,6 +319,11 @@ def run_show(args: argparse.Namespace) -> int:
             report = bot.reports.report(query)
         empty_checked(settings, report)
         print(render(args.format, report, bot, sections), end="")
+        from bot.service.radar import plugins_unread
+
+        unread = plugins_unread(settings.plugin_list, report, query.topic, now())
+        if unread:
+            print(f"vllm-report: {unread}", file=sys.stderr)
     return 0
 
 

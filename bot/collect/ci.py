@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 
-from bot.collect.queue_graphql import login_of, moment
+from bot.collect.numbers import items_by_number
 from bot.model.ci import INFRA_STATES, Build, Failure
-from bot.model.report import ActivityItem, Kind
+from bot.model.report import ActivityItem
 
 if TYPE_CHECKING:
     from bot.collect.client import Collector
@@ -212,54 +212,11 @@ def _error_of(response: Any) -> str:
 
 # -- the suspects, asked of GitHub --------------------------------------------------------
 
-SUSPECT_NODE = (
-    "__typename ... on PullRequest { number title createdAt updatedAt closedAt mergedAt "
-    "author { __typename login } } "
-    "... on Issue { number title createdAt updatedAt closedAt author { __typename login } }"
-)
-
 
 def suspects_of(
     github: Collector, repo: str, numbers: Sequence[int]
 ) -> dict[int, ActivityItem | None]:
     """GitHub's word on these numbers of `repo`: each item, or None when it has none. One
-    GraphQL request for all of them (with a token; without one, GitHub answers GraphQL not
-    at all, so one REST request each)."""
-    if not numbers:
-        return {}
-    if not github.source.token:
-        return {n: github.find_item(n) for n in numbers}
-    owner, name = repo.split("/", 1)
-    reads = " ".join(f"n{n}: issueOrPullRequest(number: {n}) {{ {SUSPECT_NODE} }}" for n in numbers)
-    query = (
-        "query Suspects($owner: String!, $name: String!) "
-        f"{{ repository(owner: $owner, name: $name) {{ {reads} }} }}"
-    )
-    data = github.graphql(query, {"owner": owner, "name": name}, "the CI suspects' query")
-    nodes = data.get("repository") or {}
-    return {n: _item(repo, nodes.get(f"n{n}")) for n in numbers}
-
-
-def _item(repo: str, node: Any) -> ActivityItem | None:
-    if not isinstance(node, dict) or "number" not in node:
-        return None
-    kind: Kind = "pr" if node.get("__typename") == "PullRequest" else "issue"
-    created = moment(node.get("createdAt"))
-    if created is None:
-        return None
-    number = int(node["number"])
-    path = "pull" if kind == "pr" else "issues"
-    return ActivityItem(
-        repo=repo,
-        number=number,
-        kind=kind,
-        title=str(node.get("title") or ""),
-        author=login_of(node.get("author")),
-        labels=(),
-        state="closed" if node.get("closedAt") else "open",
-        created_at=created,
-        updated_at=moment(node.get("updatedAt")) or created,
-        url=f"https://github.com/{repo}/{path}/{number}",
-        closed_at=moment(node.get("closedAt")),
-        merged_at=moment(node.get("mergedAt")),
-    )
+    GraphQL request for up to 100 of them (with a token; without one, GitHub answers GraphQL
+    not at all, so one REST request each): `bot.collect.numbers`."""
+    return items_by_number(github, repo, numbers, "the CI suspects' query", "Suspects")

@@ -216,6 +216,26 @@ class Archiver:
         self.store.lookups.save(repo, key, found.number if found is not None else None, now)
         return found
 
+    def look_up_numbers(
+        self, repo: str, numbers: Sequence[int], now: datetime
+    ) -> dict[str, ActivityItem | None]:
+        """Ask GitHub about these numbers of `repo` at once (`bot.collect.numbers`: one
+        GraphQL request per 100 with a token, else one REST request each) and archive each
+        answer as `look_up` does; by `#N`."""
+        from bot.collect.numbers import items_by_number
+
+        with self.github(repo) as github:
+            found = items_by_number(github(), repo, numbers, "the look-up of vLLM numbers")
+        held = {it.number: it for it in self.store.items.many(repo, found)}
+        kept = {
+            number: _keeping(item, held.get(number)) if item is not None else None
+            for number, item in found.items()
+        }
+        self.store.items.save([item for item in kept.values() if item is not None], now)
+        for number, item in kept.items():
+            self.store.lookups.save(repo, f"#{number}", item.number if item else None, now)
+        return {f"#{number}": item for number, item in kept.items()}
+
     def item(self, repo: str, number: int, now: datetime) -> ActivityItem:
         """One item from the archive, fetched (one request) when it is not there."""
         found = self.store.items.get(repo, number)
@@ -271,3 +291,17 @@ class Archiver:
     def _save(self, collected: Collected, now: datetime) -> None:
         saved = self.store.items.save(collected.items.values(), now)
         log.info("stored %d items", saved)
+
+
+def _keeping(found: ActivityItem, held: ActivityItem | None) -> ActivityItem:
+    """A looked-up item with what the look-up does not carry (labels, comment and reaction
+    counts) kept from the archive's copy: the rest (its state, its merge) is newer."""
+    if held is None:
+        return found
+    return replace(
+        found,
+        labels=held.labels,
+        comments=held.comments,
+        reactions=held.reactions,
+        state_reason=held.state_reason,
+    )

@@ -39,10 +39,21 @@ VERDICTS = (
     "missing",  # GitHub has no such number (404)
     "unmerged",  # a pull request not merged (when the fix was made)
     "after-fix",  # merged after the fix: it cannot have broken it
+    "long-before",  # merged over LONG_BEFORE_DAYS before the fix was opened: not what broke it
     "no-pr",  # a commit no merged pull request brought to vLLM
     "unverified",  # GitHub could not be asked (budget spent, GitHub down)
     "corrected",  # a person said it is not the cause (`/vllm-radar wrong`): never shown again
 )
+# A cause merged this long before the plugin PR was opened is not what broke it. Plugins
+# meet an upstream change when they move their pin past it: gaudi and tpu-inference pin
+# main within hours (pins.json: p90 lag at an update 166 h and 4.6 h), vllm-ascend within
+# 14 days (p90 328 h), and the longest any pin stood still was 21.7 days; spyre follows
+# releases, a few weeks apart. In the 221 links of the 2025 records
+# (tests/data/radar/links-2025.json) the upstream PR was *opened*, as its number dates it,
+# at most about 155 days before the plugin PR (95% within 75): its merge came later still.
+# 180 days keeps every one of them with room, and drops a number from another age
+# (vllm#1670, merged 2024-08, named by vllm-gaudi#1660 in 2026).
+LONG_BEFORE_DAYS = 180
 # A pin unchanged this long while upstream moves is a lag that grows (gaudi and
 # tpu-inference bump theirs every few hours, vllm-ascend every four days or so).
 GROWING_AFTER_DAYS = 3.0
@@ -108,6 +119,7 @@ class PluginLink:
     at: datetime  # merged, else opened
     relation: str  # one of RELATIONS
     upstream: tuple[UpstreamRef, ...]  # named, each with its role (pins and baselines left out)
+    opened_at: datetime | None = None  # when the plugin PR or issue was opened
 
     @property
     def confirmed(self) -> tuple[UpstreamRef, ...]:
@@ -254,8 +266,23 @@ class Radar:
         return sum(len(link.confirmed) for link in self.links if link.relation == "breakage-fix")
 
     @property
+    def confirmed(self) -> int:
+        """The attributions upstream confirmed by reverting the culprit since (the one sign
+        beyond the plugin's own word the archive can establish); the rest are unconfirmed:
+        a plugin named it, and GitHub says only that it is a vLLM PR merged before the fix."""
+        reverted = {c.ref.key for c in self.culprits if c.reverted}
+        return sum(
+            1
+            for link in self.links
+            if link.relation == "breakage-fix"
+            for ref in link.confirmed
+            if ref.key in reverted
+        )
+
+    @property
     def precision(self) -> float | None:
-        """Measured precision: attributions that stand / (those + the corrected ones); None
-        when the radar has neither."""
+        """The share of culprit attributions shown that readers did not correct: those that
+        stand / (those + the corrected ones); None when the radar has neither. Not a
+        measured precision: an attribution nobody looked at counts as right."""
         said = self.attributions + len(self.corrections)
         return self.attributions / said if said else None

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 BASELINE_DAYS = 7  # trends compare a day with the mean of the days before it
 
 SECTIONS = (
-    "summary", "vendors", "hot", "trends", "key", "activity", "notable", "ci", "appendix",
+    "summary", "vendors", "hot", "trends", "key", "activity", "notable", "ci", "plugins",
+    "appendix",
 )  # fmt: skip
 
 

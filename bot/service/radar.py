@@ -7,9 +7,10 @@ where the plugin's pin file stood at the window's end, from the file's commit hi
 (`bot.collect.pins`, archived: a past day's pins cost nothing after the first look).
 
 Before an upstream change is shown as what broke a plugin (or what an upgrade adapted to),
-GitHub is asked about it, once (`Archiver.look_up`, archived: the item in the items, the
-answer in the lookups): a number (`GET …/issues/N`: a PR or an issue, or 404) and a commit
-(`GET …/commits/{sha}/pulls`: the merged PR that brought it). What the archive already
+GitHub is asked about it, once (archived: the item in the items, the answer in the
+lookups): numbers a hundred to a GraphQL request with a token (`Archiver.look_up_numbers`:
+a PR or an issue, or none), else `GET …/issues/N` each, and a commit (`Archiver.look_up`,
+`GET …/commits/{sha}/pulls`: the merged PR that brought it). What the archive already
 holds is not asked again: a merged PR or an issue is settled; an open PR, a number GitHub
 did not have and a commit no PR merged are asked again only when the answer is older than
 the fix it is checked for. `look_up` caps the requests; what was not asked (the cap
@@ -29,11 +30,12 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.analyze.radar import culprits, fact_key, plugin_links, verify
 from bot.analyze.radar_culprits import corrected, detailed
 from bot.analyze.radar_open import OPEN_LOOK_BACK, open_breaks
+from bot.collect.numbers import PER_QUERY
 from bot.collect.pins import PinHistory
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
@@ -47,8 +49,10 @@ from bot.store.radar_corrections import RadarCorrections, Reverts
 log = logging.getLogger(__name__)
 
 EVER = Span(datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC))
-# How many upstream numbers and commits one radar may ask GitHub about (each is asked once
-# and archived): a daily report's day names a handful; a month asked for, a hundred or so.
+# How many requests one radar may make to ask GitHub about upstream numbers and commits
+# (each is asked once and archived): with a token a request asks about up to 100 numbers (a
+# year names about 350) and one commit; without one, one number or commit. A daily
+# report's day names a handful; a month or a year asked for, a few hundred at most.
 LOOK_UP = 30
 LOOK_UP_ASKED = 200
 
@@ -88,8 +92,8 @@ class RadarService:
         self, window: Window, plugin: str | None = None, *, look_up: int = LOOK_UP_ASKED
     ) -> Radar:
         """The radar of `window` (one plugin, or every watched one). `look_up`: how many
-        upstream numbers and commits the archive has no answer for may be asked of GitHub
-        (a request each, archived, so free on every later look) to check the culprits."""
+        requests may ask GitHub about the upstream numbers and commits the archive has no
+        answer for (archived, so free on every later look) to check the culprits."""
         now = self.clock()
         watched = (plugin,) if plugin else self.plugins
         links: list[PluginLink] = []
@@ -279,7 +283,7 @@ class RadarService:
         notes = []
         if unverified:
             why = failure or (
-                f"one radar asks GitHub about at most {look_up}"
+                f"one radar makes at most {look_up} requests to GitHub for them"
                 if self.archiver.fetch
                 else "only the archive was read"
             )
@@ -317,14 +321,29 @@ class RadarService:
             else:
                 unknown.append(key)
         asked, failure = 0, None
-        for key in unknown[:look_up] if self.archiver.fetch else ():
+        for keys in self._asks(unknown)[:look_up] if self.archiver.fetch else ():
             try:
-                facts[key] = self.archiver.look_up(UPSTREAM, key, now)
+                if keys[0].startswith("#"):
+                    batch = [int(key[1:]) for key in keys]
+                    facts.update(self.archiver.look_up_numbers(UPSTREAM, batch, now))
+                else:
+                    facts[keys[0]] = self.archiver.look_up(UPSTREAM, keys[0], now)
             except CollectError as exc:  # GitHub down or the limit spent: the rest unasked
                 failure = f"GitHub could not be read: {exc}"
                 break
-            asked += 1
+            asked += len(keys)
         return facts, asked, failure
+
+    def _asks(self, unknown: list[str]) -> list[list[str]]:
+        """The requests that ask GitHub about `unknown`, in order, a list of keys each. With
+        a token the numbers go first, PER_QUERY to a GraphQL request (a year's few hundred
+        causes: a handful of requests); a commit is one REST request. Without one, one REST
+        request each, a fix's causes first (as `unknown` is ordered)."""
+        if not self.archiver.source.token:
+            return [[key] for key in unknown]
+        numbers = [key for key in unknown if key.startswith("#")]
+        batches = [numbers[i : i + PER_QUERY] for i in range(0, len(numbers), PER_QUERY)]
+        return [*batches, *([key] for key in unknown if not key.startswith("#"))]
 
 
 @dataclass(frozen=True)
@@ -386,6 +405,25 @@ def with_radar(report: Report, radar: RadarService, *, ask: bool = True) -> Repo
         return report
     found = radar.radar(report.window, look_up=LOOK_UP) if ask else radar.archived(report.window)
     return replace(report, radar=found) if found is not None else report
+
+
+def plugins_unread(
+    plugins: Sequence[str], report: Report, topic: str | None, now: datetime
+) -> str | None:
+    """What `show` says beside a past day's report that has no Plugins section because no
+    run read the plugins that day (a person's look never asks GitHub about six plugins: a
+    day is about 25 searches and the pins, and needs a token), and how to get it; None
+    when the section is there, had no news, or is not the report's to have."""
+    window = report.window
+    one_day = timedelta(hours=23) <= window.duration <= timedelta(hours=25)
+    if not plugins or report.repo != UPSTREAM or topic is not None or report.radar is not None:
+        return None
+    if not one_day or not window.is_past(now):
+        return None
+    return (
+        f"no Plugins section: the plugins were not read for {window.label} (the daily run "
+        f"reads them); `vllm-report radar {window.label}` reads them, then `show` has it"
+    )
 
 
 def _uncorrected(found: list[OpenBreak], said: Sequence[Correction]) -> list[OpenBreak]:

@@ -98,3 +98,53 @@ def test_a_correction_takes_the_cause_off_open_breakage_too(
     assert 241 not in {b.number for b in after.open}  # its only named cause was wrong
     archived = service.archived(window("2025-09-23"))
     assert archived is not None and archived.open == after.open
+
+
+def test_open_breakage_without_a_culprit_has_no_empty_culprits_heading(
+    radar: tuple[RadarService, FakeGitHub],  # noqa: F811
+) -> None:
+    """2025-10-06 named no culprit, and one fix was still open: the radar does not open
+    with an empty "Upstream changes that broke plugins / None named" before it."""
+    found = radar[0].radar(window("2025-10-06"))
+    assert found.culprits == () and found.open
+    for lang, heading, none in (
+        ("en", "## Upstream changes that broke plugins", "None named"),
+        ("zh", "## 导致插件故障的上游改动", "没有被点名"),
+    ):
+        markdown = render_radar_markdown(found, lang)
+        assert heading not in markdown and none not in markdown
+        _, rest = markdown.split("\n## ", 1)
+        assert rest.startswith("未解决的故障" if lang == "zh" else "Open breakage")
+
+
+def test_a_window_without_culprits_or_open_breakage_says_none_was_confirmed(
+    radar: tuple[RadarService, FakeGitHub],  # noqa: F811
+) -> None:
+    found = radar[0].radar(window("2025-03-20"))
+    assert found.culprits == () and found.open == ()
+    markdown = render_radar_markdown(found)
+    assert (
+        "## Upstream changes that broke plugins\n\n"
+        "No upstream change was confirmed as breaking a plugin in this window."
+    ) in markdown
+    assert "本时间段没有经 GitHub 确认导致插件故障的上游改动。" in render_radar_markdown(
+        found, "zh"
+    )
+
+
+def test_the_plugins_section_is_a_section_to_show_alone(
+    radar: tuple[RadarService, FakeGitHub],  # noqa: F811
+) -> None:
+    """`vllm-report show DAY --section plugins` (and `/vllm-report plugins`): the Plugins
+    section alone, not "unknown section"."""
+    from bot.model.asking import section
+    from bot.model.rules import load_rules
+
+    assert section("plugins", load_rules(None)) == "plugins"
+    found = radar[0].radar(window("2025-10-06"))
+    report = replace(
+        build_report([], found.window, repo="vllm-project/vllm", complete=True), radar=found
+    )
+    alone = render_markdown(report, "en", only=["plugins"])
+    assert "## 🔌 Plugins" in alone and "### Still broken at the day's end" in alone
+    assert alone.count("\n## ") == 1  # the header, then the one section

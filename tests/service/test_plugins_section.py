@@ -401,3 +401,23 @@ def test_no_plugin_watched_says_so_on_the_command_line(
     assert main(["radar", "7d"]) == 2
     err = capsys.readouterr().err
     assert "no plugin is watched (VLLM_REPORT_PLUGINS=none)" in err and "Traceback" not in err
+
+
+def test_show_of_a_past_day_the_run_never_read_says_how_to_get_its_plugins(
+    github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`show` never reads six plugins from GitHub for a person's look: for a day no run
+    read them it says so, and which command reads them, beside the report."""
+    from bot.cli import main
+
+    assert main(["show", DAY, "--cutoff", "11:45"]) == 0
+    out, err = capsys.readouterr()
+    assert "🔌" not in out and plugin_requests(github) == []
+    assert (
+        f"vllm-report: no Plugins section: the plugins were not read for {DAY} (the daily "
+        f"run reads them); `vllm-report radar {DAY}` reads them, then `show` has it"
+    ) in err
+    daily("ghp-test", monkeypatch)
+    assert main(["show", DAY, "--cutoff", "11:45"]) == 0
+    out, err = capsys.readouterr()
+    assert "🔌 Plugins" in out and "no Plugins section" not in err

@@ -362,8 +362,8 @@ def test_what_github_cannot_be_asked_about_is_said_never_shown(
     assert capped.complete is False
     assert capped.notes == (
         "6 upstream changes named as causes could not be checked with GitHub (one radar "
-        "asks GitHub about at most 2): #30002, #30003, #30004, #30005, #30007, abc1234de; "
-        "they are not shown as culprits",
+        "makes at most 2 requests to GitHub for them): #30002, #30003, #30004, #30005, "
+        "#30007, abc1234de; they are not shown as culprits",
     )
     checked = {
         k for v in verdicts(capped).values() for k, said in v.items() if said != "unverified"
@@ -544,7 +544,7 @@ def test_a_month_without_looking_up_shows_no_culprit_and_names_what_it_left(
     shown = r"(#\d+|[0-9a-f]{9})"
     assert re.fullmatch(
         rf"{len(causes)} upstream changes named as causes could not be checked with GitHub "
-        rf"\(one radar asks GitHub about at most 0\): {shown}(, {shown}){{7}} and "
+        rf"\(one radar makes at most 0 requests to GitHub for them\): {shown}(, {shown}){{7}} and "
         rf"{len(causes) - 8} more; they are not shown as culprits",
         note,
     ), note

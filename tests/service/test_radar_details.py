@@ -21,6 +21,7 @@ import pytest
 from bot.model.radar import Radar
 from bot.service.radar import RadarService
 from bot.store import Span
+from formatters._text import slack_escape
 from formatters.radar import (
     render_radar_discord,
     render_radar_markdown,
@@ -290,3 +291,39 @@ def test_the_standalone_radar_reads_in_chinese_on_every_surface(
         in discord["description"]
     )
     assert all(f["name"] == "锁定版本" for f in discord.get("fields", []))
+
+
+def test_the_precision_line_says_what_it_measures_and_counts_the_unconfirmed(
+    radar: tuple[RadarService, FakeGitHub],
+) -> None:
+    """ "Precision" was only "none corrected": the line says it is the share of culprits
+    shown that readers did not correct, and how many upstream confirmed by reverting them."""
+    service = radar[0]
+    collect_upstream(service)
+    found = month(service)
+    shown = found.attributions
+    reverted = len(next(c for c in found.culprits if c.ref.number == 24982).fixes)
+    assert shown > reverted >= 1
+    en = (
+        f"Not corrected 100%: of {shown} culprit attributions shown, 0 corrected by readers "
+        "(`/vllm-radar wrong <plugin PR> <upstream PR>`); "
+        f"{reverted} confirmed (upstream reverted the change), {shown - reverted} unconfirmed "
+        "(the plugin's word, checked only as a vLLM PR merged before the fix)"
+    )
+    zh = (
+        f"未被更正 100%：显示的 {shown} 个归因中读者更正了 0 个"
+        "（`/vllm-radar wrong <插件 PR> <上游 PR>`）；"
+        f"{reverted} 个已确认（上游已回退该改动），{shown - reverted} 个未确认"
+        "（仅凭插件自述，GitHub 只核实了它是修复前合并的 vLLM PR）"
+    )
+    for lang, line in (("en", en), ("zh", zh)):
+        markdown = render_radar_markdown(found, lang)
+        assert line in markdown and "Precision" not in markdown and "准确率" not in markdown
+        slack = json.dumps(render_radar_slack(found, lang=lang), ensure_ascii=False)
+        assert slack_escape(line) in slack
+        discord = render_radar_discord(found, lang)["embeds"][0]
+        assert line in json.dumps(discord, ensure_ascii=False)
+    told = json.loads(render_radar_json(found))["precision"]
+    assert told["measures"] == "share of culprit attributions shown not corrected by readers"
+    assert (told["attributions"], told["corrected"], told["precision"]) == (shown, 0, 1.0)
+    assert (told["confirmed"], told["unconfirmed"]) == (reverted, shown - reverted)

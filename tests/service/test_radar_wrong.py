@@ -61,7 +61,8 @@ def test_a_correction_changes_every_later_output(radar: Radar) -> None:  # noqa:
     top = next(line for line in culprits.splitlines() if "[vllm#24982]" in line)
     assert "vllm-gaudi" in top and "vllm-ascend" not in top
     assert (
-        f"Precision {precision}: {after.attributions} culprit attributions stand, 1 corrected"
+        f"Not corrected {precision}: of {before.attributions} culprit attributions shown, "
+        "1 corrected by readers"
     ) in markdown
     assert re.search(
         r"## Corrections\n\n- vllm-ascend#3221: not vllm#24982 \(said by slack:U1", markdown
@@ -70,9 +71,12 @@ def test_a_correction_changes_every_later_output(radar: Radar) -> None:  # noqa:
 
     data = json.loads(render_radar_json(after))
     assert data["precision"] == {
+        "measures": "share of culprit attributions shown not corrected by readers",
         "attributions": after.attributions,
         "corrected": 1,
         "precision": after.precision,
+        "confirmed": after.confirmed,
+        "unconfirmed": after.attributions - after.confirmed,
     }
     assert data["corrections"][0]["plugin_number"] == 3221
     top_json = next(c for c in data["culprits"] if c["number"] == 24982)
@@ -83,7 +87,7 @@ def test_a_correction_changes_every_later_output(radar: Radar) -> None:  # noqa:
     slack = render_radar_slack(after)
     text = json.dumps(slack)
     assert "vllm-ascend/pull/3221" not in text
-    assert f"Precision {precision}" in text
+    assert f"Not corrected {precision}" in text
     discord = render_radar_discord(after)["embeds"][0]
     assert "vllm-ascend/pull/3221" not in discord["description"]
     assert "1 corrected" in discord["footer"]["text"]
@@ -219,8 +223,9 @@ def test_the_daily_plugins_section_respects_a_correction(
     assert "[#25249]" not in section and "vllm-ascend#3095" not in section
     assert second.radar is not None and second.radar.precision is not None
     assert (
-        "Culprits corrected by readers (/vllm-radar wrong): 1; precision "
-        f"{second.radar.precision:.0%}."
+        "Culprits corrected by readers (/vllm-radar wrong): 1; "
+        f"{second.radar.precision:.0%} of those named not corrected, "
+        f"{second.radar.attributions - second.radar.confirmed} unconfirmed by an upstream revert."
     ) in section
     zh = render_markdown(second, "zh")
     assert "读者更正的归因（/vllm-radar wrong）：1 处" in zh

@@ -205,12 +205,17 @@ def test_a_changed_headline_count_is_caught(
     counts = re.search(r"New issues (\d+) \|.*\| Merged PRs (\d+) \|", out)
     assert counts is not None
     new, merged = counts.groups()
-    text = out.replace(f"New issues {new} |", "New issues 999 |").replace(
-        f"Merged PRs {merged} |", "Merged PRs 5 |"
+    text = (
+        out.replace(f"New issues {new} |", "New issues 999 |")
+        .replace(f"Merged PRs {merged} |", "Merged PRs 5 |")
+        .replace("2 by the stale bot) |", "5 by the stale bot) |")  # the closed issues' split
+        .replace("52 closed as low-effort in bulk", "9 closed as low-effort in bulk")
     )
     code, claims = check(capsys, tmp_path, text)
     assert code == 1
     assert sorted(wrong(claims)) == [
+        (None, "count", "closed_issues stale 5"),
+        (None, "count", "closed_unmerged_prs low_effort 9"),
         (None, "count", "merged_prs 5"),
         (None, "count", "new_issues 999"),
     ]

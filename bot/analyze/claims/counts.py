@@ -184,6 +184,7 @@ def count_claims(text: str, sentence: str, report: Report, *, strict: bool = Fal
     for share in _SHARE.finditer(text):
         claims.append(_share_claim(share, sentence, report))
         taken.append(share.span())
+    claims += split_claims(text, sentence, report)
     patterns = (*_SWEEP_PATTERNS, *_COUNT_PATTERNS) if strict else _COUNT_PATTERNS
     for pattern, population in patterns:
         for match in pattern.finditer(text):
@@ -195,6 +196,42 @@ def count_claims(text: str, sentence: str, report: Report, *, strict: bool = Fal
             claimed, real = f"{population} {value}", f"{population} {truth}"
             claims.append(Claim(None, "count", sentence, claimed, verdict, real))
             taken.append(match.span())
+    return claims
+
+
+# How a closure count splits, as our counts line writes it: "Closed issues 10 (8 by people,
+# 2 by the stale bot)", "关闭未合并 PR 74（作者或维护者关闭 21 个，因低质量被批量关闭 52 个，
+# 过期关闭 1 个）". Each part is a figure the facts decide.
+_SPLIT_LISTS = (
+    (ListName.CLOSED_ISSUES, r"(?-i:Closed issues) \d+ \(([^)]*)\)|关闭 Issue \d+（([^）]*)）"),
+    (
+        ListName.CLOSED_UNMERGED_PRS,
+        r"(?-i:Closed without merging) \d+ \(([^)]*)\)|关闭未合并 PR \d+（([^）]*)）",
+    ),
+)
+_SPLIT_PARTS = (
+    ("resolved", r"(\d+) by (?:people|authors or maintainers)|(?:人工|作者或维护者)关闭 (\d+) 个"),
+    ("low_effort", r"(\d+) closed as low-effort in bulk|因低质量被批量关闭 (\d+) 个"),
+    ("stale", r"(\d+) by the stale bot|过期关闭 (\d+) 个"),
+)
+
+
+def split_claims(text: str, sentence: str, report: Report) -> list[Claim]:
+    """The parts of a closure count in our counts line, each against the closures."""
+    claims: list[Claim] = []
+    for name, pattern in _SPLIT_LISTS:
+        split = report.closures.get(name)
+        for match in re.finditer(pattern, text):
+            inside = next(g for g in match.groups() if g is not None)
+            for part, words in _SPLIT_PARTS:
+                found = re.search(words, inside)
+                if found is None:
+                    continue
+                value = int(next(g for g in found.groups() if g))
+                truth = getattr(split, part) if split is not None else 0
+                claimed, real = f"{name.value} {part} {value}", f"{name.value} {part} {truth}"
+                verdict = "correct" if value == truth else "wrong"
+                claims.append(Claim(None, "count", sentence, claimed, verdict, real))
     return claims
 
 

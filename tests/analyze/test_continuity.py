@@ -184,23 +184,29 @@ def test_featured_is_what_the_outline_tells_first() -> None:
 
 
 def test_a_long_since_last_time_is_capped_with_the_rest_by_number() -> None:
-    """Ten featured PRs merged today: eight told, the rest by number; the chat reply shows
-    five and says where the rest are (no command takes this part)."""
+    """Sixteen featured PRs merged today: those the day features anyway (what happened, key
+    changes) are told there; of the rest, eight told, the others by number; the chat reply
+    shows five and says where the rest are (no command takes this part)."""
     from formatters.chat_outline import chat_parts
+    from formatters.outline import gist_numbers
 
     merged = [
         item(200 + n, "pr", title=f"[Core] Change {n}", created_at=day("2026-03-20"), merged_at=IN)
-        for n in range(10)
+        for n in range(16)
     ]
     made = analyze(merged, W, repo=REPO, rules=RULES, complete=True)
     past = [record(it.number, "2026-03-25", "review") for it in merged]
     made = with_continuity(made, past, merged)
+    assert made.sections is not None
+    here = {*gist_numbers(made, made.sections), *(k.number for k in made.sections.key_changes)}
+    landed = [it.number for it in merged if it.number not in here]
+    assert here and len(landed) > 8
     full = outline(made, "en")
     since = full.section("since")
     assert since is not None
     [block] = since.blocks
-    assert len(block.entries) == 8 and block.rest is not None
-    assert [p.number for p in block.rest if hasattr(p, "number")] == [208, 209]
+    assert [n for e in block.entries for n in e.covers] == landed[:8]
+    assert [p.number for p in block.rest or () if hasattr(p, "number")] == landed[8:]
     [part] = [p for p in chat_parts(full) if p.name == "since"]
     assert len(part.blocks[0].entries) == 5
-    assert part.blocks[0].rest == (Our("+5 more in the full report"),)
+    assert part.blocks[0].rest == (Our(f"+{len(landed) - 5} more in the full report"),)

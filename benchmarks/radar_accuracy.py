@@ -16,9 +16,9 @@ role is a cause), and the links the radar would show after verification
 (`bot.analyze.radar.check`), given only what real GitHub would say of an upstream number:
 whether it is a pull request or an issue, taken from the kinds the records give it (a
 number any record gives as a PR is one); when it merged is not in the records, so a PR is
-taken as merged before the fix; a number no record names, and a commit (which PR merged it
-is not in the records), is kept as if GitHub confirmed it. The records' `role` and
-`relation` labels are never an input, only the truth compared with.
+taken as merged the day before the first plugin record naming it; a number no record names,
+and a commit (which PR merged it is not in the records), is kept as if GitHub confirmed it.
+The records' `role` and `relation` labels are never an input, only the truth compared with.
 
 No held-out set: the reading's rules were written reading these same records, so every
 figure is an upper bound for plugins and phrasings not seen. The per-plugin lines are the
@@ -32,7 +32,7 @@ import collections
 import json
 import sys
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +43,9 @@ from bot.model.radar import UPSTREAM, Reading
 from bot.model.report import ActivityItem
 
 RECORDS = Path(__file__).resolve().parents[1] / "tests" / "data" / "radar" / "links-2025.json"
-# A merge time the records do not give: before any fix, so the check cannot fail on it.
-UNKNOWN_MERGE = datetime(1970, 1, 1, tzinfo=UTC)
+# A merge time the records do not give: the day before the first plugin record naming the
+# number, so neither "merged after the fix" nor "merged long before it" can fail on it.
+BEFORE_THE_FIX = timedelta(days=1)
 
 
 def truth_of(record: dict[str, Any]) -> set[str]:
@@ -61,14 +62,18 @@ def github_facts(records: list[dict[str, Any]]) -> dict[str, ActivityItem | None
     """What GitHub would say of each upstream number the records name: a PR (merged, when
     not known) or an issue. Only `kind`, `merged_at` and `title` are read."""
     kinds: dict[int, set[str]] = collections.defaultdict(set)
+    first: dict[int, datetime] = {}
     for record in records:
         for ref in record["upstream_refs"]:
             if ref.get("repo") == UPSTREAM and ref.get("number"):
                 kinds[ref["number"]].add(ref["kind"])
+                named = first.get(ref["number"])
+                first[ref["number"]] = min(named, when(record)) if named else when(record)
     facts: dict[str, ActivityItem | None] = {}
     for number, said in kinds.items():
         if "pr" in said or "issue" in said:
             kind = "pr" if "pr" in said else "issue"
+            merged = first[number] - BEFORE_THE_FIX
             facts[f"#{number}"] = ActivityItem(
                 repo=UPSTREAM,
                 number=number,
@@ -77,10 +82,10 @@ def github_facts(records: list[dict[str, Any]]) -> dict[str, ActivityItem | None
                 author=None,
                 labels=(),
                 state="closed",
-                created_at=UNKNOWN_MERGE,
-                updated_at=UNKNOWN_MERGE,
+                created_at=merged,
+                updated_at=merged,
                 url=f"https://github.com/{UPSTREAM}/pull/{number}",
-                merged_at=UNKNOWN_MERGE if kind == "pr" else None,
+                merged_at=merged if kind == "pr" else None,
             )
     return facts
 

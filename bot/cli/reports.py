@@ -322,7 +322,9 @@ def run_show(args: argparse.Namespace) -> int:
         from bot.service.radar import plugins_unread
 
         unread = plugins_unread(settings.plugin_list, report, query.topic, now())
-        if unread:
+        # Said where it can be acted on: the radar reads the plugins with a token, or the
+        # Plugins section was asked for. Otherwise a script's stderr stays as it was.
+        if unread and (settings.github_token or "plugins" in sections):
             print(f"vllm-report: {unread}", file=sys.stderr)
     return 0
 

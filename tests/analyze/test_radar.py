@@ -604,6 +604,7 @@ def test_a_plugins_items_that_name_upstream_are_listed_newest_first() -> None:
         day + timedelta(days=1),
         "breakage-fix",
         (UpstreamRef(UPSTREAM, "pr-or-issue", 31000),),
+        opened_at=day + timedelta(days=1, hours=-1),  # a cause is weighed against it
     )
 
 

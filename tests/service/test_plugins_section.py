@@ -407,9 +407,15 @@ def test_show_of_a_past_day_the_run_never_read_says_how_to_get_its_plugins(
     github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`show` never reads six plugins from GitHub for a person's look: for a day no run
-    read them it says so, and which command reads them, beside the report."""
+    read them it says so, and which command reads them, beside the report (where the radar
+    can read them: with a token; without one, only when the section was asked for)."""
     from bot.cli import main
 
+    assert main(["show", DAY, "--cutoff", "11:45"]) == 0
+    assert capsys.readouterr().err == ""  # anonymous: nothing to act on, stderr unchanged
+    assert main(["show", DAY, "--cutoff", "11:45", "--section", "plugins"]) == 0
+    assert "no Plugins section: the plugins were not read" in capsys.readouterr().err
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp-test")
     assert main(["show", DAY, "--cutoff", "11:45"]) == 0
     out, err = capsys.readouterr()
     assert "🔌" not in out and plugin_requests(github) == []

@@ -32,11 +32,9 @@ from bot.collect.pull_details import (
     DETAILS_NODE,
     DETAILS_PER_QUERY,
     aware,
-    count,
     details,
     has_all_reviews,
-    reviewers,
-    verdicts,
+    pull_facts,
 )
 from bot.collect.source import Collected, CollectError, GitHubSource, Listed
 from bot.collect.wire import Retry, guard
@@ -247,14 +245,8 @@ class Collector:
                 (r.user.login if r.user is not None else None, r.state, r.submitted_at)
                 for r in pull.get_reviews()
             ]
-        return PullDetails(
-            number=number,
-            additions=count(data.get("additions")),
-            deletions=count(data.get("deletions")),
-            changed_files=count(data.get("changed_files")),
-            reviewers=reviewers([login for login, _, _ in reviews], author),
-            verdicts=verdicts(reviews, author),
-        )
+        sizes = (data.get("additions"), data.get("deletions"), data.get("changed_files"))
+        return pull_facts(number, author, sizes, reviews)
 
     # -- comment threads (hot discussions) ---------------------------------------------
 

@@ -12,6 +12,7 @@ from typing import Any
 from github import GithubException
 
 from bot.collect.client import Collector
+from bot.collect.numbers import partial_data
 from bot.collect.queue_graphql import login_of, moment
 from bot.collect.source import CollectError
 from bot.model.personal import COMMENTS_READ, PATHS_PER_PR, PullFacts
@@ -50,23 +51,10 @@ def pulls_facts(github: Collector, numbers: Sequence[int]) -> list[PullFacts]:
         try:
             data = github.graphql(query, {"owner": owner, "name": name}, "the PRs' files")
         except CollectError as exc:
-            data = _partial(exc)  # one number GitHub cannot resolve: the others still count
+            data = partial_data(exc)  # one number GitHub cannot resolve: the others still count
         nodes = data.get("repository") or {}
         found += [_facts(number, nodes.get(f"p{number}")) for number in chunk]
     return found
-
-
-def _partial(exc: CollectError) -> dict[str, Any]:
-    """The data GitHub gave beside its errors when every error is a number it does not
-    resolve (NOT_FOUND: deleted, or a suspended author's); any other failure stands."""
-    answer = getattr(exc.__cause__, "data", None)
-    if not isinstance(answer, dict) or not isinstance(answer.get("data"), dict):
-        raise exc
-    errors = answer.get("errors") or []
-    if not all(isinstance(e, dict) and e.get("type") == "NOT_FOUND" for e in errors):
-        raise exc
-    data: dict[str, Any] = answer["data"]
-    return data
 
 
 def _facts(number: int, node: Any) -> PullFacts:

@@ -32,11 +32,24 @@ def details(number: int, author: str | None, node: dict[str, Any]) -> PullDetail
     reviews = [
         (login_of(r.get("author")), r.get("state"), moment(r.get("submittedAt"))) for r in nodes
     ]
+    sizes = (node.get("additions"), node.get("deletions"), node.get("changedFiles"))
+    return pull_facts(number, author, sizes, reviews)
+
+
+def pull_facts(
+    number: int,
+    author: str | None,
+    sizes: tuple[Any, Any, Any],
+    reviews: Sequence[tuple[str | None, Any, datetime | None]],
+) -> PullDetails:
+    """A PR's details from its sizes (additions, deletions, changed files) and its reviews
+    (login, state, submitted), however GitHub gave them (REST or GraphQL)."""
+    additions, deletions, changed = sizes
     return PullDetails(
         number=number,
-        additions=count(node.get("additions")),
-        deletions=count(node.get("deletions")),
-        changed_files=count(node.get("changedFiles")),
+        additions=count(additions),
+        deletions=count(deletions),
+        changed_files=count(changed),
         reviewers=reviewers([login for login, _, _ in reviews], author),
         verdicts=verdicts(reviews, author),
     )

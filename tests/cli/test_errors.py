@@ -16,24 +16,12 @@ from bot.cli import main
 from bot.model.report import PullDetails
 from bot.store import Store, StoreError
 from tests.anchor_data import REPO, anchor_days
+from tests.cli_run import one_sentence, run
 from tests.factories import item
 from tests.fakes.github_api import FakeGitHub, Fault
 
 DAY = anchor_days()[2]
 T0 = datetime(2026, 3, 26, 3, 45, tzinfo=UTC)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_sentence(err: str) -> str:
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.startswith("vllm-report:")]
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 # -- dates -------------------------------------------------------------------------------

@@ -8,22 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.store import Store
 from config.settings import load_settings
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_sentence(err: str) -> str:
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.startswith("vllm-report:")]
-    assert len(lines) == 1, err
-    return lines[0]
+from tests.cli_run import one_sentence, run
 
 
 def test_a_sqlite_file_in_a_missing_folder_is_refused_not_made(

@@ -8,20 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_sentence(err: str) -> str:
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.startswith("vllm-report:")]
-    assert len(lines) == 1, err
-    return lines[0]
+from tests.cli_run import one_sentence, run
 
 
 @pytest.mark.parametrize(

@@ -11,23 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.store import Store
+from tests.cli_run import one_sentence, run
 from tests.factories import REPO, item
 from tests.fakes.github_api import FakeGitHub
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_sentence(err: str) -> str:
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.startswith("vllm-report:")]
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 def line(out: str, name: str) -> str:

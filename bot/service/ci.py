@@ -30,7 +30,7 @@ from bot.collect.ci import CiDashboard, CiUnavailable, suspects_of
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.model.asking import AskError
-from bot.model.ci import HARDWARE, CiCorrection, CiRead, CiState, Failure, Red
+from bot.model.ci import HARDWARE, RETAINED_DAYS, CiCorrection, CiRead, CiState, Failure, Red
 from bot.model.report import ActivityItem, Report
 from bot.model.windows import Window
 from bot.store import Span
@@ -133,9 +133,16 @@ class CiService:
             return last.problem
         if last is None:
             return f"the CI dashboard at {self.source} has not been read yet"
+        if window.end - window.start > timedelta(days=RETAINED_DAYS):
+            # One read tells what ended in the 30 days before it: a longer window cannot be
+            # told whole, whatever the archive holds. Said so, rather than "not read".
+            return (
+                f"{window.label} is longer than the {RETAINED_DAYS} days one read of the CI "
+                f"dashboard covers: ask for {RETAINED_DAYS} days or fewer"
+            )
         return (
             f"no read of the CI dashboard covers {window.label} (it is read on each daily "
-            f"run and keeps resolved failures {30} days)"
+            f"run and keeps resolved failures {RETAINED_DAYS} days)"
         )
 
     def _facts(

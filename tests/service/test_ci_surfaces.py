@@ -261,6 +261,10 @@ def test_vllm_report_ci_says_unknown_in_one_sentence_and_exits_1(
     out, err = capsys.readouterr()
     assert out.startswith("# 🚦 Red on main · 2026-03-25\n") and err == ""
     assert "AMD: Kernels Test (mi325_1)" in out and "CPU-Test" not in out
+    assert main(["ci", "2026-01-01..2026-03-25"]) == 1  # longer than one read can tell
+    err = capsys.readouterr().err
+    assert "is longer than the 30 days one read of the CI dashboard covers" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
     monkeypatch.setenv("VLLM_REPORT_CI_URL", "http://127.0.0.1:9")  # nothing listens there
     monkeypatch.setenv("VLLM_REPORT_DATA_DIR", str(Path.cwd() / "other"))
@@ -286,3 +290,24 @@ def test_doctor_checks_the_dashboard(dashboard: FakeCiDashboard) -> None:
     dashboard.mode = "garbage"
     found = ci_check(load_settings())
     assert not found.ok and "answered something not JSON" in found.said
+
+
+def test_a_dashboard_with_nothing_failing_says_so_never_unknown(
+    fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The empty answer: no failure record at all is a known green main, in both languages."""
+    import bot.app.wiring
+    import bot.cli.common
+    from bot.cli import main
+
+    monkeypatch.setattr(bot.cli.common, "now", lambda: NOW)
+    monkeypatch.setattr(bot.app.wiring, "now", lambda: NOW)
+    with FakeCiDashboard([]) as empty:
+        empty.now = NOW
+        monkeypatch.setenv("VLLM_REPORT_CI_URL", empty.url)
+        assert main(["ci", "2026-03-25"]) == 0
+        out = capsys.readouterr().out
+        assert "Nothing was failing on main at the day's end" in out
+        assert main(["ci", "2026-03-25", "--lang", "zh", "--format", "json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+    assert (data["state"], data["red"], data["resolved"]) == ("known", [], [])

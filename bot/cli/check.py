@@ -88,23 +88,28 @@ def _read_text(name: str) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{name} is not UTF-8 text: save it as UTF-8") from None
-    if _is_json(text):  # its keys and per-block lines would read as claims of the window
-        raise UsageError(
-            f"{name} is JSON (a chat payload or a report's JSON), not a report's text: check "
-            "the Markdown (`vllm-report show DAY > report.md`) or the text as people read it"
-        )
-    return text
+    return _as_shown(name, text)
 
 
-def _is_json(text: str) -> bool:
+def _as_shown(name: str, text: str) -> str:
+    """The text as people read it: a chat payload's messages, not its JSON keys (read as
+    claims, they were false alarms); other JSON is refused."""
+    from bot.analyze.claims.payloads import payload_text
+
     stripped = text.strip()
     if not stripped.startswith(("{", "[")):
-        return False
+        return text
     try:
-        json.loads(stripped)
+        data = json.loads(stripped)
     except ValueError:
-        return False
-    return True
+        return text  # a text that starts with a bracket
+    shown = payload_text(data)
+    if shown is None:
+        raise UsageError(
+            f"{name} is JSON but not a Slack or Discord message: check the Markdown "
+            "(`vllm-report show DAY > report.md`) or a chat payload (`--format slack`)"
+        )
+    return shown
 
 
 def _check_window(args: argparse.Namespace, text: str, settings: Settings) -> Window:

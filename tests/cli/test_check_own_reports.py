@@ -224,16 +224,34 @@ def test_a_changed_headline_count_is_caught(
     assert said >= {"new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs"}
 
 
-def test_a_chat_payload_is_refused_not_misread(
-    fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+@pytest.mark.parametrize("platform", ["slack", "discord"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_our_chat_payloads_check_clean_as_their_readers_see_them(
+    platform: str,
+    lang: str,
+    fake_github: FakeGitHub,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
+    """`show --format slack|discord` checked: the messages' words are read (its JSON keys and
+    Discord's escapes are not claims), our own payload is clean, a changed figure is caught;
+    JSON that is no message (the report's JSON) is refused in one sentence."""
     day = anchor_days()[2]
-    _, out = run(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "slack")
-    path = tmp_path / "slack.json"
-    path.write_text(out, encoding="utf-8")
+    args = ("show", day.label, "--cutoff", day.cutoff, "--lang", lang, "--format", platform)
+    _, out = run(capsys, *args)
+    code, claims = check(capsys, tmp_path, out)
+    assert wrong(claims) == [] and code == 0
+    assert sum(c["type"] == "author" and c["verdict"] == "correct" for c in claims) >= 5
+    changed, n = re.subn(r"((?:Merged PRs|合并 PR)\*+) 44 ", r"\1 45 ", out)  # the first message
+    assert n == 1
+    code, claims = check(capsys, tmp_path, changed)
+    assert code == 1 and wrong(claims) == [(None, "count", "merged_prs 45")]
+    _, report_json = run(capsys, "show", day.label, "--cutoff", day.cutoff, "--format", "json")
+    path = tmp_path / "report.json"
+    path.write_text(report_json, encoding="utf-8")
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "is JSON (a chat payload or a report's JSON), not a report's text" in err
+    assert "is JSON but not a Slack or Discord message" in err
     assert len(err.strip().splitlines()) == 1
 
 

@@ -89,8 +89,8 @@ def show(day: Any, lang: str, fmt: str) -> str:
 
 def structure(report: Any, lang: str) -> dict[str, Any]:
     """Which line of each told entry is what, read from the outline the renderers draw."""
+    from bot.model.outline_parts import Our, Theirs
     from formatters import outline as ol
-    from formatters.outline_parts import Our, Theirs
     from formatters.phrases import TEXT
 
     full = ol.outline(report, lang)

@@ -9,10 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from formatters import wording as w
-from formatters.outline import BUCKET_ORDER, once, vendor_keys
-from formatters.outline_parts import (
-    QUIET_REPLIES,
+from bot.model.outline_parts import (
     Block,
     ChatPart,
     Entry,
@@ -22,11 +19,14 @@ from formatters.outline_parts import (
     Ref,
     Section,
 )
+from formatters import wording as w
+from formatters.outline import BUCKET_ORDER, once, vendor_keys
 
 CHAT_OTHER_STORIES = 2  # stories of every other vendor in the chat's vendor reply
 CHAT_ROWS = 5  # entries of the other chat replies
-# "since" (what landed since last time) is there only when a report was published before.
-DAILY_PARTS = ("since", "vendors", "key", "hot", "notable", "ci", "plugins", "trends")
+# "since" (what landed since last time) is there only when a report was published before;
+# the features' replies (Red on main, Plugins) come before the trends.
+DAILY_PARTS = ("since", "vendors", "key", "hot", "notable")
 # In the chat's vendor reply: the first vendor per bucket; the others get their top stories.
 CHAT_BUCKET_SHOWN = {"merged": 3, "review": 2, "new": 2, "done": 1, "closed": 1}
 
@@ -46,7 +46,8 @@ def chat_parts(full: Outline, only: Sequence[str] = ()) -> tuple[ChatPart, ...]:
     only); a section with nothing in it is left out. A topic report (a digest) asked for
     its topic: that topic in full detail. Sections named: those.
     """
-    names = list(only) or list(QUIET_REPLIES if full.quiet else DAILY_PARTS)
+    daily = (*DAILY_PARTS, *full.replies, "trends")
+    names = list(only) or list(("since", *full.quiet_replies) if full.quiet else daily)
     parts = []
     for name in names:
         part = _chat_part(full, name)
@@ -77,14 +78,8 @@ def _chat_part(full: Outline, name: str) -> ChatPart | None:
         return None
     if name == "appendix":
         return ChatPart(name, section.title, section.blocks)  # asked for: the whole list
-    if name == "plugins":  # the radar's own "+N more" names /vllm-radar, which lists them
-        from formatters.radar_outline import chat_blocks
-
-        return ChatPart(name, section.title, chat_blocks(section, full.label, lang))
-    if name == "ci":  # Red on main's own "+N more" names /vllm-ci, which lists them
-        from formatters.ci_outline import chat_blocks as ci_blocks
-
-        return ChatPart(name, section.title, ci_blocks(section, full.label, lang))
+    if section.reply is not None:  # a feature's, capped its own way
+        return ChatPart(name, section.title, section.reply)
     # "since" is no section a command takes: its rest is in the full report.
     command = more_command(full, name) if name != "since" else None
     if section.kind != "section":  # one topic, asked for or a digest: in detail

@@ -1,17 +1,15 @@
 """Red on main on its own: `vllm-report ci` (Markdown, JSON, a payload) and `/vllm-ci`'s
-one message on Slack and Discord, drawn from the daily section's outline
+one message (drawn on Slack and Discord by bot.platforms), from the daily section's outline
 (`formatters.ci_outline`), capped like its chat reply."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from bot.model.ci import CiState
+from bot.model.outline_parts import OneMessage
 from formatters.ci_outline import HARDWARE_NAMES, chat_blocks, ci_section, phrase, when
-from formatters.discord_embeds import render_discord_single
 from formatters.markdown import section_text
-from formatters.slack_blocks import render_slack_single
 
 EVENT_TYPE = "vllm_report_ci"
 
@@ -35,23 +33,15 @@ def render_ci_markdown(state: CiState, label: str, lang: str) -> str:
     return f"# {title}\n\n{answer_context(state, lang)}\n{body}\n"
 
 
-def render_ci_slack(state: CiState, label: str, lang: str) -> list[dict[str, Any]]:
+def ci_message(state: CiState, label: str, lang: str) -> OneMessage:
+    """`/vllm-ci`'s one message before a platform draws it: the daily section capped like
+    its chat reply (bot.platforms draws it for each platform)."""
     section = ci_section(state, lang)
     payload = {"window": label, "topic": state.topic or "", "part": "ci"}
-    return render_slack_single(
+    return OneMessage(
         answer_title(state, label, lang),
         answer_context(state, lang),
         replace(section, blocks=chat_blocks(section, label, lang)),
-        lang,
-        {"event_type": EVENT_TYPE, "event_payload": payload},
-    )
-
-
-def render_ci_discord(state: CiState, label: str, lang: str) -> list[dict[str, Any]]:
-    section = ci_section(state, lang)
-    return render_discord_single(
-        answer_title(state, label, lang),
-        answer_context(state, lang),
-        replace(section, blocks=chat_blocks(section, label, lang)),
-        lang,
+        EVENT_TYPE,
+        payload,
     )

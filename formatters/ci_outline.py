@@ -12,12 +12,13 @@ When the dashboard could not be read the section says the state is unknown and w
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any
 
+from bot.model import outline_parts as ol
 from bot.model.ci import CiState, Red, Suspect
-from formatters import outline_parts as ol
+from bot.model.report import Report
 from formatters import wording as w
 from formatters._text import item_url
 
@@ -325,6 +326,38 @@ def chat_blocks(section: ol.Section, label: str, lang: str) -> tuple[ol.Block, .
             block = replace(block, entries=block.entries[:CHAT_ROWS], rest=rest)
         out.append(block)
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class CiPart:
+    """Red on main as the daily report's part (a `ReportPart`): a section after the
+    Plugins one, a line after theirs in the first message, the reply before theirs, also
+    on a quiet day; known or unknown and why, never "0"."""
+
+    state: CiState
+    name: str = "ci"
+    json_key: str = "ci"
+    rank: int = 20
+    chat_rank: int | None = 10
+    on_quiet_day: bool = True
+
+    def section(self, lang: str) -> ol.Section | None:
+        return ci_section(self.state, lang)
+
+    def headline(self, lang: str) -> str | None:
+        return "🚦 " + ci_line(self.state, lang)
+
+    def chat_blocks(self, section: ol.Section, label: str, lang: str) -> tuple[ol.Block, ...]:
+        return chat_blocks(section, label, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        return ci_to_dict(self.state)
+
+
+def ci_of(report: Report) -> CiState | None:
+    """Red on main as a report carries it (its `ci` part), if it does."""
+    part = report.part("ci")
+    return part.state if isinstance(part, CiPart) else None
 
 
 def ci_to_dict(state: CiState) -> dict[str, Any]:

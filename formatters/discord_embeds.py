@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.model.outline_parts import OneMessage
+from bot.model.outline_parts import fit_rows as fit
 from bot.model.queue import Queue
 from bot.model.report import Report
 from formatters import chat_outline as co
@@ -20,8 +22,8 @@ from formatters import outline as ol
 from formatters import wording as w
 from formatters._text import clean, discord_escape, truncate
 
-# Discord's limits (../shared/facts/platform-facts.md §2.1), obeyed below.
-CONTENT_LIMIT = 2000
+# Discord's limits (../shared/facts/platform-facts.md §2.1), obeyed below. A message's
+# `content` limit is the platform object's (bot.platforms.discord): embeds are drawn here.
 EMBEDS_PER_MESSAGE = 10
 EMBED_TITLE_LIMIT = 256
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -33,6 +35,7 @@ MESSAGE_EMBED_TOTAL = 6000  # title+description+fields+footer+author across a me
 # Margins: a description is cut at a line break below its limit, so leave room.
 DESCRIPTION_BUDGET = EMBED_DESCRIPTION_LIMIT - 96
 MESSAGE_BUDGET = MESSAGE_EMBED_TOTAL - 300
+CONTEXT_LIMIT = 300  # a one-message digest's context line: its budget leaves room for this
 COLOUR = 0x30A2FF
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 
@@ -90,8 +93,7 @@ def _headline(full: ol.Outline) -> Message:
             " · ".join(f"**{discord_escape(n)}** {discord_escape(v)}" for n, v in full.counts)
         )
     lines += ["🎯 " + discord_escape(line) for line in full.vendors]
-    lines += ["🔌 " + discord_escape(full.plugins)] if full.plugins else []
-    lines += ["🚦 " + discord_escape(full.ci)] if full.ci else []
+    lines += [discord_escape(line) for line in full.marks]
     if full.quiet and not full.gist:  # nothing at all that day: the sentence says so
         lines += ["", f"**{discord_escape(full.quiet)}**"]
     if full.gist:
@@ -120,14 +122,7 @@ def _part(full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:
     link = co.section_link(full, part.name)
     more = f"[{discord_escape(w.text(full.lang, 'full_report'))}]({link})" if link else ""
     budget = min(MESSAGE_BUDGET - len(part.title) - len(more) - 10, DESCRIPTION_BUDGET * 2)
-    kept: list[str] = []
-    used = 0
-    for row in rows:
-        if used + len(row) + 1 > budget:
-            kept.append(discord_escape(w.text(full.lang, "cut_notice", n=len(rows) - len(kept))))
-            break
-        kept.append(row)
-        used += len(row) + 1
+    kept = fit_rows(rows, budget, full.lang)
     if more:
         kept.append(more)
     descriptions = _fit(kept, DESCRIPTION_BUDGET)
@@ -154,16 +149,9 @@ _MARKUP = ol.RowMarkup(
 
 
 def fit_rows(rows: list[str], budget: int, lang: str) -> list[str]:
-    """The rows that fit `budget` characters; the rest said to be in the full report."""
-    kept: list[str] = []
-    used = 0
-    for row in rows:
-        if used + len(row) + 1 > budget:
-            kept.append(discord_escape(w.text(lang, "cut_notice", n=len(rows) - len(kept))))
-            break
-        kept.append(row)
-        used += len(row) + 1
-    return kept
+    """The rows that fit `budget` characters; the rest said to be in the full report (the
+    cut is the outline's, shared with Slack)."""
+    return fit(rows, budget, lambda hidden: discord_escape(w.text(lang, "cut_notice", n=hidden)))
 
 
 def fit_texts(rows: list[str]) -> list[str]:
@@ -237,11 +225,14 @@ def _message(embeds: list[dict[str, Any]]) -> Message:
 
 def render_discord_queue(queue: Queue, lang: str = "en") -> list[dict[str, Any]]:
     """The review queue as one message (`/vllm-queue`, the weekly digest)."""
-    from formatters.queue_outline import queue_context, queue_section, queue_title
+    from formatters.queue import queue_message
 
-    return render_discord_single(
-        queue_title(queue, lang), queue_context(queue, lang), queue_section(queue, lang), lang
-    )
+    return one_message(queue_message(queue, lang), lang)
+
+
+def one_message(one: OneMessage, lang: str) -> list[Message]:
+    """A one-message digest as Discord draws it (no metadata: the nonce identifies it)."""
+    return render_discord_single(one.title, one.context, one.section, lang)
 
 
 def render_discord_single(
@@ -251,7 +242,9 @@ def render_discord_single(
     section's rows in embeds, cut to fit one message."""
     rows = section_rows(section.blocks)
     kept = fit_rows(rows, MESSAGE_BUDGET - 400, lang)
-    descriptions = fit_texts([escape(context), "", *kept])
+    # The context line is ours but may name strangers' words (a filter's path): cut it so
+    # title + context + rows stay within MESSAGE_EMBED_TOTAL.
+    descriptions = fit_texts([truncate(escape(context), CONTEXT_LIMIT), "", *kept])
     embeds: list[dict[str, Any]] = []
     for index, description in enumerate(descriptions[:EMBEDS_PER_MESSAGE]):
         embed: dict[str, Any] = {"description": description, "color": COLOUR}
@@ -259,3 +252,16 @@ def render_discord_single(
             embed["title"] = truncate(title, EMBED_TITLE_LIMIT)
         embeds.append(embed)
     return [{"embeds": embeds, "allowed_mentions": NO_MENTIONS}]
+
+
+def picture_merged(payload: Message, file: dict[str, Any]) -> Message:
+    """A reply with a picture: the picture inside the section's card."""
+    embeds = [dict(embed) for embed in payload.get("embeds") or []]
+    if embeds:
+        embeds[-1]["image"] = {"url": f"attachment://{file['name']}"}
+    return {**payload, "embeds": embeds, "file": file}
+
+
+def picture_alone(caption: str, file: dict[str, Any]) -> Message:
+    """A picture as its own reply, its caption the content."""
+    return {"content": caption, "file": file, "allowed_mentions": NO_MENTIONS}

@@ -47,18 +47,8 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             str(n): {**_item(it, tz), "what": what.get(n, "")} for n, it in report.context.items()
         }
         data.update(_sections(report, lang))
-    if report.radar is not None:
-        from formatters.radar_json import radar_to_dict
-
-        data["radar"] = radar_to_dict(report.radar)
-    if report.ci is not None:  # Red on main: `state` is "known" or "unknown" (with `why`)
-        from formatters.ci_outline import ci_to_dict
-
-        data["ci"] = ci_to_dict(report.ci)
-    if report.queue is not None:
-        from formatters.queue import queue_to_dict
-
-        data["queue"] = queue_to_dict(report.queue)
+    for part in report.parts:  # what features added: `radar`, `ci`, `queue`
+        data[part.json_key] = part.to_json()
     if report.prose is not None:
         data["prose"] = _prose(report, report.prose)
     if report.continuity is not None:  # only when a report was published before it

@@ -5,7 +5,7 @@ capped and where the rest lives. Markdown, Slack, Discord (and HTML) draw it nat
 `once` choose what a rendering shows and tell each item once; formatters.chat_outline picks
 what a chat post holds. The parts (`Our`, `Theirs`, `Ref`, `Entry`, `Block`, `Section`,
 `Outline`; a line is `Our` text, `Theirs` text and `Ref` links) are
-formatters.outline_parts', re-exported here for the renderers. The pieces live beside it:
+bot.model.outline_parts', re-exported here for the renderers. The pieces live beside it:
 an entry in formatters.outline_entries, a vendor's or subject's section in
 formatters.outline_topics, the fixed sections in formatters.outline_sections.
 """
@@ -16,6 +16,23 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from bot.model.outline_parts import (
+    LOGIN_LIMIT,
+    TITLE_LIMIT,
+    WHAT_LIMIT,
+    Block,
+    ChatPart,
+    Entry,
+    Line,
+    Our,
+    Outline,
+    Part,
+    Ref,
+    RowMarkup,
+    Section,
+    Theirs,
+    rows,
+)
 from bot.model.report import (
     BASELINE_DAYS,
     SECTIONS,
@@ -33,23 +50,6 @@ from formatters import wording as w
 from formatters._text import item_url
 from formatters.explanations import kind_label
 from formatters.outline_entries import as_of, story_entry
-from formatters.outline_parts import (
-    LOGIN_LIMIT,
-    TITLE_LIMIT,
-    WHAT_LIMIT,
-    Block,
-    ChatPart,
-    Entry,
-    Line,
-    Our,
-    Outline,
-    Part,
-    Ref,
-    RowMarkup,
-    Section,
-    Theirs,
-    rows,
-)
 from formatters.outline_sections import (
     activity_section,
     appendix_section,
@@ -107,21 +107,14 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
             activity_section(info, lang),
             notable_section(report, info, lang),
         ]
-    if report.radar is not None:  # the daily report's plugins, when anything is news
-        from formatters.radar_outline import plugins_section
-
-        plugins = plugins_section(report.radar, lang)
-        sections += [plugins] if plugins is not None else []
-    if report.ci is not None:  # Red on main: known, or unknown and why (never "0")
-        from formatters.ci_outline import ci_section
-
-        sections.append(ci_section(report.ci, lang))
-    if report.queue is not None:  # the full report's queue section (never a daily reply)
-        from formatters.queue_outline import queue_section
-
-        sections.append(queue_section(report.queue, lang, brief=False))
+    for part in report.parts:  # what features added (Plugins, Red on main, the queue)
+        section = part.section(lang)
+        if section is not None and part.chat_rank is not None:
+            section = replace(section, reply=part.chat_blocks(section, report.window.label, lang))
+        sections += [section] if section is not None else []
     sections.append(appendix_section(report, lang))
     quiet = is_quiet(report)
+    chat = [p for p in report.parts if p.chat_rank is not None]
     return Outline(
         title=_title(report, lang),
         window=w.window_text(report, lang),
@@ -130,8 +123,9 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         else tuple((w.COUNT_NAMES[lang][n], w.count_value(report, n, lang)) for n in ListName),
         warning=_warning(report, lang),
         vendors=() if quiet else vendor_lines(sections, report.topic, lang),
-        plugins=_plugins_line(report, lang),
-        ci=_ci_line(report, lang),
+        marks=_part_lines(report, lang),
+        replies=tuple(p.name for p in sorted(chat, key=lambda p: p.chat_rank or 0)),
+        quiet_replies=tuple(p.name for p in chat if p.on_quiet_day),
         gist=_gist(report, info, lang, quiet) if info is not None else (),
         quiet=_quiet_sentence(report, lang) if quiet else None,
         sections=tuple(sections),
@@ -418,22 +412,13 @@ def _newsworthy(story: Story, number: int) -> bool:
     return story.lead == number and any(m.relation in NEWS for m in story.members)
 
 
-def _plugins_line(report: Report, lang: str) -> str | None:
-    """The Plugins section in a line after the vendors' (a topic's report has none)."""
-    if report.radar is None or report.topic is not None:
-        return None
-    from formatters.radar_outline import headline_line
-
-    return headline_line(report.radar, lang)
-
-
-def _ci_line(report: Report, lang: str) -> str | None:
-    """Red on main in a line after the plugins' (a topic's report has none)."""
-    if report.ci is None or report.topic is not None:
-        return None
-    from formatters.ci_outline import ci_line
-
-    return ci_line(report.ci, lang)
+def _part_lines(report: Report, lang: str) -> tuple[str, ...]:
+    """Each feature's line in the first message, after the vendors' (a topic's report has
+    none): a reader who stops there still learns that upstream broke a plugin or main is red."""
+    if report.topic is not None:
+        return ()
+    lines = (part.headline(lang) for part in report.parts)
+    return tuple(line for line in lines if line)
 
 
 def _notes(report: Report, lang: str) -> tuple[str, ...]:

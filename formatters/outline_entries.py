@@ -10,12 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from bot.model.report import ActivityItem, Featured, Report, Sections, Story
-from bot.model.states import state_key
-from formatters import wording as w
-from formatters._text import item_url
-from formatters.explanations import kind_label
-from formatters.outline_parts import (
+from bot.model.outline_parts import (
     LOGIN_LIMIT,
     WHAT_LIMIT,
     Block,
@@ -26,6 +21,11 @@ from formatters.outline_parts import (
     Ref,
     Theirs,
 )
+from bot.model.report import ActivityItem, Featured, Report, Sections, Story
+from bot.model.states import state_key
+from formatters import wording as w
+from formatters._text import item_url
+from formatters.explanations import kind_label
 from formatters.why import Facts, why_line
 
 

@@ -4,10 +4,10 @@ activity, notable issues and the appendix that lists every item.
 
 from __future__ import annotations
 
+from bot.model.outline_parts import LOGIN_LIMIT, Block, Entry, Line, Our, Section, Theirs
 from bot.model.report import KeyChange, ListName, Report, Sections
 from formatters import outline_entries as oe
 from formatters import wording as w
-from formatters.outline_parts import LOGIN_LIMIT, Block, Entry, Line, Our, Section, Theirs
 from formatters.summary_text import summary_pieces
 
 TREND_ROWS = 8  # the busiest topics; every topic's count is in the JSON and on the site

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from bot.model.outline_parts import Block, Entry, Line, Our, Part, Section
 from bot.model.report import Report, Sections, Story, TopicSection
 from formatters import outline_entries as oe
 from formatters import wording as w
 from formatters.explanations import kind_label, overview
-from formatters.outline_parts import Block, Entry, Line, Our, Part, Section
 
 # Stories shown per bucket of a topic in the full report (the rest are listed by number):
 # the first vendor and a topic asked for on their own in detail, the other vendors briefly.

@@ -1,7 +1,7 @@
 """A personal digest drawn: one outline section (its reasons as blocks, a line per item),
-then Markdown, or one chat message per platform through the renderers' one-message form
-(the review queue's too). Both languages; titles, logins, labels and paths are strangers'
-text, cleaned and escaped by each renderer.
+then Markdown, or one message (`combined_message`) that bot.platforms draws for a platform
+through its one-message form (the review queue's too). Both languages; titles, logins,
+labels and paths are strangers' text, cleaned and escaped by each renderer.
 
 A person with several subscriptions gets them in one message (`combined_parts`): a group
 per subscription, headed by what it selects and how many items; an item is listed in the
@@ -12,8 +12,8 @@ said in one line at the top."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from bot.model.outline_parts import OneMessage
 from bot.model.personal import MINE, REASONS, PersonalDigest, PersonalEntry
 from bot.model.windows import format_local
 from formatters import outline as ol
@@ -169,33 +169,15 @@ def render_personal_markdown(digest: PersonalDigest, lang: str = "en") -> str:
     return f"{head}\n\n{body}\n"
 
 
-def personal_parts(
-    platform: str, digest: PersonalDigest, lang: str
-) -> list[tuple[str, dict[str, Any]]]:
-    """(part name, payload) pairs for delivery: a personal digest is one message."""
-    return combined_parts(platform, [digest], lang)
-
-
-def combined_parts(
-    platform: str, digests: Sequence[PersonalDigest], lang: str
-) -> list[tuple[str, dict[str, Any]]]:
-    """One message for a person's digests of a run, within the platform's limits (the
-    one-message renderers cut the rows that do not fit and say how many)."""
-    title, context = _title(digests[0].repo, _label(digests), lang), combined_context(digests, lang)
+def combined_message(digests: Sequence[PersonalDigest], lang: str) -> OneMessage:
+    """A person's digests of a run as one message before a platform draws it (each
+    platform's one-message drawing cuts the rows that do not fit and says how many)."""
+    payload = {
+        "repo": digests[0].repo,
+        "window": _label(digests),
+        "filter": ",".join(d.filter.key for d in digests),
+        "part": "personal",
+    }
+    title = _title(digests[0].repo, _label(digests), lang)
     section = combined_section(digests, lang)
-    if platform == "slack":
-        from formatters.slack_blocks import render_slack_single
-
-        payload = {
-            "repo": digests[0].repo,
-            "window": _label(digests),
-            "filter": ",".join(d.filter.key for d in digests),
-            "part": "personal",
-        }
-        meta = {"event_type": EVENT_TYPE, "event_payload": payload}
-        return [("personal", m) for m in render_slack_single(title, context, section, lang, meta)]
-    if platform == "discord":
-        from formatters.discord_embeds import render_discord_single
-
-        return [("personal", m) for m in render_discord_single(title, context, section, lang)]
-    raise ValueError(f"no chat renderer for {platform!r}")
+    return OneMessage(title, combined_context(digests, lang), section, EVENT_TYPE, payload)

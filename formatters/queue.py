@@ -1,21 +1,24 @@
-"""The review queue for delivery and other tools: chat payloads per platform (each drawn by
-its renderer from the queue's outline section, formatters.queue_outline) and the JSON
-contract (`"schema": "vllm-queue/1"`)."""
+"""The review queue for delivery and other tools: its one message before a platform draws it
+(from the queue's outline section, formatters.queue_outline; bot.platforms draws it) and the
+JSON contract (`"schema": "vllm-queue/1"`)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
+from bot.model import outline_parts as ol
 from bot.model.queue import PeriodTimes, Queue, ScopeQueue
+from bot.model.report import Report
 from formatters._text import item_url
 from formatters.markdown import render_queue_markdown
+from formatters.queue_outline import EVENT_TYPE as QUEUE_EVENT
 from formatters.queue_outline import QUEUE_SCHEMA, queue_context, queue_section, queue_title
 
 __all__ = [
     "queue_context",
-    "queue_parts",
+    "queue_message",
     "queue_section",
     "queue_title",
     "queue_to_dict",
@@ -24,20 +27,56 @@ __all__ = [
 ]
 
 
-def queue_parts(platform: str, queue: Queue, lang: str) -> list[tuple[str, dict[str, Any]]]:
-    """(part name, payload) pairs for delivery: the queue is one message."""
-    if platform == "slack":
-        from formatters.slack_blocks import render_slack_queue
-
-        return [("queue", m) for m in render_slack_queue(queue, lang)]
-    if platform == "discord":
-        from formatters.discord_embeds import render_discord_queue
-
-        return [("queue", m) for m in render_discord_queue(queue, lang)]
-    raise ValueError(f"no chat renderer for {platform!r}")
+def queue_message(queue: Queue, lang: str) -> ol.OneMessage:
+    """The queue as one message before a platform draws it (`/vllm-queue`, the weekly
+    digest); bot.platforms draws it for each platform."""
+    payload = {
+        "repo": queue.repo,
+        "window": queue.window.label,
+        "topic": queue.topic or "",
+        "part": "queue",
+    }
+    return ol.OneMessage(
+        queue_title(queue, lang),
+        queue_context(queue, lang),
+        queue_section(queue, lang),
+        QUEUE_EVENT,
+        payload,
+    )
 
 
 # -- JSON ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QueuePart:
+    """The review queue as the full report's part (a `ReportPart`): a section before the
+    appendix and a JSON key; never a line or a reply of the daily chat post."""
+
+    queue: Queue
+    name: str = "queue"
+    json_key: str = "queue"
+    rank: int = 30
+    chat_rank: int | None = None
+    on_quiet_day: bool = False
+
+    def section(self, lang: str) -> ol.Section | None:
+        return queue_section(self.queue, lang, brief=False)
+
+    def headline(self, lang: str) -> str | None:
+        return None
+
+    def chat_blocks(self, section: ol.Section, label: str, lang: str) -> tuple[ol.Block, ...]:
+        return section.blocks
+
+    def to_json(self) -> dict[str, Any]:
+        return queue_to_dict(self.queue)
+
+
+def queue_of(report: Report) -> Queue | None:
+    """The review queue a report carries (its `queue` part), if it does."""
+    part = report.part("queue")
+    return part.queue if isinstance(part, QueuePart) else None
 
 
 def queue_to_dict(queue: Queue) -> dict[str, Any]:

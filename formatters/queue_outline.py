@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.model import outline_parts as ol
 from bot.model.queue import Percentiles, Queue, ScopeQueue, Share
 from bot.model.windows import format_local
-from formatters import outline_parts as ol
 from formatters import wording as w
 from formatters._text import item_url
 

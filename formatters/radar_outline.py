@@ -16,15 +16,17 @@ precision), and how many no upstream revert confirms.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
+from typing import Any
 
+from bot.model import outline_parts as ol
 from bot.model.radar import UPSTREAM, Culprit, OpenBreak, Pin, PluginLink, Radar
 from bot.model.report import Report
-from formatters import outline_parts as ol
 from formatters import wording as w
 from formatters._text import item_url
 from formatters.radar import day, fix_stood, open_text, ref_url, reverts_said_once, short
+from formatters.radar_json import radar_to_dict
 
 # The culprit's facts, in both languages (kept here until formatters.wording takes them).
 WORDS = {
@@ -99,9 +101,42 @@ def headline_line(radar: Radar, lang: str) -> str | None:
     return said
 
 
+@dataclass(frozen=True)
+class RadarPart:
+    """The daily report's Plugins section (a `ReportPart`): after the notable issues, a line
+    in the first message, a reply after Red on main's, also on a quiet day."""
+
+    radar: Radar
+    name: str = "plugins"
+    json_key: str = "radar"
+    rank: int = 10
+    chat_rank: int | None = 20
+    on_quiet_day: bool = True
+
+    def section(self, lang: str) -> ol.Section | None:
+        return plugins_section(self.radar, lang)
+
+    def headline(self, lang: str) -> str | None:
+        said = headline_line(self.radar, lang)
+        return "🔌 " + said if said else None
+
+    def chat_blocks(self, section: ol.Section, label: str, lang: str) -> tuple[ol.Block, ...]:
+        return chat_blocks(section, label, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        return radar_to_dict(self.radar)
+
+
+def radar_of(report: Report) -> Radar | None:
+    """The radar a report carries (its Plugins part), if any."""
+    part = report.part("plugins")
+    return part.radar if isinstance(part, RadarPart) else None
+
+
 def has_plugins_section(report: Report) -> bool:
     """Whether the report carries a Plugins section (what a `plugins` digest sends)."""
-    return report.radar is not None and plugins_section(report.radar, "en") is not None
+    radar = radar_of(report)
+    return radar is not None and plugins_section(radar, "en") is not None
 
 
 def plugins_section(radar: Radar, lang: str) -> ol.Section | None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.model.outline_parts import OneMessage
+from bot.model.outline_parts import fit_rows as fit
 from bot.model.queue import Queue
 from bot.model.report import Report
 from formatters import chat_outline as co
@@ -91,8 +93,7 @@ def _headline(report: Report, full: ol.Outline) -> Message:
     if full.warning:
         blocks.append(_section(":warning: " + slack_escape(full.warning)))
     marked = ["🎯 " + line for line in full.vendors]
-    marked += ["🔌 " + full.plugins] if full.plugins else []
-    marked += ["🚦 " + full.ci] if full.ci else []
+    marked += list(full.marks)
     if marked:
         blocks.append(_section("\n".join(slack_escape(line) for line in marked)))
     if full.quiet and not full.gist:  # nothing at all that day: the sentence says so
@@ -123,14 +124,7 @@ def _part(report: Report, full: ol.Outline, part: ol.ChatPart) -> list[tuple[str
         return _split(report, part, rows)
     more = _more_line(full, part.name)
     budget = MESSAGE_TEXT_BUDGET - len(part.title) - len(more) - 200
-    kept: list[str] = []
-    used = 0
-    for row in rows:
-        if used + len(row) + 1 > budget or len(kept) >= (MAX_BLOCKS - 3) * 8:
-            kept.append(_cut_notice(full, len(rows) - len(kept)))
-            break
-        kept.append(row)
-        used += len(row) + 1
+    kept = fit_rows(rows, budget, full.lang)
     blocks = [_section(f"*{slack_escape(part.title)}*"), *_text_blocks(kept)]
     if more:
         blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": more}]})
@@ -151,17 +145,9 @@ _MARKUP = ol.RowMarkup(
 
 
 def fit_rows(rows: list[str], budget: int, lang: str) -> list[str]:
-    """The rows that fit `budget` characters; the rest said to be in the full report."""
-    kept: list[str] = []
-    used = 0
-    for row in rows:
-        if used + len(row) + 1 > budget or len(kept) >= (MAX_BLOCKS - 3) * 8:
-            notice = w.text(lang, "cut_notice", n=len(rows) - len(kept))
-            kept.append("_" + slack_escape(notice) + "_")
-            break
-        kept.append(row)
-        used += len(row) + 1
-    return kept
+    """The rows that fit `budget` characters; the rest said to be in the full report (the
+    cut is the outline's, shared with Discord; a row cap keeps within MAX_BLOCKS)."""
+    return fit(rows, budget, lambda hidden: _cut_notice(lang, hidden), (MAX_BLOCKS - 3) * 8)
 
 
 def text_blocks(rows: list[str]) -> list[dict[str, Any]]:
@@ -176,8 +162,8 @@ def _more_line(full: ol.Outline, name: str) -> str:
     return f"<{link}|{slack_escape(w.text(full.lang, 'full_report'))}>"
 
 
-def _cut_notice(full: ol.Outline, hidden: int) -> str:
-    return "_" + slack_escape(w.text(full.lang, "cut_notice", n=hidden)) + "_"
+def _cut_notice(lang: str, hidden: int) -> str:
+    return "_" + slack_escape(w.text(lang, "cut_notice", n=hidden)) + "_"
 
 
 def _split(report: Report, part: ol.ChatPart, rows: list[str]) -> list[tuple[str, Message]]:
@@ -253,22 +239,15 @@ def _message(report: Report, part: str, fallback: str, blocks: list[dict[str, An
 
 def render_slack_queue(queue: Queue, lang: str = "en") -> list[dict[str, Any]]:
     """The review queue as one message (`/vllm-queue`, the weekly digest)."""
-    from formatters.queue_outline import EVENT_TYPE as QUEUE_EVENT
-    from formatters.queue_outline import queue_context, queue_section, queue_title
+    from formatters.queue import queue_message
 
-    payload = {
-        "repo": queue.repo,
-        "window": queue.window.label,
-        "topic": queue.topic or "",
-        "part": "queue",
-    }
-    return render_slack_single(
-        queue_title(queue, lang),
-        queue_context(queue, lang),
-        queue_section(queue, lang),
-        lang,
-        {"event_type": QUEUE_EVENT, "event_payload": payload},
-    )
+    return one_message(queue_message(queue, lang), lang)
+
+
+def one_message(one: OneMessage, lang: str) -> list[Message]:
+    """A one-message digest as Slack draws it, tagged with its event for the ledger."""
+    metadata = {"event_type": one.event_type, "event_payload": one.payload}
+    return render_slack_single(one.title, one.context, one.section, lang, metadata)
 
 
 def render_slack_single(
@@ -278,8 +257,11 @@ def render_slack_single(
     and the section's rows, cut to fit one message."""
     rows = section_rows(section.blocks)
     blocks: list[dict[str, Any]] = [
-        {"type": "header", "text": {"type": "plain_text", "text": truncate(title, 150)}},
-        {"type": "context", "elements": [{"type": "mrkdwn", "text": slack_escape(context)}]},
+        {
+            "type": "header",
+            "text": {"type": "plain_text", "text": truncate(title, HEADER_TEXT_LIMIT)},
+        },
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": _context(context)}]},
         *text_blocks(fit_rows(rows, MESSAGE_TEXT_BUDGET - 400, lang)),
     ]
     message = {
@@ -290,3 +272,26 @@ def render_slack_single(
         "metadata": metadata,
     }
     return [message]
+
+
+def _context(text: str) -> str:
+    """A context line within a context element's limit (escaped first: escaping grows it)."""
+    return truncate(slack_escape(text), SECTION_TEXT_LIMIT)
+
+
+def picture_merged(payload: Message, file: dict[str, Any]) -> Message:
+    """A reply with a picture: a file share takes text, not blocks, so the blocks' mrkdwn
+    is joined into its text."""
+    text = "\n".join(_block_text(block) for block in payload.get("blocks") or [])
+    return {"text": text, "file": file}
+
+
+def picture_alone(caption: str, file: dict[str, Any]) -> Message:
+    """A picture as its own reply, its caption the text."""
+    return {"text": caption, "file": file}
+
+
+def _block_text(block: dict[str, Any]) -> str:
+    if block.get("type") == "context":
+        return " ".join(str(e.get("text", "")) for e in block.get("elements") or [])
+    return str((block.get("text") or {}).get("text", ""))

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.model.outline_parts import Line, Our, Part, Theirs
 from bot.model.report import ActivityItem, Explanation
 from formatters.figures_zh import figure_zh
-from formatters.outline_parts import Line, Our, Part, Theirs
 from formatters.wording import LIST_SEP, plural, text
 
 CLAUSES = 3  # a sentence a reader takes in at a glance

@@ -14,6 +14,7 @@ import discord
 from slack_sdk.models.blocks import Block
 
 from bot.model.report import Report
+from bot.platforms import DISCORD
 from formatters import discord_embeds as dc
 from formatters import slack_blocks as sl
 
@@ -65,7 +66,7 @@ def check_discord(
 ) -> None:
     for message in messages:
         assert message["allowed_mentions"] == {"parse": []}
-        assert len(message.get("content", "")) <= dc.CONTENT_LIMIT
+        assert len(message.get("content", "")) <= DISCORD.content_limit
         embeds = [discord.Embed.from_dict(raw) for raw in message["embeds"]]
         assert 0 < len(embeds) <= dc.EMBEDS_PER_MESSAGE
         assert sum(len(e) for e in embeds) <= dc.MESSAGE_EMBED_TOTAL

@@ -203,16 +203,18 @@ def test_the_service_applies_the_per_user_limit(monkeypatch: pytest.MonkeyPatch)
     assert reports.asked == 4
 
 
-# -- Slack's five responses per response_url (bot/commands/answers.py) ------------------------
+# -- Slack's five responses per response_url (bot/platforms/slack.py) -------------------------
 
 
 def test_slack_answers_use_at_most_five_responses(monkeypatch: pytest.MonkeyPatch) -> None:
     """Mutant: the cap removed (Slack drops the 6th response and later ones)."""
     from bot.adapters.slack import deliver
     from bot.commands import ReportShown, answers
+    from bot.platforms import SLACK
+    from formatters import slack_blocks
 
     messages = [{"text": f"m{n}", "blocks": []} for n in range(8)]
-    monkeypatch.setattr(answers, "render_slack", lambda *a, **k: messages)
+    monkeypatch.setattr(slack_blocks, "render_slack", lambda *a, **k: messages)
     monkeypatch.setattr(answers, "key_of", lambda *a: (object(),))  # no memo across tests
     sent: list[dict[str, Any]] = []
 
@@ -221,7 +223,7 @@ def test_slack_answers_use_at_most_five_responses(monkeypatch: pytest.MonkeyPatc
 
     answer = ReportShown(report=object(), link="https://example.org/r.md")  # type: ignore[arg-type]
     asyncio.run(deliver(respond, answer))
-    assert len(sent) == answers.SLACK_RESPONSES == 5
+    assert len(sent) == SLACK.responses == 5
     assert [m["text"] for m in sent[:4]] == ["m0", "m1", "m2", "m3"]
     assert sent[4]["text"].startswith("…and 4 more messages")
 

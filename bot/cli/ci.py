@@ -71,6 +71,7 @@ def run_ci(args: argparse.Namespace) -> int:
     )
     topic = args.topic.strip().lower() if args.topic else None
     from bot.app import ci as ci_of
+    from bot.platforms import PLATFORMS
     from formatters import ci as drawn
     from formatters.ci_outline import ci_to_dict
 
@@ -84,11 +85,8 @@ def run_ci(args: argparse.Namespace) -> int:
         raise ServiceError(f"the CI state of {label} is unknown: {state.why}")
     if args.format == "json":
         print(json.dumps(ci_to_dict(state), ensure_ascii=False, indent=2))
-    elif args.format == "slack":
-        payload = drawn.render_ci_slack(state, label, lang)
-        print(json.dumps(payload, ensure_ascii=False, indent=2))
-    elif args.format == "discord":
-        payload = drawn.render_ci_discord(state, label, lang)
+    elif args.format in PLATFORMS:
+        payload = PLATFORMS[args.format].one_message(drawn.ci_message(state, label, lang), lang)
         print(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         print(drawn.render_ci_markdown(state, label, lang), end="")

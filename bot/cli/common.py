@@ -206,11 +206,11 @@ def render(form: str, report: Report, bot: Bot, sections: list[str]) -> str:
         from formatters.json_report import render_json
 
         return render_json(report, lang)
-    if form in ("slack", "discord"):
-        from formatters.chat import chat_parts
+    from bot.platforms import PLATFORMS
 
+    if form in PLATFORMS:
         link = bot.reports.files.link(report, lang)
-        parts = chat_parts(form, report, lang, only=sections, link=link)
+        parts = PLATFORMS[form].report_parts(report, lang, only=sections, link=link)
         return json.dumps([payload for _, payload in parts], ensure_ascii=False, indent=2) + "\n"
     from formatters.markdown import render_markdown
 

@@ -59,7 +59,8 @@ def run_digest(args: argparse.Namespace) -> int:
         report = bot.reports.report(ReportQuery(settings.repo, window, counts_only=True))
         digests = PersonalDigests(bot.reports.archiver, bot.store.links)
         digest = digests.one(report, rule, login, now())
-    from formatters.personal import personal_parts, render_personal_markdown
+    from bot.platforms import personal_parts
+    from formatters.personal import render_personal_markdown
 
     if args.format == "markdown":
         print(render_personal_markdown(digest, settings.lang), end="")

@@ -59,13 +59,14 @@ def run_queue(args: argparse.Namespace) -> int:
 
     with opened(settings, rules) as bot:
         queue = bot.queues.queue(QueueQuery(settings.repo, window, topic))
+    from bot.platforms import PLATFORMS, queue_parts
     from formatters import queue as drawn
 
     lang = settings.lang
     if args.format == "json":
         print(drawn.render_queue_json(queue), end="")
-    elif args.format in ("slack", "discord"):
-        payloads = [p for _, p in drawn.queue_parts(args.format, queue, lang)]
+    elif args.format in PLATFORMS:
+        payloads = [p for _, p in queue_parts(args.format, queue, lang)]
         print(json.dumps(payloads, ensure_ascii=False, indent=2))
     else:
         print(drawn.render_queue_markdown(queue, lang), end="")

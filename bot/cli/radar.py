@@ -72,6 +72,7 @@ def run_radar(args: argparse.Namespace) -> int:
         max_days=RADAR_MAX_DAYS,
     )
     from bot.app import radar as radar_of
+    from bot.platforms import PLATFORMS
     from formatters import radar as drawn
     from formatters.radar_json import render_radar_json
 
@@ -82,11 +83,9 @@ def run_radar(args: argparse.Namespace) -> int:
     lang = settings.lang
     if args.format == "json":
         print(render_radar_json(found), end="")
-    elif args.format == "slack":
-        payload = drawn.render_radar_slack(found, lang=lang)
+    elif args.format in PLATFORMS:
+        payload = PLATFORMS[args.format].radar(found, lang)
         print(json.dumps(payload, ensure_ascii=False, indent=2))
-    elif args.format == "discord":
-        print(json.dumps(drawn.render_radar_discord(found, lang), ensure_ascii=False, indent=2))
     else:
         print(drawn.render_radar_markdown(found, lang), end="")
     if not found.complete:

@@ -1,7 +1,8 @@
-"""A command's answer, one type per kind of answer, each drawn for Slack and for Discord.
+"""A command's answer, one type per kind of answer, each drawn for any chat platform.
 
-The adapters only deliver what a member draws (`slack()`, `discord()`: a list of message
-payloads) and log what it `told()`; none of them branches on the kind. Drawing a report is
+The adapters only deliver what a member draws (`draw(platform)`, the platform an object
+of bot.platforms: a list of message payloads) and log what it `told()`; none of them
+branches on the kind, and no answer branches on the platform. Drawing a report is
 CPU work (tens of milliseconds): adapters call these in a worker thread, and the same
 report asked in the same words is drawn once (bot.commands.drawn).
 """
@@ -16,21 +17,10 @@ from bot.model.ci import CiState
 from bot.model.queue import Queue
 from bot.model.radar import Radar
 from bot.model.report import Report
-from formatters._text import clean, discord_escape, slack_escape, truncate
-from formatters.discord_embeds import render_discord, render_discord_queue
-from formatters.radar import render_radar_discord, render_radar_slack
-from formatters.slack_blocks import render_slack, render_slack_queue
+from bot.platforms import Platform
+from formatters._text import clean
 
 Message = dict[str, Any]
-
-# Slack truncates a message's text above 40,000 characters and advises staying under 4,000
-# (https://api.slack.com/changelog/2018-04-truncating-really-long-messages).
-SLACK_TEXT_LIMIT = 4000
-# A command's answer goes out through its response_url, which takes at most five messages
-# (https://api.slack.com/interactivity/slash-commands: five responses in 30 minutes).
-SLACK_RESPONSES = 5
-# A Discord message's `content` (https://discord.com/developers/docs/resources/message).
-DISCORD_CONTENT_LIMIT = 2000
 
 
 @dataclass(frozen=True)
@@ -43,13 +33,8 @@ class Said:
     def told(self) -> str:
         return "a sentence"
 
-    def slack(self) -> list[Message]:
-        # Escaping can grow a text fourfold (`<` is `&lt;`): cut after it, so an answer that
-        # echoes what was typed stays within what Slack shows whole.
-        return [{"text": truncate(slack_escape(shown(self.text)), SLACK_TEXT_LIMIT)}]
-
-    def discord(self) -> list[Message]:
-        return [{"content": truncate(discord_escape(shown(self.text)), DISCORD_CONTENT_LIMIT)}]
+    def draw(self, platform: Platform) -> list[Message]:
+        return [platform.said(shown(self.text))]
 
 
 def shown(text: str) -> str:
@@ -85,28 +70,11 @@ class ReportShown:
     def told(self) -> str:
         return f"the {self.report.window.label} report"
 
-    def slack(self) -> list[Message]:
-        key = key_of("slack", self.report, self.lang, self.only, self.link)
-        messages = drawn(
-            key, lambda: render_slack(self.report, self.lang, only=self.only, link=self.link)
+    def draw(self, platform: Platform) -> list[Message]:
+        key = key_of(platform.name, self.report, self.lang, self.only, self.link)
+        return drawn(
+            key, lambda: platform.report_answer(self.report, self.lang, self.only, self.link)
         )
-        if len(messages) <= SLACK_RESPONSES:
-            return messages
-        kept = messages[: SLACK_RESPONSES - 1]
-        where = f" <{self.link}|Full report>" if self.link else ""
-        more = len(messages) - len(kept)
-        return [*kept, {"text": f"…and {more} more messages in this section.{where}"}]
-
-    def discord(self) -> list[Message]:
-        key = key_of("discord", self.report, self.lang, self.only, self.link)
-
-        def draw() -> list[Message]:
-            return [
-                {"embeds": m["embeds"]}
-                for m in render_discord(self.report, self.lang, only=self.only, link=self.link)
-            ]
-
-        return drawn(key, draw)
 
 
 @dataclass(frozen=True)
@@ -120,14 +88,12 @@ class QueueShown:
     def told(self) -> str:
         return f"the {self.queue.window.label} review queue"
 
-    def slack(self) -> list[Message]:
-        return [
-            {"text": m["text"], "blocks": m["blocks"]}
-            for m in render_slack_queue(self.queue, self.lang)
-        ]
+    def draw(self, platform: Platform) -> list[Message]:
+        from formatters.queue import queue_message
 
-    def discord(self) -> list[Message]:
-        return [{"embeds": m["embeds"]} for m in render_discord_queue(self.queue, self.lang)]
+        return platform.answered(
+            platform.one_message(queue_message(self.queue, self.lang), self.lang)
+        )
 
 
 @dataclass(frozen=True)
@@ -141,12 +107,8 @@ class RadarShown:
     def told(self) -> str:
         return f"the {self.radar.window.label} radar"
 
-    def slack(self) -> list[Message]:
-        message = render_radar_slack(self.radar, lang=self.lang)
-        return [{"text": message["text"], "blocks": message["blocks"]}]
-
-    def discord(self) -> list[Message]:
-        return [render_radar_discord(self.radar, self.lang)]
+    def draw(self, platform: Platform) -> list[Message]:
+        return platform.answered([platform.radar(self.radar, self.lang)])
 
 
 @dataclass(frozen=True)
@@ -161,17 +123,11 @@ class CiShown:
     def told(self) -> str:
         return f"the {self.label} CI state ({self.state.state})"
 
-    def slack(self) -> list[Message]:
-        from formatters.ci import render_ci_slack
+    def draw(self, platform: Platform) -> list[Message]:
+        from formatters.ci import ci_message
 
-        drawn_ = render_ci_slack(self.state, self.label, self.lang)
-        return [{"text": m["text"], "blocks": m["blocks"]} for m in drawn_]
-
-    def discord(self) -> list[Message]:
-        from formatters.ci import render_ci_discord
-
-        drawn_ = render_ci_discord(self.state, self.label, self.lang)
-        return [{"embeds": m["embeds"]} for m in drawn_]
+        one = ci_message(self.state, self.label, self.lang)
+        return platform.answered(platform.one_message(one, self.lang))
 
 
 Answer = Said | ReportShown | QueueShown | RadarShown | CiShown

@@ -34,7 +34,7 @@ def key_of(
         report.complete,
         report.topic,
         report.prose is not None,
-        report.queue is not None,
+        report.part("queue") is not None,
         lang,
         tuple(only or ()),
         link,

@@ -1,56 +1,66 @@
-"""A personal subscription's words: `label:<name>`, `author:<login>`, `path:<glob>`, `mine`,
-and a cadence (`daily`, `weekly`, `off`). Read in two steps like every command: the form of
-the words first (`read_filter`: no request, a bad one is one sentence), then, when someone
-subscribes, whether GitHub knows the label or the login (`confirm`: one request, or a
-page of labels an hour)."""
+"""What a person typed as a subscription: read into its key (`read_key`: the one parser,
+bot.model.subscriptions, then the value in its stored form; no request, a bad one is one
+sentence), and a personal filter's cadence (`daily`, `weekly`, `off`). When someone
+subscribes to a filter, `confirm` asks whether GitHub knows the label or the login (one
+request, or a page of labels an hour)."""
 
 from __future__ import annotations
 
 import difflib
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TypeVar
 
 from bot.collect.source import CollectError
 from bot.commands.services import Services
 from bot.commands.words import CommandError
-from bot.model.ci import CI_PREFIX
-from bot.model.personal import CADENCES, FILTER_KINDS, MINE, Filter
-from bot.model.radar import RADAR_TOPIC
+from bot.model.errors import InputError
+from bot.model.personal import CADENCES, Filter
+from bot.model.subscriptions import FILTER_FORMS, SubscriptionKey
 
 LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")  # GitHub's rule
 GLOB_LIMIT = 100
 T = TypeVar("T")
-FORMS = "`label:<name>`, `author:<login>`, `path:<glob>` or `mine`"
 
 
-def is_filter_word(word: str) -> bool:
-    """The word names a personal filter (or tries to: `labels:x` is a wrong one); not
-    `radar:<plugin>` or `ci:<hardware>`, topics (one plugin's radar, one hardware's CI)."""
-    kind, colon, _ = word.partition(":")
-    if word.lower().startswith((RADAR_TOPIC, CI_PREFIX)):
-        return False
-    return word.lower() == MINE or (bool(colon) and kind.isalpha())
+def parsed(word: str) -> SubscriptionKey:
+    """`word`'s key as typed (SubscriptionKey.parse), its error a CommandError: the one a
+    platform answers while it reads the words (Slack's text)."""
+    try:
+        return SubscriptionKey.parse(word)
+    except InputError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def read_key(word: str) -> SubscriptionKey:
+    """The key `word` names, in the form it is stored: a filter's value checked (a login, a
+    path glob) and, but for a path, in lower case, as is the rest; CommandError, one
+    sentence, for a malformed one. Whether the topic, the plugin or the hardware exists is
+    Services.check_topic's to say."""
+    key = parsed(word)
+    if key.value is None:
+        return key
+    value = key.value.strip()
+    if key.is_personal:
+        value = value.strip('"').strip()  # Discord's text as typed: a quoted label
+    try:
+        key = replace(key, value=value)
+    except InputError as exc:  # nothing left once unquoted: `label:""`
+        raise CommandError(str(exc)) from None
+    if key.kind == "author":
+        return replace(key, value=_login(value))
+    if key.kind == "path":
+        return replace(key, value=_glob(value))
+    return replace(key, value=value.lower())
 
 
 def read_filter(word: str) -> Filter:
-    """The filter `word` names; a malformed one: CommandError saying how to write it."""
-    if word.lower() == MINE:
-        return Filter(MINE)
-    kind, _, value = word.partition(":")
-    kind, value = kind.strip().lower(), value.strip().strip('"').strip()  # Discord's text as typed
-    if kind not in FILTER_KINDS:
-        raise CommandError(f"`{kind}:` is not a filter: say {FORMS}")
-    if not value:
-        raise CommandError(f"say what to match after `{kind}:`, e.g. `{_example(kind)}`")
-    if kind == "author":
-        login = value.removeprefix("@")
-        if not LOGIN.match(login):
-            raise CommandError(f"`{login}` is not a GitHub login (letters, digits and dashes)")
-        return Filter("author", login.lower())
-    if kind == "path":
-        return Filter("path", _glob(value))
-    return Filter("label", value.lower())
+    """The personal filter `word` names; CommandError saying how to write one otherwise."""
+    wanted = read_key(word).filter
+    if wanted is None:
+        raise CommandError(f"`{word.strip()}` is not a filter: say {FILTER_FORMS}")
+    return wanted
 
 
 def read_cadence(word: str) -> str | None:
@@ -118,5 +128,9 @@ def _glob(value: str) -> str:
     return glob
 
 
-def _example(kind: str) -> str:
-    return {"label": "label:rocm", "author": "author:alice", "path": "path:vllm/v1/*"}[kind]
+def _login(value: str) -> str:
+    """A GitHub login as `author:` takes it (`@` dropped, lower case), or a CommandError."""
+    login = value.removeprefix("@")
+    if not LOGIN.match(login):
+        raise CommandError(f"`{login}` is not a GitHub login (letters, digits and dashes)")
+    return login.lower()

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.model import asking
-from bot.model.ci import CI_PREFIX, CI_TOPIC, HARDWARE
-from bot.model.radar import PLUGINS_TOPIC, RADAR_TOPIC, plugin_topic
+from bot.model.ci import HARDWARE
 from bot.model.rules import TopicRules
+from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
 from bot.service.ci import CiService
 from bot.service.queue import QueueService
@@ -96,28 +96,26 @@ class Services:
             max_days=settings.max_range_days,
         )
 
-    def check_topic(self, name: str) -> str:
-        """A topic a channel may subscribe to: one of the rules', `plugins` (the daily
-        report's Plugins section, when plugins are watched) or `radar:<plugin>` (that
-        section for one watched plugin; AskError naming the watched ones for any other)."""
-        said = name.strip().lower()
-        if said == PLUGINS_TOPIC and self.settings.plugin_list:
-            return PLUGINS_TOPIC
-        if said.startswith(RADAR_TOPIC) and self.radars is not None and self.radars.plugins:
-            return plugin_topic(self.radars.plugin(said.removeprefix(RADAR_TOPIC)))
-        if self.ci is not None and (said == CI_TOPIC or said.startswith(CI_PREFIX)):
-            return ci_topic(said)
-        key: str = asking.topic(name, self.rules)
-        return key
+    def check_topic(self, key: SubscriptionKey) -> SubscriptionKey:
+        """A key a channel may subscribe to, in its stored form: a topic of the rules,
+        `plugins` (the daily report's Plugins section, when plugins are watched),
+        `radar:<plugin>` (that section for one watched plugin, named any way people name it;
+        AskError naming the watched ones for any other) or `ci`/`ci:<hardware>` (when CI is
+        read). Anything else is told as an unknown topic."""
+        if key.kind == "plugins" and self.settings.plugin_list:
+            return key
+        if key.plugin is not None and self.radars is not None and self.radars.plugins:
+            return SubscriptionKey.of_plugin(self.radars.plugin(key.plugin))
+        if key.is_ci and self.ci is not None:
+            return ci_topic(key)
+        return SubscriptionKey("topic", asking.topic(key.text, self.rules))
 
 
-def ci_topic(said: str) -> str:
-    """The subscription key of CI news: `ci` (every hardware) or `ci:amd`; AskError (one
+def ci_topic(key: SubscriptionKey) -> SubscriptionKey:
+    """CI news for every hardware (`ci`) or one it runs on (`ci:amd`); AskError (one
     sentence) for a hardware CI does not run on."""
-    typed = said.strip().lower()
-    hardware = typed.removeprefix(CI_PREFIX) if typed != CI_TOPIC else ""
-    if typed != CI_TOPIC and hardware not in HARDWARE:
+    if key.hardware is not None and key.hardware not in HARDWARE:
         raise asking.AskError(
-            f"'{said}' names no hardware: say `ci` or `ci:<hardware>` ({', '.join(HARDWARE)})"
+            f"'{key}' names no hardware: say `ci` or `ci:<hardware>` ({', '.join(HARDWARE)})"
         )
-    return typed
+    return key

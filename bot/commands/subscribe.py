@@ -17,13 +17,14 @@ from typing import Any, ClassVar
 
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request, text
-from bot.commands.filters import FORMS, confirm, is_filter_word, read_cadence, read_filter
+from bot.commands.filters import confirm, parsed, read_cadence, read_key
 from bot.commands.services import Services
 from bot.commands.words import CommandError, Option
 from bot.model.asking import AskError
-from bot.model.ci import CI_PREFIX, CI_TOPIC, ci_hardware
+from bot.model.errors import InputError
 from bot.model.personal import CADENCES, MINE, Filter
-from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC, RADAR_TOPIC
+from bot.model.radar import PLUGINS_DIGEST
+from bot.model.subscriptions import FILTER_FORMS, SubscriptionKey
 from bot.store import Subscription
 
 
@@ -36,11 +37,15 @@ class SubscribeRequest(Request):
 
 @dataclass(frozen=True)
 class Checked:
-    key: str
+    key: SubscriptionKey  # in its stored form
     name: str  # the topic as readers know it: "AMD / ROCm"
     where: str
     cadence: str = ""
-    filter: Filter | None = None  # a personal digest's
+
+    @property
+    def filter(self) -> Filter | None:
+        """A personal digest's filter."""
+        return self.key.filter
 
 
 class Subscribe(Command[SubscribeRequest, Checked]):
@@ -63,11 +68,12 @@ class Subscribe(Command[SubscribeRequest, Checked]):
 
     def read_words(self, words: list[str], services: Services) -> dict[str, Any]:
         """Positional: the topic or filter, then where and how often, in any order (checked by
-        `check`, which says what to type). A path keeps its case; everything else is lower."""
+        `check`, which says what to type). The topic or filter as typed (`check` reads it:
+        a path keeps its case, everything else is lower); the other words lower case."""
         if not words:
             raise CommandError(self._nothing_said())
         words = _quoted(words)
-        first = words[0] if is_filter_word(words[0]) else words[0].lower()
+        first = words[0]
         rest = [w.lower() for w in words[1:]]
         cadence = [w for w in rest if read_cadence(w)]
         where = [w for w in rest if not read_cadence(w)]
@@ -82,7 +88,10 @@ class Subscribe(Command[SubscribeRequest, Checked]):
         return {"topic": first, "where": " ".join(where), "cadence": "".join(cadence)}
 
     def _nothing_said(self) -> str:
-        return f"say which topic or filter: `/vllm-subscribe amd` (see `/vllm-topics`), or {FORMS}"
+        return (
+            "say which topic or filter: `/vllm-subscribe amd` (see `/vllm-topics`), "
+            f"or {FILTER_FORMS}"
+        )
 
     def request(self, values: Mapping[str, Any]) -> SubscribeRequest:
         return SubscribeRequest(
@@ -97,43 +106,29 @@ class Subscribe(Command[SubscribeRequest, Checked]):
         if request.cadence and read_cadence(request.cadence) is None:
             raise CommandError("say how often: `daily`, `weekly` or `off`")
         cadence = request.cadence.lower()
-        if is_filter_word(request.topic.strip()):
-            wanted = read_filter(request.topic.strip())
-            return Checked(wanted.key, wanted.key, request.where, cadence, wanted)
-        key = self._topic(services, request.topic)
+        key = read_key(request.topic)
+        if key.is_personal:
+            return Checked(key, key.text, request.where, cadence)
+        key = self._topic(services, key)
         if cadence not in ("", "daily"):
             raise CommandError(
                 f"a topic's digest comes with each daily report; `{cadence}` is for "
-                f"{FORMS} (e.g. `/vllm-subscribe label:rocm weekly`)"
+                f"{FILTER_FORMS} (e.g. `/vllm-subscribe label:rocm weekly`)"
             )
-        rule = services.rules.topic(key)
-        name = rule.display_name(services.settings.lang) if rule is not None else key
-        if key == PLUGINS_TOPIC:
-            name = PLUGINS_DIGEST
-        elif key.startswith(RADAR_TOPIC):
-            name = f"{PLUGINS_DIGEST} of {key.removeprefix(RADAR_TOPIC)}"
-        elif key == CI_TOPIC or key.startswith(CI_PREFIX):
-            hardware = ci_hardware(key)
-            name = "Red on main" + (f" ({hardware})" if hardware else "")
-        return Checked(key, name, request.where)
+        return Checked(key, _name(services, key), request.where)
 
-    def _topic(self, services: Services, said: str) -> str:
-        """The topic's key; `radar:<plugin>` names a watched plugin, except to unsubscribe
+    def _topic(self, services: Services, key: SubscriptionKey) -> SubscriptionKey:
+        """The key checked; `radar:<plugin>` names a watched plugin, except to unsubscribe
         from one no longer watched (its subscription sends nothing, but it can go)."""
-        typed = said.strip().lower()
-        if typed == RADAR_TOPIC:
-            raise CommandError(
-                "name a plugin: `radar:<plugin>`, e.g. `radar:vllm-ascend` (see `/vllm-topics`)"
-            )
         try:
-            return services.check_topic(said)
+            return services.check_topic(key)
         except AskError:
-            if self.remove and typed.startswith(RADAR_TOPIC):
-                return typed
+            if self.remove and key.plugin is not None:
+                return key
             raise
 
     async def answer(self, services: Services, asker: Asker, checked: Checked) -> Answer:
-        mine = checked.filter is not None and checked.filter.kind == MINE
+        mine = checked.key.is_mine
         if mine and checked.where == "here" and not asker.in_dm and not self.remove:
             return Said(
                 "`mine` is yours alone, so never a channel's: "
@@ -161,9 +156,9 @@ async def _unsubscribe(
             f"`/vllm-unsubscribe {checked.key} dm` stops the digest in your DMs instead"
         )
     done = services.store.remove(sub)
-    if not done and checked.key.startswith(RADAR_TOPIC):  # `radar:gaudi`, unwatched
-        named = RADAR_TOPIC + "vllm-" + checked.key.removeprefix(RADAR_TOPIC)
-        done = services.store.remove(replace(sub, topic=named))
+    plugin = checked.key.plugin
+    if not done and plugin is not None:  # `radar:gaudi`, unwatched: stored `radar:vllm-gaudi`
+        done = services.store.remove(replace(sub, key=SubscriptionKey.of_plugin(f"vllm-{plugin}")))
     if done:
         return Said(f"{place} will no longer get the {checked.name} digest")
     gets = "get" if sub.target_kind == "dm" else "gets"  # DMs are plural
@@ -177,7 +172,7 @@ async def _subscribe(
     filter not stored yet is checked with GitHub first, and the channel's permission after
     (a wrong label is told as wrong, whoever typed it)."""
     stored = services.store.list(sub.platform, [sub.target_id])
-    known = any(s.topic == sub.topic and s.target_kind == sub.target_kind for s in stored)
+    known = any(s.key == sub.key and s.target_kind == sub.target_kind for s in stored)
     if checked.filter is not None and not known:  # a known one only changes its cadence
         refusal = await _personal(services, asker, checked.filter)
         if refusal:
@@ -204,9 +199,12 @@ def _spaced(first: str, rest: list[str]) -> None:
     own sentence (a path has no spaces, quote the label), not "say `here` or `dm`" for the
     words after the space."""
     stray = [w for w in rest if w not in ("here", "dm")]
-    if not stray or not is_filter_word(first) or first.lower() == MINE:
+    if not stray:
         return
-    wanted = read_filter(" ".join([first, *stray]))  # a path's or a login's error, or a label
+    key = parsed(first)
+    if not key.is_personal or key.is_mine:
+        return
+    wanted = read_key(" ".join([first, *stray]))  # a path's or a login's error, or a label
     raise CommandError(
         f"`{' '.join(stray)}` is not `here`, `dm`, `daily`, `weekly` or `off`; a label with "
         f'spaces goes in quotes: `label:"{wanted.value}"`'
@@ -216,7 +214,11 @@ def _spaced(first: str, rest: list[str]) -> None:
 def _quoted(words: list[str]) -> list[str]:
     """`label:"good first issue" dm` typed as text: the quoted words are one (a label may
     hold spaces); without a closing quote, the rest is the label."""
-    value = words[0].partition(":")[2]
+    try:
+        key = SubscriptionKey.parse(words[0])
+    except InputError:
+        return words  # nothing to join: `check` says what is wrong with it
+    value = (key.value or "") if key.is_personal else ""
     if not value.startswith('"'):
         return words
     for end, word in enumerate(words):
@@ -235,6 +237,18 @@ async def _personal(services: Services, asker: Asker, rule: Filter) -> str | Non
         return None
     await asyncio.to_thread(confirm, rule, services)
     return None
+
+
+def _name(services: Services, key: SubscriptionKey) -> str:
+    """A checked topic's digest as readers know it: "AMD / ROCm", "Red on main (amd)"."""
+    if key.kind == "plugins":
+        return PLUGINS_DIGEST
+    if key.plugin is not None:
+        return f"{PLUGINS_DIGEST} of {key.plugin}"
+    if key.is_ci:
+        return "Red on main" + (f" ({key.hardware})" if key.hardware else "")
+    rule = services.rules.topic(key.text)
+    return rule.display_name(services.settings.lang) if rule is not None else key.text
 
 
 def _when(checked: Checked, cadence: str) -> str:

@@ -8,7 +8,6 @@ from typing import Any
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request
 from bot.commands.services import Services
-from bot.model.personal import Filter
 
 
 class Subscriptions(Command[Request, None]):
@@ -25,8 +24,8 @@ class Subscriptions(Command[Request, None]):
         user = asker.user
         found = services.store.list(asker.platform, [user, asker.channel])
         lines = [
-            f"{'your DMs' if s.target_kind == 'dm' else 'this channel'}: {s.topic}"
-            + (f" ({s.cadence})" if Filter.of_key(s.topic) is not None else "")
+            f"{'your DMs' if s.target_kind == 'dm' else 'this channel'}: {s.key}"
+            + (f" ({s.cadence})" if s.key.is_personal else "")
             for s in found
             if (s.target_kind == "dm") == (s.target_id == user)
         ]

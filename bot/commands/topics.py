@@ -8,7 +8,8 @@ from typing import Any
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request
 from bot.commands.services import Services
-from bot.model.radar import PLUGINS_DIGEST, PLUGINS_TOPIC, plugin_topic
+from bot.model.radar import PLUGINS_DIGEST
+from bot.model.subscriptions import SubscriptionKey
 
 
 class Topics(Command[Request, None]):
@@ -26,12 +27,13 @@ class Topics(Command[Request, None]):
         lines = [
             f"{t.key} — {t.display_name(lang)}: {t.description}" for t in services.rules.topics
         ]
-        if services.settings.plugin_list:
+        plugins = services.settings.plugin_list
+        if plugins:
             lines.append(
-                f"{PLUGINS_TOPIC} — {PLUGINS_DIGEST}: upstream changes that broke the watched "
-                "hardware plugins, and pins lagging main (a subscription only; `/vllm-radar` "
-                "for any window)"
+                f"{SubscriptionKey('plugins')} — {PLUGINS_DIGEST}: upstream changes that broke "
+                "the watched hardware plugins, and pins lagging main (a subscription only; "
+                "`/vllm-radar` for any window)"
             )
-            names = ", ".join(plugin_topic(repo) for repo in services.settings.plugin_list)
+            names = ", ".join(str(SubscriptionKey.of_plugin(repo)) for repo in plugins)
             lines.append(f"{names} — the same for one plugin: its culprits, open breakage, pin")
         return Said("\n".join(lines))

@@ -24,7 +24,7 @@ def run(
     from rich.rule import Rule
     from rich.text import Text
 
-    from formatters.chat import chat_parts
+    from bot.platforms import SLACK
     from formatters.markdown import render_markdown
 
     console = Console(file=out, highlight=False, soft_wrap=False)
@@ -51,7 +51,7 @@ def run(
         report = demo.report(label, lang)
         console.print(Rule(f"the report of {label}: what `vllm-report show {label}` prints"))
         console.print(Markdown(_hard_breaks(render_markdown(report, lang))))
-        parts = chat_parts("slack", report, lang, link=None)
+        parts = SLACK.report_parts(report, lang, link=None)
         head = parts[0][1]
         console.print(Rule("the Slack post (the channel message; the rest goes in its thread)"))
         console.print(

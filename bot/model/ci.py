@@ -22,18 +22,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-# The subscription key of CI news for one hardware: `ci:amd` (`ci` alone: every hardware).
+# The subscription key of CI news for one hardware: `ci:amd` (`ci` alone: every hardware),
+# read and written by bot.model.subscriptions.SubscriptionKey alone.
 CI_TOPIC = "ci"
 CI_PREFIX = "ci:"
 # Where a job runs, by the words of its name: the topic keys of the vendors (topics.toml).
 HARDWARE = ("amd", "nvidia", "intel", "tpu", "neuron", "ascend", "cpu")
 # States the dashboard gives a failed job attempt that say the fleet failed, not the code.
 INFRA_STATES = frozenset({"expired", "timed_out", "broken", "lost"})
-
-
-def ci_hardware(topic: str) -> str | None:
-    """`ci:amd` → `amd`; `ci` → None (every hardware)."""
-    return topic.removeprefix(CI_PREFIX) if topic.startswith(CI_PREFIX) else None
 
 
 # How long before its first failure a suspect may have merged when no earlier pass of the

@@ -4,7 +4,8 @@ the items is bot.analyze.personal's.
 
 A filter is kept as its key in the subscriptions table's `topic` column (`label:rocm`,
 `author:alice`, `path:vllm/v1/**`, `mine`), so a topic subscription and a personal one
-live side by side and earlier stores need no change beyond the cadence.
+live side by side and earlier stores need no change beyond the cadence; that text is read
+by bot.model.subscriptions.SubscriptionKey alone.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from datetime import datetime
 from bot.model.ci import Red
 from bot.model.windows import Window
 
-FILTER_KINDS = ("label", "author", "path")  # `kind:value`; `mine` stands alone
-MINE = "mine"
+MINE = "mine"  # a filter's kind with no value; the others are label, author and path
 CADENCES = ("daily", "weekly", "off")  # off: kept, sent nothing until changed again
 WEEKLY_DAYS = 7  # a weekly digest covers the 7 report days up to the one just posted
 PATHS_PER_PR = 100  # the files of a PR read (GitHub's GraphQL page); more are said so
@@ -32,17 +32,9 @@ class Filter:
 
     @property
     def key(self) -> str:
+        """How the filter is written (`label:rocm`, `mine`): its subscription's text, which
+        bot.model.subscriptions parses back."""
         return MINE if self.kind == MINE else f"{self.kind}:{self.value}"
-
-    @classmethod
-    def of_key(cls, key: str) -> Filter | None:
-        """The filter a stored key names; None for a topic key (`amd`, `plugins`)."""
-        if key == MINE:
-            return cls(MINE)
-        kind, colon, value = key.partition(":")
-        if colon and kind in FILTER_KINDS and value:
-            return cls(kind, value)
-        return None
 
 
 @dataclass(frozen=True)

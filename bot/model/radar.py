@@ -60,13 +60,9 @@ GROWING_AFTER_DAYS = 3.0
 # The digest of the daily report's Plugins section, subscribed to like a topic.
 PLUGINS_TOPIC = "plugins"
 PLUGINS_DIGEST = "Plugins (breakage radar)"
-# One plugin's part of it: `radar:vllm-ascend` (the plugin's short name).
+# One plugin's part of it: `radar:vllm-ascend` (the plugin's short name). Both words are
+# read and written by bot.model.subscriptions.SubscriptionKey alone.
 RADAR_TOPIC = "radar:"
-
-
-def plugin_topic(repo: str) -> str:
-    """The subscription key of one watched plugin's radar: `radar:vllm-ascend`."""
-    return RADAR_TOPIC + repo.split("/", 1)[-1].lower()
 
 
 @dataclass(frozen=True)

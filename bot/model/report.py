@@ -9,24 +9,18 @@ report and nothing else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 # Re-exported: the report carries its catalog, and its readers import it from here.
 from bot.model.catalog import Catalog as Catalog
 from bot.model.catalog import GroupInfo as GroupInfo
 from bot.model.catalog import Kind as Kind
 from bot.model.catalog import TopicInfo as TopicInfo
+from bot.model.parts import ReportPart
 from bot.model.windows import Window
-
-if TYPE_CHECKING:
-    from bot.model.ci import CiState
-    from bot.model.queue import Queue
-    from bot.model.radar import Radar
-
 
 # The report's sections, in the reference's order: the words `--section` and the slash
 # commands take (besides a topic key).
@@ -431,10 +425,22 @@ class Report:
     prose: Prose | None = None
     topic: str | None = None  # the report is limited to this topic's items
     context: dict[int, ActivityItem] = field(default_factory=dict)  # named, outside the window
-    queue: Queue | None = None  # the review queue of the window, when it was asked for
-    radar: Radar | None = None  # the hardware plugins' breakage radar (the daily report's)
     continuity: Continuity | None = None  # its past in the reports published before it
-    ci: CiState | None = None  # Red on main: vLLM's CI failures (the daily report's)
+    # What features added (the radar's Plugins, Red on main, the review queue), in rank
+    # order: each draws its own section, headline line, chat reply and JSON.
+    parts: tuple[ReportPart, ...] = ()
+
+    def part(self, name: str) -> ReportPart | None:
+        """The part a feature added under `name`, if it added one."""
+        return next((p for p in self.parts if p.name == name), None)
+
+    def with_part(self, part: ReportPart | None, name: str = "") -> Report:
+        """This report with `part` in place of any part of the same name (None, with the
+        name: without it), the parts kept in rank order."""
+        drop = part.name if part is not None else name
+        kept = [p for p in self.parts if p.name != drop]
+        kept += [part] if part is not None else []
+        return replace(self, parts=tuple(sorted(kept, key=lambda p: p.rank)))
 
     def item(self, number: int) -> ActivityItem:
         """An item of the window or of its context."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from bot.analyze.ci import attribution, ci_state, last_pass, red_of, unknown
@@ -35,6 +34,7 @@ from bot.model.report import ActivityItem, Report
 from bot.model.windows import Window
 from bot.store import Span
 from bot.store.ci import CiArchive
+from formatters.ci_outline import CiPart
 
 log = logging.getLogger(__name__)
 
@@ -239,4 +239,4 @@ def with_ci(report: Report, service: CiService, *, ask: bool = False) -> Report:
     has none)."""
     if report.repo != service.repo or report.topic is not None:
         return report
-    return replace(report, ci=service.state(report.window, ask=ask))
+    return report.with_part(CiPart(service.state(report.window, ask=ask)))

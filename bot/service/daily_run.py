@@ -22,22 +22,21 @@ from typing import TYPE_CHECKING, Any
 
 from bot.analyze.ci import is_news, of_hardware, suspected_of
 from bot.delivery import Deliverer, DeliveryResult, Destination
-from bot.model.ci import CI_PREFIX, CI_TOPIC, ci_hardware
-from bot.model.personal import MINE, Filter
+from bot.model.personal import MINE
 from bot.model.query import ReportQuery
-from bot.model.radar import PLUGINS_TOPIC, RADAR_TOPIC, plugin_topic
 from bot.model.report import Report
+from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window, WindowKey
+from bot.platforms import chat_parts, combined_parts, with_picture
 from bot.service.personal import STREAM, PersonalDigests, by_destination
 from bot.service.reports import CHART_DAYS, Reports
 from bot.service.run_observer import DestinationResult, JobObserver
 from bot.store import Subscription
 from formatters.charts import Chart
 from formatters.charts import chart as draw_chart
-from formatters.chat import chat_parts, with_picture
+from formatters.ci_outline import CiPart, ci_of
 from formatters.outline import is_quiet
-from formatters.personal import combined_parts
-from formatters.radar_outline import has_plugins_section
+from formatters.radar_outline import RadarPart, has_plugins_section, radar_of
 
 if TYPE_CHECKING:
     from bot.service.site import SiteBuilder
@@ -139,32 +138,33 @@ class DailyRun:
             sent.append(await self._send(report, destination, result, (), picture))
         subscriptions = [s for s in self.subscriptions() if s.platform in platforms]
         for sub in subscriptions:
-            if Filter.of_key(sub.topic) is not None:
+            key = sub.key
+            if key.is_personal:
                 continue  # a personal digest: below
-            target = Destination(
-                sub.platform, sub.target_id, sub.target_kind, f"digest-{sub.topic}"
-            )
-            if sub.topic == CI_TOPIC or sub.topic.startswith(CI_PREFIX):
+            target = Destination(sub.platform, sub.target_id, sub.target_kind, f"digest-{key}")
+            if key.is_ci:
                 # Red on main for one hardware (or all): a day without news sends nothing.
-                if report.ci is not None:
-                    state = of_hardware(report.ci, ci_hardware(sub.topic))
+                red = ci_of(report)
+                if red is not None:
+                    state = of_hardware(red, key.hardware)
                     if is_news(state):
-                        part = replace(report, ci=state)
+                        part = report.with_part(CiPart(state))
                         sent.append(await self._send(part, target, result, ("ci",)))
                 continue
-            if sub.topic == PLUGINS_TOPIC or sub.topic.startswith(RADAR_TOPIC):
+            if key.is_plugins:
                 # The daily report's own Plugins section, or one plugin's part of it.
-                part = _plugins_of(report, sub.topic)
+                part = _plugins_of(report, key)
                 if has_plugins_section(part):  # a day with no news sends nothing
-                    sent.append(await self._send(part, target, result, (PLUGINS_TOPIC,)))
+                    sent.append(await self._send(part, target, result, ("plugins",)))
                 continue
-            digest_query = replace(query, topic=sub.topic, queue=False, refresh=False)
+            topic = key.text  # a topic's key (`amd`): the report and its section are of it
+            digest_query = replace(query, topic=topic, queue=False, refresh=False)
             digest = await asyncio.to_thread(self.reports.report, digest_query)
             if not digest.items:  # a quiet day for the topic: no message saying nothing
-                self.observer.quiet(report.window.label, target.key, sub.topic)
+                self.observer.quiet(report.window.label, target.key, topic)
                 continue
-            picture = await self._picture(report, sub.topic, pictures)
-            only = ("since", sub.topic)  # what of its topic landed since last time, then it
+            picture = await self._picture(report, topic, pictures)
+            only = ("since", topic)  # what of its topic landed since last time, then it
             sent.append(await self._send(digest, target, result, only, picture))
         sent += await self._personal(report, subscriptions, result)
         return sent
@@ -186,9 +186,9 @@ class DailyRun:
             for one in group:
                 digest = one.digest
                 if digest.filter.kind == MINE:  # and the CI failures their PRs are suspected of
-                    digest = replace(digest, ci=suspected_of(report.ci, digest.login))
+                    digest = replace(digest, ci=suspected_of(ci_of(report), digest.login))
                 if digest.empty:
-                    self.observer.quiet(report.window.label, target.key, one.subscription.topic)
+                    self.observer.quiet(report.window.label, target.key, str(one.subscription.key))
                 else:
                     digests.append(digest)
             if not digests:
@@ -255,11 +255,12 @@ class DailyRun:
         )
 
 
-def _plugins_of(report: Report, topic: str) -> Report:
+def _plugins_of(report: Report, key: SubscriptionKey) -> Report:
     """The report whose Plugins section a `plugins` or `radar:<plugin>` subscriber gets:
     one plugin's culprits, open breakage and pin (none for a plugin no longer watched)."""
-    if report.radar is None or topic == PLUGINS_TOPIC:
+    found = radar_of(report)
+    if found is None or key.plugin is None:
         return report
-    repos = [repo for repo in report.radar.plugins if plugin_topic(repo) == topic]
-    radar = report.radar.of_plugin(repos[0]) if repos else None
-    return replace(report, radar=radar)
+    repos = [repo for repo in found.plugins if SubscriptionKey.of_plugin(repo) == key]
+    mine = found.of_plugin(repos[0]) if repos else None
+    return report.with_part(RadarPart(mine) if mine is not None else None, "plugins")

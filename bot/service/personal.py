@@ -69,7 +69,7 @@ class PersonalDigests:
     ) -> list[Due]:
         """The digests of `report`'s day for these subscriptions, empty ones included (the
         caller sends none of those); off and not-yet-weekly ones are not due."""
-        wanted = [(s, rule) for s in subscriptions for rule in [Filter.of_key(s.topic)] if rule]
+        wanted = [(s, rule) for s in subscriptions if (rule := s.key.filter) is not None]
         wanted = [(s, rule) for s, rule in wanted if self._is_due(s.cadence, report.window)]
         if not wanted:
             return []

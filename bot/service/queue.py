@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -31,8 +31,9 @@ from bot.model.queue import Queue
 from bot.model.report import Report
 from bot.model.rules import TopicRules
 from bot.model.windows import Window, WindowKey, current_day, span_window
+from bot.platforms import queue_parts
 from bot.store import Span, Subscription
-from formatters.queue import queue_parts
+from formatters.queue import QueuePart
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,7 @@ def with_queue(report: Report, service: QueueService) -> Report:
     daily chat post stays as it is. One call in Reports.report wires it in."""
     topic = report.topic if report.topic in service.rules.queue.topic_labels else None
     queue = service.queue(QueueQuery(report.repo, report.window, topic))
-    return replace(report, queue=queue)
+    return report.with_part(QueuePart(queue))
 
 
 def last_days(now: datetime, days: int, tz: ZoneInfo, cutoff: time) -> Window:
@@ -180,23 +181,29 @@ class QueueDigest:
 
         window = self.window(self.service.clock())
         result = DigestResult(window.label)
-        wanted = [s for s in self.subscriptions() if s.platform in self.deliverer.transports]
+        # A topic's subscribers only: the queue is a topic's (a personal filter, the Plugins
+        # section or Red on main has none, and asking would only log that it is unknown).
+        wanted = [
+            (s, topic)
+            for s in self.subscriptions()
+            if s.platform in self.deliverer.transports and (topic := s.key.topic) is not None
+        ]
         queues: dict[str, Queue] = {}
-        for sub in wanted:
-            if sub.topic not in queues:
+        for sub, topic in wanted:
+            if topic not in queues:
                 try:
-                    query = QueueQuery(self.repo, window, sub.topic)
-                    queues[sub.topic] = await asyncio.to_thread(self.service.queue, query)
+                    query = QueueQuery(self.repo, window, topic)
+                    queues[topic] = await asyncio.to_thread(self.service.queue, query)
                 except QueueError as exc:
-                    log.warning("queue digest for %s skipped: %s", sub.topic, exc)
-                    result.skipped.append(sub.topic)
+                    log.warning("queue digest for %s skipped: %s", topic, exc)
+                    result.skipped.append(topic)
                     continue
-            queue = queues[sub.topic]
+            queue = queues[topic]
             if not queue.complete:
-                log.warning("queue of %s is incomplete (%s); not posted", sub.topic, queue.notes)
-                result.skipped.append(sub.topic)
+                log.warning("queue of %s is incomplete (%s); not posted", topic, queue.notes)
+                result.skipped.append(topic)
                 continue
-            target = Destination(sub.platform, sub.target_id, sub.target_kind, f"queue-{sub.topic}")
+            target = Destination(sub.platform, sub.target_id, sub.target_kind, f"queue-{topic}")
             parts = queue_parts(sub.platform, queue, self.lang)
             name = f"vLLM review queue {window.label}"
             await self.deliverer.deliver(

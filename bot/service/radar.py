@@ -45,6 +45,7 @@ from bot.model.report import ActivityItem, Report
 from bot.model.windows import Window
 from bot.store import Span
 from bot.store.radar_corrections import RadarCorrections, Reverts
+from formatters.radar_outline import RadarPart
 
 log = logging.getLogger(__name__)
 
@@ -404,7 +405,7 @@ def with_radar(report: Report, radar: RadarService, *, ask: bool = True) -> Repo
     if report.repo != UPSTREAM or not radar.plugins:
         return report
     found = radar.radar(report.window, look_up=LOOK_UP) if ask else radar.archived(report.window)
-    return replace(report, radar=found) if found is not None else report
+    return report.with_part(RadarPart(found)) if found is not None else report
 
 
 def plugins_unread(
@@ -416,7 +417,7 @@ def plugins_unread(
     when the section is there, had no news, or is not the report's to have."""
     window = report.window
     one_day = timedelta(hours=23) <= window.duration <= timedelta(hours=25)
-    if not plugins or report.repo != UPSTREAM or topic is not None or report.radar is not None:
+    if not plugins or report.repo != UPSTREAM or topic is not None or report.part("plugins"):
         return None
     if not one_day or not window.is_past(now):
         return None

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from bot.model.errors import masked
 from bot.model.report import Report
 from bot.observe.logs import event, problem
+from bot.platforms import platform_named
 
 if TYPE_CHECKING:
     from bot.observe.github_meter import GitHubMeter
@@ -163,7 +164,7 @@ class JobObserver:
                     label,
                     done.destination,
                     done.failed,
-                    _destination_hint(done.platform),
+                    platform_named(done.platform).destination_hint(),
                     window=label,
                     destination=done.destination,
                 )
@@ -216,9 +217,3 @@ class JobObserver:
         posts.labels(platform=platform, destination=key, outcome="skipped").inc(done.skipped)
         if done.failed:
             posts.labels(platform=platform, destination=key, outcome="failed").inc()
-
-
-def _destination_hint(platform: str) -> str:
-    if platform == "slack":
-        return "invite the bot to the channel (/invite @bot) or fix SLACK_CHANNELS"
-    return "give the bot access to the channel or fix DISCORD_CHANNELS"

@@ -49,6 +49,7 @@ from bot.service.site_files import SiteFiles, source_digest
 from formatters import html
 from formatters import outline as ol
 from formatters.radar import plugin_day_text, short
+from formatters.radar_outline import radar_of
 
 log = logging.getLogger(__name__)
 
@@ -312,7 +313,7 @@ class SiteBuilder:
         for lang in LANGS:
             pictures = [self._chart(files, label, last14, kind, lang) for kind in CHARTS]
             report = self.reports.report(ReportQuery(self.repo, window, lang))
-            radar = radar or report.radar
+            radar = radar or radar_of(report)
             shows |= report.items.keys() | report.context.keys()
             full = outlines[lang] = ol.outline(report, lang)
             up = "../" if lang == "en" else "../../"

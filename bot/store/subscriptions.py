@@ -1,10 +1,14 @@
 """Who gets which digest: a channel or a person's DMs, per platform, and how often.
 
-A subscription's `topic` is a topic key (`amd`, `plugins`) or a personal filter's key
-(`label:rocm`, `author:alice`, `path:vllm/v1/**`, `mine`: bot.model.personal.Filter)."""
+A subscription's `key` (bot.model.subscriptions.SubscriptionKey) is a topic (`amd`), the
+Plugins section (`plugins`, `radar:vllm-ascend`), Red on main (`ci`, `ci:amd`) or a personal
+filter (`label:rocm`, `author:alice`, `path:vllm/v1/**`, `mine`). The table keeps it as
+text in its `topic` column; this module turns one into the other, and nothing above it
+reads that text."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,8 +16,11 @@ from datetime import datetime
 from sqlalchemy import Select, select
 from sqlalchemy.exc import IntegrityError
 
+from bot.model.subscriptions import SubscriptionKey, SubscriptionKeyError
 from bot.store.engine import Transactions
 from bot.store.schema import SubscriptionRow
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -21,9 +28,22 @@ class Subscription:
     platform: str
     target_kind: str  # channel, dm
     target_id: str
-    topic: str
+    key: SubscriptionKey
     created_by: str
     cadence: str = "daily"  # daily, weekly, off (bot.model.personal.CADENCES)
+
+    def __post_init__(self) -> None:
+        # Code outside the type-checked packages (benchmarks/personal_requests.py, tests)
+        # still gives the stored text; it is parsed here, once, so `key` is always a key.
+        key: object = self.key
+        if isinstance(key, str):
+            object.__setattr__(self, "key", SubscriptionKey.parse(key))
+
+    @property
+    def topic(self) -> str:
+        """The key's stored text, for those outside bot/ that compare text (tests); the bot
+        reads `key`."""
+        return self.key.text
 
 
 class Subscriptions:
@@ -39,7 +59,7 @@ class Subscriptions:
                         platform=sub.platform,
                         target_kind=sub.target_kind,
                         target_id=sub.target_id,
-                        topic=sub.topic,
+                        topic=sub.key.text,
                         created_by=sub.created_by,
                         created_at=now,
                         cadence=sub.cadence,
@@ -76,12 +96,22 @@ class Subscriptions:
                 query = query.where(SubscriptionRow.platform == platform)
             if target_ids is not None:
                 query = query.where(SubscriptionRow.target_id.in_(list(target_ids)))
-            return [
-                Subscription(
-                    r.platform, r.target_kind, r.target_id, r.topic, r.created_by, r.cadence
-                )
-                for r in session.scalars(query)
-            ]
+            return [sub for row in session.scalars(query) if (sub := _subscription(row))]
+
+
+def _subscription(row: SubscriptionRow) -> Subscription | None:
+    """The row's subscription; None, and a log line, for a key no version of the bot
+    stores: one unreadable row must not stop every other subscriber's digest."""
+    try:
+        key = SubscriptionKey.parse(row.topic)
+    except SubscriptionKeyError as exc:
+        log.warning(
+            "subscription %s skipped: its key %r is unreadable (%s)", row.id, row.topic, exc
+        )
+        return None
+    return Subscription(
+        row.platform, row.target_kind, row.target_id, key, row.created_by, row.cadence
+    )
 
 
 def _same(sub: Subscription) -> Select[SubscriptionRow]:
@@ -90,5 +120,5 @@ def _same(sub: Subscription) -> Select[SubscriptionRow]:
         SubscriptionRow.platform == sub.platform,
         SubscriptionRow.target_kind == sub.target_kind,
         SubscriptionRow.target_id == sub.target_id,
-        SubscriptionRow.topic == sub.topic,
+        SubscriptionRow.topic == sub.key.text,
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.adapters.slack import deliver
 from bot.commands import Said
-from bot.commands.answers import SLACK_TEXT_LIMIT
+from bot.platforms import SLACK
 
 
 def test_an_answer_that_echoes_a_long_text_stays_within_slacks_limit() -> None:
@@ -21,6 +21,6 @@ def test_an_answer_that_echoes_a_long_text_stays_within_slacks_limit() -> None:
     typed = "<" * 12_000
     asyncio.run(deliver(respond, Said(f"No topic named '{typed}'.")))
     [message] = sent
-    assert len(message["text"]) <= SLACK_TEXT_LIMIT
+    assert len(message["text"]) <= SLACK.text_limit
     assert message["text"].startswith("No topic named '&lt;&lt;")
     assert message["text"].endswith("…")

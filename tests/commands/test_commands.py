@@ -17,6 +17,7 @@ from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, open_bot
 from bot.commands import TABLE, Asker, CommandError, Commands, RateLimiter, Services
 from bot.model.rules import load_rules
+from bot.platforms import DISCORD, SLACK
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
@@ -417,6 +418,10 @@ def test_the_radar_takes_a_language_and_answers_in_it() -> None:
     asked = table.read(command, "gaudi zh")
     shown = asyncio.run(table.answer(command, Asker("slack", "U1"), asked))
     assert isinstance(shown, RadarShown) and shown.lang == "zh"
-    assert shown.slack()[0]["blocks"][0]["text"]["text"] == "插件故障雷达 · 2025-09-01..2025-09-07"
-    assert "本时间段没有上游改动被点名导致插件故障。" in str(shown.discord())
-    assert RadarShown(empty).slack()[0]["blocks"][0]["text"]["text"].startswith("Breakage radar")
+    assert (
+        shown.draw(SLACK)[0]["blocks"][0]["text"]["text"] == "插件故障雷达 · 2025-09-01..2025-09-07"
+    )
+    assert "本时间段没有上游改动被点名导致插件故障。" in str(shown.draw(DISCORD))
+    assert (
+        RadarShown(empty).draw(SLACK)[0]["blocks"][0]["text"]["text"].startswith("Breakage radar")
+    )

@@ -21,6 +21,7 @@ from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, open_bot
 from bot.commands import Commands, Said
 from bot.model.rules import load_rules
+from bot.platforms import DISCORD
 from config.settings import load_settings
 from tests.fakes.github_api import FakeGitHub, Fault
 from tests.fakes.slack_api import FakeSlack, signed_command
@@ -231,6 +232,6 @@ def test_bidi_and_control_characters_typed_are_echoed_escaped(chat: Chat, hidden
     shown = f"\\u{ord(hidden):04x}"
     assert said.startswith(f"unknown topic 'amd{shown}x'"), said
     assert hidden not in said
-    drawn = Said(f"unknown topic 'amd{hidden}x'").discord()[0]["content"]
+    drawn = Said(f"unknown topic 'amd{hidden}x'").draw(DISCORD)[0]["content"]
     assert hidden not in drawn and f"amd\\{shown}x" in drawn  # Discord shows `\` escaped
     assert chat.stored() == []

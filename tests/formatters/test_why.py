@@ -18,13 +18,13 @@ import pytest
 
 from bot.analyze import analyze
 from bot.analyze.explain import issue_work, pr_work
+from bot.model.outline_parts import Our, Ref, Theirs
 from bot.model.report import PullDetails, Report
 from bot.model.rules import load_rules
 from bot.model.windows import Window
 from formatters import outline as ol
 from formatters import outline_entries as oe
 from formatters.figures_zh import figure_zh
-from formatters.outline_parts import Our, Ref, Theirs
 from formatters.wording import text
 from tests.anchor_data import anchor_days, anchor_items, as_activity
 from tests.factories import item

@@ -16,6 +16,8 @@ import pytest
 from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.windows import Window, day_window
+from bot.platforms import DISCORD, SLACK
+from formatters.ci_outline import ci_of
 from tests.fakes.ci_dashboard import FakeCiDashboard
 from tests.fakes.github_api import FakeGitHub
 
@@ -96,7 +98,7 @@ def test_the_daily_report_says_what_is_red_on_main_in_both_languages(
 def test_the_chat_post_says_it_in_its_first_message_and_a_reply(
     dashboard: FakeCiDashboard,
 ) -> None:
-    from formatters.chat import chat_parts
+    from bot.platforms import chat_parts
 
     report = daily()
     slack = dict(chat_parts("slack", report, "en"))
@@ -122,13 +124,14 @@ def test_a_person_s_report_reads_no_dashboard_and_says_what_the_archive_holds(
     dashboard.mode = "down"
     again = daily(queue=False)
     assert len(dashboard.requests) == asked
-    assert again.ci is not None and again.ci.known and len(again.ci.red) == 5
+    state = ci_of(again)
+    assert state is not None and state.known and len(state.red) == 5
 
 
 def test_a_dashboard_down_on_the_daily_run_gives_unknown_never_zero(
     dashboard: FakeCiDashboard,
 ) -> None:
-    from formatters.chat import chat_parts
+    from bot.platforms import chat_parts
     from formatters.json_report import report_to_dict
     from formatters.markdown import render_markdown
 
@@ -229,10 +232,10 @@ def test_vllm_ci_answers_and_takes_a_correction(dashboard: FakeCiDashboard) -> N
         asked = table.read(command, "amd 2026-03-25 zh")
         shown = asyncio.run(table.answer(command, Asker("slack", "U1"), asked))
         assert isinstance(shown, CiShown) and shown.ephemeral
-        text = json.dumps(shown.slack(), ensure_ascii=False)
+        text = json.dumps(shown.draw(SLACK), ensure_ascii=False)
         assert "main 分支 CI 失败 · 2026-03-25" in text and "Intel XPU Test" not in text
         assert "AMD: Entrypoints Test (mi325_1)" in text
-        assert shown.discord()[0]["embeds"][0]["title"] == "🚦 main 分支 CI 失败 · 2026-03-25"
+        assert shown.draw(DISCORD)[0]["embeds"][0]["title"] == "🚦 main 分支 CI 失败 · 2026-03-25"
         fix = table.read(command, "wrong 1006 37483")
         said = asyncio.run(table.answer(command, Asker("slack", "U1"), fix))
         assert "noted: #37483 did not cause failure 1006" in str(said)
@@ -243,7 +246,7 @@ def test_vllm_ci_answers_and_takes_a_correction(dashboard: FakeCiDashboard) -> N
         checked = sub.check(
             table.services, sub.request(sub.read_words(["ci:AMD", "dm"], table.services))
         )
-        assert (checked.key, checked.name) == ("ci:amd", "Red on main (amd)")
+        assert (str(checked.key), checked.name) == ("ci:amd", "Red on main (amd)")
     finally:
         bot.close()
 

@@ -5,11 +5,10 @@ age, on every surface the radar has."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from bot.analyze.counts import build_report
+from bot.platforms import chat_parts
 from bot.service.radar import RadarService
-from formatters.chat import chat_parts
 from formatters.markdown import render_markdown
 from formatters.radar import (
     render_radar_discord,
@@ -17,6 +16,7 @@ from formatters.radar import (
     render_radar_slack,
 )
 from formatters.radar_json import render_radar_json
+from formatters.radar_outline import RadarPart
 from tests.fakes.github_api import FakeGitHub
 from tests.service.test_radar import radar, window  # noqa: F401
 
@@ -57,9 +57,8 @@ def test_the_daily_section_and_its_first_message_say_what_is_still_broken(
     radar: tuple[RadarService, FakeGitHub],  # noqa: F811
 ) -> None:
     found = radar[0].radar(window("2025-10-06"))  # no culprit that day: only the open fix
-    report = replace(
-        build_report([], found.window, repo="vllm-project/vllm", complete=True), radar=found
-    )
+    report = build_report([], found.window, repo="vllm-project/vllm", complete=True)
+    report = report.with_part(RadarPart(found))
     section = render_markdown(report, "en").split("## 🔌 Plugins", 1)[1].split("\n## ", 1)[0]
     assert "### Still broken at the day's end" in section
     assert f"- [tpu-inference#790]({TPU}790) {REVIVE} — says upstream broke it, open 0.7" in section
@@ -142,9 +141,8 @@ def test_the_plugins_section_is_a_section_to_show_alone(
 
     assert section("plugins", load_rules(None)) == "plugins"
     found = radar[0].radar(window("2025-10-06"))
-    report = replace(
-        build_report([], found.window, repo="vllm-project/vllm", complete=True), radar=found
-    )
+    report = build_report([], found.window, repo="vllm-project/vllm", complete=True)
+    report = report.with_part(RadarPart(found))
     alone = render_markdown(report, "en", only=["plugins"])
     assert "## 🔌 Plugins" in alone and "### Still broken at the day's end" in alone
     assert alone.count("\n## ") == 1  # the header, then the one section

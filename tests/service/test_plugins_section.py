@@ -17,6 +17,7 @@ import pytest
 from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.windows import day_window
+from formatters.radar_outline import RadarPart, radar_of
 from tests.fakes.github_api import FakeGitHub
 from tests.radar_data import pin_request, radar_github
 from tests.service.test_radar import PLUGINS, TZ
@@ -112,7 +113,7 @@ def test_the_daily_report_names_what_broke_the_plugins_with_their_fixes(
 def test_the_chat_post_carries_the_plugins_reply_and_a_plugins_digest_only_that(
     github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from formatters.chat import chat_parts
+    from bot.platforms import chat_parts
 
     report = daily("ghp-test", monkeypatch)
     slack = chat_parts("slack", report, "en")
@@ -148,7 +149,7 @@ def test_without_a_token_the_report_goes_out_without_plugins_and_asks_them_nothi
 
     with caplog.at_level(logging.INFO, logger="bot.app"):
         report = daily(None, monkeypatch)
-    assert report.radar is None and "Plugins" not in render_markdown(report, "en")
+    assert radar_of(report) is None and "Plugins" not in render_markdown(report, "en")
     assert plugin_requests(github) == []
     assert "needs a GitHub token (set GITHUB_TOKEN" in caplog.text
 
@@ -158,7 +159,7 @@ def test_a_report_asked_by_a_person_does_not_read_the_plugins(
 ) -> None:
     """`show`, a slash command, the site: the radar is the daily post's (and /vllm-radar's)."""
     report = daily("ghp-test", monkeypatch, queue=False)
-    assert report.radar is None and plugin_requests(github) == []
+    assert radar_of(report) is None and plugin_requests(github) == []
 
 
 def test_each_plugin_has_a_site_page_with_its_pin_lag_over_the_days_and_what_broke_it(
@@ -309,7 +310,7 @@ def test_a_day_without_plugin_news_has_no_section_and_no_digest() -> None:
 
     def report(*pins: Pin) -> Report:
         radar = Radar(day, ("vllm-project/vllm-gaudi",), (), (), pins, complete=True)
-        return Report(UPSTREAM, day, True, {}, {}, {}, radar=radar)
+        return Report(UPSTREAM, day, True, {}, {}, {}, parts=(RadarPart(radar),))
 
     assert not has_plugins_section(report(keeping_up))  # 2.2 days: within the 3
     assert has_plugins_section(report(keeping_up, behind))

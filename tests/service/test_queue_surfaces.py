@@ -29,7 +29,7 @@ from config.settings import load_settings
 from formatters.discord_embeds import render_discord_queue as queue_discord
 from formatters.json_report import report_to_dict
 from formatters.markdown import render_markdown
-from formatters.queue import queue_to_dict, render_queue_markdown
+from formatters.queue import QueuePart, queue_of, queue_to_dict, render_queue_markdown
 from formatters.slack_blocks import render_slack_queue as queue_slack
 from tests.anchor_data import REPO
 from tests.chat_checks import check_discord, check_slack
@@ -147,11 +147,11 @@ def test_a_report_carrying_the_queue_shows_it_in_full_but_never_in_the_daily_pos
     queue: Queue,
 ) -> None:
     from bot.analyze import analyze
-    from formatters.chat import chat_parts
+    from bot.platforms import chat_parts
 
     items = [item(38086, "pr", created_at=WINDOW.start + timedelta(hours=1))]
     report = analyze(items, WINDOW, repo=REPO, rules=RULES, complete=True)
-    with_queue = replace(report, queue=queue)
+    with_queue = report.with_part(QueuePart(queue))
     assert "🚦 Review queue" in render_markdown(with_queue)
     assert report_to_dict(with_queue)["queue"]["schema"] == "vllm-queue/1"
     assert "queue" not in report_to_dict(report)
@@ -174,9 +174,10 @@ def test_with_queue_attaches_the_windows_queue(hand_env: FakeGitHub, tmp_path: A
     attached = with_queue(report, service(hand_env, store))
     other = with_queue(replace(report, topic="moe"), service(hand_env, store))
     store.close()
-    assert attached.queue is not None and attached.queue.topic == "amd"
-    assert attached.queue.window == WINDOW
-    assert other.queue is not None and other.queue.topic is None
+    mine, theirs = queue_of(attached), queue_of(other)
+    assert mine is not None and mine.topic == "amd"
+    assert mine.window == WINDOW
+    assert theirs is not None and theirs.topic is None
 
 
 # -- the command line -------------------------------------------------------------------------
@@ -418,9 +419,9 @@ def test_the_daily_jobs_report_carries_the_queue_and_other_reports_do_not(
 
     daily = ReportQuery(REPO, WINDOW, "en", queue=True)
     made = pipeline(NOW).report(daily)
-    assert made.queue is not None and "🚦 Review queue" in render_markdown(made)
+    assert queue_of(made) is not None and "🚦 Review queue" in render_markdown(made)
     assert report_to_dict(made)["queue"]["schema"] == "vllm-queue/1"
-    assert pipeline(NOW).report(replace(daily, queue=False)).queue is None  # `show`
-    assert pipeline(NOW).reading_only().report(daily).queue is None  # the site
-    assert pipeline(NOW + timedelta(days=5)).report(daily).queue is None  # long after
+    assert pipeline(NOW).report(replace(daily, queue=False)).part("queue") is None  # `show`
+    assert pipeline(NOW).reading_only().report(daily).part("queue") is None  # the site
+    assert pipeline(NOW + timedelta(days=5)).report(daily).part("queue") is None  # long after
     store.close()

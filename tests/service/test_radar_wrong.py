@@ -191,6 +191,7 @@ def test_the_daily_plugins_section_respects_a_correction(
     from config.settings import load_settings
     from formatters.json_report import render_json
     from formatters.markdown import render_markdown
+    from formatters.radar_outline import radar_of as radar_in
     from tests.radar_data import radar_github
     from tests.service.test_radar import PLUGINS, TZ
 
@@ -221,11 +222,12 @@ def test_the_daily_plugins_section_respects_a_correction(
     assert "[#25249]" in section and "corrected by readers" not in section
     section = render_markdown(second, "en").split("## 🔌 Plugins", 1)[1].split("\n## ", 1)[0]
     assert "[#25249]" not in section and "vllm-ascend#3095" not in section
-    assert second.radar is not None and second.radar.precision is not None
+    found = radar_in(second)
+    assert found is not None and found.precision is not None
     assert (
         "Culprits corrected by readers (/vllm-radar wrong): 1; "
-        f"{second.radar.precision:.0%} of those named not corrected, "
-        f"{second.radar.attributions - second.radar.confirmed} unconfirmed by an upstream revert."
+        f"{found.precision:.0%} of those named not corrected, "
+        f"{found.attributions - found.confirmed} unconfirmed by an upstream revert."
     ) in section
     zh = render_markdown(second, "zh")
     assert "读者更正的归因（/vllm-radar wrong）：1 处" in zh

@@ -3,7 +3,7 @@ CommandTree) and the HTTP interactions endpoint (http.py).
 
 What both need is here: the choices autocomplete offers for an option, and Discord's limits
 on them. Every answer is drawn by the answer itself
-(`Answer.discord()`); each way in only delivers it.
+(`Answer.draw(DISCORD)`); each way in only delivers it.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.adapters.discord import choices
 from bot.adapters.discord.transport import set_api_base
 from bot.commands import Answer, Asker, Command, Commands, Option
+from bot.platforms import DISCORD
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -113,7 +114,7 @@ def _completer(gateway: Gateway, complete: str | None) -> Any:
 
 
 async def send_answer(interaction: discord.Interaction, answer: Answer) -> None:
-    for message in await asyncio.to_thread(answer.discord):
+    for message in await asyncio.to_thread(answer.draw, DISCORD):
         if "content" in message:
             await interaction.followup.send(
                 content=message["content"], ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS

@@ -32,6 +32,7 @@ from nacl.signing import VerifyKey
 from bot.adapters.discord import choices, completes
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
 from bot.commands import Answer, Asker, Command, Commands, Request, Said
+from bot.platforms import DISCORD
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -139,7 +140,7 @@ class Interactions:
     ) -> None:
         url = f"{self.api_url}/webhooks/{interaction['application_id']}/{interaction['token']}"
         flags = EPHEMERAL if ephemeral else 0
-        messages = await asyncio.to_thread(answer.discord)
+        messages = await asyncio.to_thread(answer.draw, DISCORD)
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
         for message in messages:

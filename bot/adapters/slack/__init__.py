@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.commands import Answer, Asker, CommandError
+from bot.platforms import SLACK
 
 Respond = Callable[..., Awaitable[Any]]
 _SLACK_WRAP = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")
@@ -71,5 +72,5 @@ async def can_manage(client: Any, user: str, admins: Sequence[str]) -> bool:
 async def deliver(respond: Respond, answer: Answer) -> None:
     """The answer's messages through the response_url, ephemeral unless it is public."""
     kind = "ephemeral" if answer.ephemeral else "in_channel"
-    for message in await asyncio.to_thread(answer.slack):
+    for message in await asyncio.to_thread(answer.draw, SLACK):
         await respond(text=message["text"], blocks=message.get("blocks"), response_type=kind)

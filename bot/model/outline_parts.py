@@ -81,13 +81,13 @@ class Section:
     # A vendor told briefly in the full report (its top stories and the rest by number)
     # keeps its bucket by bucket blocks here, for when it is asked for on its own.
     detail: tuple[Block, ...] = ()
+    # A feature's section as its chat reply, when the feature caps it its own way (the
+    # radar's and Red on main's "+N more" name their own commands).
+    reply: tuple[Block, ...] | None = None
 
     def in_detail(self) -> Section:
         """The section as it reads when asked for on its own (a digest, `--section nvidia`)."""
         return replace(self, blocks=self.detail, detail=()) if self.detail else self
-
-
-QUIET_REPLIES = ("since", "plugins", "ci")  # what still follows a quiet day's headline
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,9 @@ class Outline:
     link: str | None
     lang: str
     label: str = ""  # the window's label, for the command that shows more
-    plugins: str | None = None  # the Plugins section in one line, after the vendors'
-    ci: str | None = None  # Red on main in one line, after the plugins'
+    marks: tuple[str, ...] = ()  # each feature's line after the vendors' ("🔌 …", "🚦 …")
+    replies: tuple[str, ...] = ()  # the features' daily replies, in their chat order
+    quiet_replies: tuple[str, ...] = ()  # the features' replies after a quiet headline
     # A quiet day's one message: this sentence ("Quiet day: 3 PRs opened, nothing merged")
     # instead of the counts, its gist every item, and no thread of replies.
     quiet: str | None = None
@@ -118,7 +119,7 @@ class Outline:
         """A quiet day's headline with no reply after it (nothing landed since last time, no
         plugin news): no thread to point to."""
         return self.quiet is not None and not any(
-            self.section(key) is not None for key in QUIET_REPLIES
+            self.section(key) is not None for key in ("since", *self.quiet_replies)
         )
 
     @property
@@ -161,3 +162,32 @@ def rows(blocks: Sequence[Block], markup: RowMarkup) -> list[str]:
         if block.rest:
             out.append(markup.rest(markup.line(block.rest)))
     return out
+
+
+def fit_rows(
+    rows: Sequence[str], budget: int, notice: Callable[[int], str], max_rows: int | None = None
+) -> list[str]:
+    """The rows that fit `budget` characters (and `max_rows`), then `notice(hidden)` saying
+    how many did not: the same cut on every platform, only the notice's markup differs."""
+    kept: list[str] = []
+    used = 0
+    for row in rows:
+        if used + len(row) + 1 > budget or (max_rows is not None and len(kept) >= max_rows):
+            kept.append(notice(len(rows) - len(kept)))
+            break
+        kept.append(row)
+        used += len(row) + 1
+    return kept
+
+
+@dataclass(frozen=True)
+class OneMessage:
+    """A one-message digest before a platform draws it (the review queue, a personal
+    digest, Red on main's answer): its title, context line and section, and the event a
+    platform that carries metadata (Slack) tags it with."""
+
+    title: str
+    context: str
+    section: Section
+    event_type: str
+    payload: dict[str, str]

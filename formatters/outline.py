@@ -85,36 +85,12 @@ _QUIET_COUNTS = (
 
 def outline(report: Report, lang: str, link: str | None = None) -> Outline:
     """The whole report, every section in the reference's order."""
-    sections: list[Section] = []
     info = report.sections
-    if info is not None:
-        since = _since(report, lang)  # only with a past: a report standing alone has none
-        sections += [since] if since is not None else []
-        sections.append(summary_section(report, info, lang))
-        # In most detail: a topic report's own topic, else the first vendor with items
-        # (AMD / ROCm on most days); the other vendors briefly, subjects on demand.
-        vendors = [t.key for t in info.catalog.vendors if t.key in info.topics]
-        lead = report.topic or (vendors[0] if vendors else None)
-        for topic in info.catalog.topics:
-            found = info.topics.get(topic.key)
-            if found is not None:
-                detailed = topic.key == lead or topic.kind != "vendor"
-                sections.append(topic_section(report, info, found, lang, lead=detailed))
-        sections += [
-            hot_section(report, info, lang),
-            trends_section(report, info, lang),
-            key_section(report, info, lang),
-            activity_section(info, lang),
-            notable_section(report, info, lang),
-        ]
-    for part in report.parts:  # what features added (Plugins, Red on main, the queue)
-        section = part.section(lang)
-        if section is not None and part.chat_rank is not None:
-            section = replace(section, reply=part.chat_blocks(section, report.window.label, lang))
-        sections += [section] if section is not None else []
+    sections = _day_sections(report, info, lang) if info is not None else []
+    sections += _part_sections(report, lang)
     sections.append(appendix_section(report, lang))
     quiet = is_quiet(report)
-    chat = [p for p in report.parts if p.chat_rank is not None]
+    replies, quiet_replies = _part_replies(report)
     return Outline(
         title=_title(report, lang),
         window=w.window_text(report, lang),
@@ -124,8 +100,8 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         warning=_warning(report, lang),
         vendors=() if quiet else vendor_lines(sections, report.topic, lang),
         marks=_part_lines(report, lang),
-        replies=tuple(p.name for p in sorted(chat, key=lambda p: p.chat_rank or 0)),
-        quiet_replies=tuple(p.name for p in chat if p.on_quiet_day),
+        replies=replies,
+        quiet_replies=quiet_replies,
         gist=_gist(report, info, lang, quiet) if info is not None else (),
         quiet=_quiet_sentence(report, lang) if quiet else None,
         sections=tuple(sections),
@@ -135,6 +111,50 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         lang=lang,
         label=report.window.label,
     )
+
+
+def _day_sections(report: Report, info: Sections, lang: str) -> list[Section]:
+    """The day's own sections: since last time, the summary, each topic, hot, trends, key
+    changes, activity, notable issues."""
+    sections: list[Section] = []
+    since = _since(report, lang)  # only with a past: a report standing alone has none
+    sections += [since] if since is not None else []
+    sections.append(summary_section(report, info, lang))
+    # In most detail: a topic report's own topic, else the first vendor with items
+    # (AMD / ROCm on most days); the other vendors briefly, subjects on demand.
+    vendors = [t.key for t in info.catalog.vendors if t.key in info.topics]
+    lead = report.topic or (vendors[0] if vendors else None)
+    for topic in info.catalog.topics:
+        found = info.topics.get(topic.key)
+        if found is not None:
+            detailed = topic.key == lead or topic.kind != "vendor"
+            sections.append(topic_section(report, info, found, lang, lead=detailed))
+    sections += [
+        hot_section(report, info, lang),
+        trends_section(report, info, lang),
+        key_section(report, info, lang),
+        activity_section(info, lang),
+        notable_section(report, info, lang),
+    ]
+    return sections
+
+
+def _part_replies(report: Report) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The features' chat replies in their chat order, and those that follow a quiet day."""
+    chat = [p for p in report.parts if p.chat_rank is not None]
+    daily = tuple(p.name for p in sorted(chat, key=lambda p: p.chat_rank or 0))
+    return daily, tuple(p.name for p in chat if p.on_quiet_day)
+
+
+def _part_sections(report: Report, lang: str) -> list[Section]:
+    """What features added (Plugins, Red on main, the queue), each with its chat reply."""
+    sections = []
+    for part in report.parts:
+        section = part.section(lang)
+        if section is not None and part.chat_rank is not None:
+            section = replace(section, reply=part.chat_blocks(section, report.window.label, lang))
+        sections += [section] if section is not None else []
+    return sections
 
 
 def is_quiet(report: Report) -> bool:

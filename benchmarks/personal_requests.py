@@ -25,10 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.collect.source import GitHubSource
 from bot.collect.sync import Archiver
+from bot.features.personal.service import PersonalDigests
+from bot.features.personal.store import GitHubLinks
 from bot.model.rules import load_rules
 from bot.model.windows import Window
 from bot.report_files import ReportFiles
-from bot.service.personal import PersonalDigests
 from bot.service.reports import ReportQuery, Reports
 from bot.store import Store, Subscription
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
@@ -100,8 +101,8 @@ def main() -> None:
         links: dict[str, str] = {}
         subs = subscribers(args.subscribers, list(report.items.values()), links)
         for user, login in links.items():
-            store.links.link("slack", user, login, NOW)
-        digests = PersonalDigests(archiver, store.links)
+            GitHubLinks(store.transactions).link("slack", user, login, NOW)
+        digests = PersonalDigests(archiver, GitHubLinks(store.transactions))
         cases = [
             ("+ 1 subscriber (label:)", subs[:1]),
             (f"+ {len(subs)} subscribers", subs),

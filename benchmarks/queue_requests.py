@@ -7,7 +7,7 @@ qualifiers and GraphQL) and prints one table:
 
 Two repositories:
 - *fixture*: the three real anchor days with review and answer times added
-  (tests/queue_data.py) and 1,500 older items; the queue of 2026-03-25, every vendor;
+  (tests/features/queue/queue_data.py) and 1,500 older items; the queue of 2026-03-25, every vendor;
 - *vLLM-sized*: a generated month at vLLM's pace (85 new PRs, 45 merges and 30 new
   issues a day, 1,200 open PRs waiting in the backlog, gemini's bot review on most PRs,
   a third of the issues never answered), so the figures say what a real day costs.
@@ -35,13 +35,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.collect.source import GitHubSource
 from bot.collect.sync import Archiver
+from bot.features.queue.service import QueueQuery, QueueService
 from bot.model.rules import load_rules
 from bot.model.windows import Window, day_window
-from bot.service.queue import QueueQuery, QueueService
 from bot.store import Store
 from tests.anchor_data import REPO, anchor_days
 from tests.fakes.github_api import FakeGitHub, FakeItem
-from tests.queue_data import queue_items
+from tests.features.queue.queue_data import queue_items
 
 CST = ZoneInfo("Asia/Shanghai")
 COLD_LIMIT, WARM_LIMIT = 60, 10

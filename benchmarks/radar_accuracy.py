@@ -11,9 +11,9 @@ upstream ref's role `culprit` or `adapted` (commits compared by their first 7 ch
 A `mention-only` record must give no link. `own_max` (the plugin's highest number, which
 the archive knows) is taken from the records.
 
-Two stages are measured: the links after reading (`bot.analyze.radar.read`: the refs whose
+Two stages are measured: the links after reading (`bot.features.radar.reading.read`: the refs whose
 role is a cause), and the links the radar would show after verification
-(`bot.analyze.radar.check`), given only what real GitHub would say of an upstream number:
+(`bot.features.radar.reading.check`), given only what real GitHub would say of an upstream number:
 whether it is a pull request or an issue, taken from the kinds the records give it (a
 number any record gives as a PR is one); when it merged is not in the records, so a PR is
 taken as merged the day before the first plugin record naming it; a number no record names,
@@ -38,8 +38,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.analyze.radar import check, fact_key, read
-from bot.model.radar import UPSTREAM, Reading
+from bot.features.radar.model import UPSTREAM, Reading
+from bot.features.radar.reading import check, fact_key, read
 from bot.model.report import ActivityItem
 
 RECORDS = Path(__file__).resolve().parents[1] / "tests" / "data" / "radar" / "links-2025.json"

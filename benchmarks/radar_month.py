@@ -33,13 +33,13 @@ from zoneinfo import ZoneInfo
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app import open_bot, radar
-from bot.model.radar import Radar
+from bot.features.radar.model import Radar
+from bot.features.radar.render import render_radar_markdown, render_radar_slack
 from bot.model.rules import load_rules
 from bot.model.windows import parse_window
 from config.settings import load_settings
-from formatters.radar import render_radar_markdown, render_radar_slack
 from tests.fakes.github_api import RecordedRequest
-from tests.radar_data import month_window_days, radar_github, records
+from tests.features.radar.radar_data import month_window_days, radar_github, records
 
 NOW = datetime(2026, 8, 22, 13, 34, 22, tzinfo=UTC)
 PLUGINS = (

@@ -3,7 +3,8 @@ and warm, and the same 30 days as the daily runs read them (one day each, in ord
 
     python benchmarks/radar_requests.py [--days 30] [--latency 0.05]
 
-Serves the real 2025 plugin records and the pin files' dated histories (tests/radar_data.py)
+Serves the real 2025 plugin records and the pin files' dated histories
+(tests/features/radar/radar_data.py)
 from the fake GitHub as vLLM plus six plugins, into a new SQLite store each scenario, and
 prints one row per scenario: the requests by kind (the plugins' searches, the upstream
 look-ups that check each culprit, the pins: file histories, files at a commit, vLLM main at
@@ -28,12 +29,12 @@ from zoneinfo import ZoneInfo
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app import open_bot, radar
+from bot.features.radar.service import RadarService
 from bot.model.rules import load_rules
 from bot.model.windows import Window, day_window, parse_window
-from bot.service.radar import RadarService
 from config.settings import load_settings
 from tests.fakes.github_api import FakeGitHub
-from tests.radar_data import month_window_days, pin_request, radar_github
+from tests.features.radar.radar_data import month_window_days, pin_request, radar_github
 
 NOW = datetime(2026, 8, 22, 13, 34, 22, tzinfo=UTC)  # where the pin records end
 TZ = ZoneInfo("Asia/Shanghai")

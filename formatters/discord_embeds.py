@@ -15,7 +15,6 @@ from typing import Any
 
 from bot.model.outline_parts import OneMessage
 from bot.model.outline_parts import fit_rows as fit
-from bot.model.queue import Queue
 from bot.model.report import Report
 from formatters import chat_outline as co
 from formatters import outline as ol
@@ -221,13 +220,6 @@ def _fit(rows: list[str], limit: int) -> list[str]:
 
 def _message(embeds: list[dict[str, Any]]) -> Message:
     return {"embeds": embeds, "allowed_mentions": NO_MENTIONS}
-
-
-def render_discord_queue(queue: Queue, lang: str = "en") -> list[dict[str, Any]]:
-    """The review queue as one message (`/vllm-queue`, the weekly digest)."""
-    from formatters.queue import queue_message
-
-    return one_message(queue_message(queue, lang), lang)
 
 
 def one_message(one: OneMessage, lang: str) -> list[Message]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.model.queue import Queue
 from bot.model.report import Report
 from formatters import outline as ol
 from formatters import wording as w
@@ -112,12 +111,3 @@ def _theirs(text: str, limit: int) -> str:
 
 def _ours(text: str) -> str:
     return text.replace("\n", " ")
-
-
-def render_queue_markdown(queue: Queue, lang: str = "en") -> str:
-    from formatters.queue_outline import queue_context, queue_section, queue_title
-
-    section = queue_section(queue, lang, brief=False)
-    head = f"# {queue_title(queue, lang)}\n\n> {queue_context(queue, lang)}"
-    body = section_text(section).split("\n", 1)[1].lstrip("\n")  # the title is the page's
-    return f"{head}\n\n{body}\n"

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.analyze.topics import NOISY_AREA_TOPICS, NOISY_LABEL_COUNT, label_noise
+from bot.app import table as whole_table
 from bot.collect.client import Collector, _cut
 from bot.collect.source import GitHubSource
 from bot.collect.sync import Archiver
@@ -185,7 +186,7 @@ def test_the_service_applies_the_per_user_limit(monkeypatch: pytest.MonkeyPatch)
     )
     now = [100.0]
     services.limiter = RateLimiter(2, clock=lambda: now[0])
-    commands = Commands(services)
+    commands = Commands(services, table=whole_table())
 
     async def ask(user: str) -> str | None:
         asker = Asker("slack", user.removeprefix("slack:"))

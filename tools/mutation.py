@@ -73,9 +73,9 @@ WHOLE = [
 TRUTH = [
     "bot.analyze.claims.*",
     "bot.prose.vetting.*",
-    "bot.analyze.radar.*",
-    "bot.analyze.radar_words.*",
-    "bot.analyze.radar_culprits.*",
+    "bot.features.radar.reading.*",
+    "bot.features.radar.words.*",
+    "bot.features.radar.culprits.*",
 ]
 # Where a run recovers: the failed-day retry loop (which day is due, the backoff, when a
 # day counts as posted), the delivery ledger (which part is sent, leased, recorded), and the

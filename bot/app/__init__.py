@@ -15,6 +15,7 @@ from bot.app.wiring import (
     prose_writer,
     queue_digest,
     radar,
+    table,
     transports,
 )
 
@@ -32,5 +33,6 @@ __all__ = [
     "queue_digest",
     "radar",
     "serve",
+    "table",
     "transports",
 ]

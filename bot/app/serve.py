@@ -80,7 +80,7 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
             leader.gate(job.run),
             retry=retry,
         )
-        from bot.service.queue import schedule_digest
+        from bot.features.queue.service import schedule_digest
 
         schedule_digest(scheduler, queue_digest(bot, job), settings, leader.gate)
         web = await _start_http(settings, health, metrics, clock)  # first: a taken port stops

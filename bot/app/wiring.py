@@ -19,11 +19,12 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from bot.collect.source import GitHubSource, Stopped
 from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, Destination, Transport
+from bot.features.personal.store import GitHubLinks
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 from bot.observe.logs import hush
@@ -33,16 +34,16 @@ from bot.store import Store
 from config.settings import Settings
 
 if TYPE_CHECKING:
-    from bot.commands import Commands
+    from bot.commands import Command, Commands
+    from bot.features.ci.service import CiService
+    from bot.features.queue.service import QueueDigest, QueueService
+    from bot.features.radar.service import RadarService
     from bot.model.report import Report
     from bot.observe.metrics import Metrics
     from bot.prose import ProseWriter
-    from bot.service.ci import CiService
     from bot.service.daily import DailyJob
     from bot.service.daily_run import PostResult
     from bot.service.doctor import Check
-    from bot.service.queue import QueueDigest, QueueService
-    from bot.service.radar import RadarService
     from bot.service.run_observer import JobObserver
 
 log = logging.getLogger("bot.app")  # one name for the composition root in the log
@@ -111,7 +112,7 @@ class Bot:
 def open_bot(
     settings: Settings, rules: TopicRules, clock: Callable[[], datetime] | None = None
 ) -> Bot:
-    from bot.service.queue import QueueService, with_queue
+    from bot.features.queue.service import QueueService, with_queue
 
     clock = clock or (lambda: now())  # read when called: the module's clock, as tests set it
     stopping = threading.Event()
@@ -216,7 +217,7 @@ def _plugins_radar(
     request or two a plugin (`benchmarks/radar_requests.py`), and anonymous GitHub gives 60
     an hour to the whole run (the daemon's log says so on each
     daily run, `doctor` too)."""
-    from bot.service.radar import RadarService, with_radar
+    from bot.features.radar.service import RadarService, with_radar
 
     plugins = settings.plugin_list
     if not plugins:
@@ -241,7 +242,7 @@ def ci_service(
     settings: Settings, archiver: Archiver, clock: Callable[[], datetime]
 ) -> CiService | None:
     """Red on main over VLLM_REPORT_CI_URL's dashboard (None when it is off)."""
-    from bot.service.ci import CiService
+    from bot.features.ci.service import CiService
 
     source = settings.ci_source
     return None if source is None else CiService(archiver, source, clock, settings.repo)
@@ -257,7 +258,7 @@ def _red_on_main(
 ) -> Callable[[Report, bool], Report] | None:
     """What adds Red on main to a report: the daily run reads the dashboard (one request),
     everyone else gets what the archive holds for the window."""
-    from bot.service.ci import with_ci
+    from bot.features.ci.service import with_ci
 
     service = ci_service(settings, archiver, clock)
     if service is None:
@@ -269,9 +270,9 @@ def daily_job(
     bot: Bot, opened: dict[str, Transport], observer: JobObserver | None = None
 ) -> DailyJob:
     """The daily run (report → files → site → channels → digests) and its schedule, wired."""
+    from bot.features.personal.service import PersonalDigests
     from bot.service.daily import DailyJob
     from bot.service.daily_run import DailyRun
-    from bot.service.personal import PersonalDigests
     from bot.service.site import SiteBuilder
 
     settings, clock = bot.settings, bot.reports.clock
@@ -297,7 +298,9 @@ def daily_job(
         settings.repo,
         settings.lang,
         observer,
-        PersonalDigests(bot.reports.archiver, bot.store.links, _weekly_day(settings)),
+        PersonalDigests(
+            bot.reports.archiver, GitHubLinks(bot.store.transactions), _weekly_day(settings)
+        ),
     )
     return DailyJob(settings, run, bot.store.ledger, bot.reports.files, clock, observer)
 
@@ -313,7 +316,7 @@ def _weekly_day(settings: Settings) -> int:
 
 def queue_digest(bot: Bot, job: DailyJob) -> QueueDigest:
     """The weekly review-queue digest, posted through the daily run's deliverer."""
-    from bot.service.queue import DIGEST_DAYS, QueueDigest, last_days
+    from bot.features.queue.service import DIGEST_DAYS, QueueDigest, last_days
 
     settings = bot.settings
     tz, cutoff = settings.tz, settings.cutoff_time
@@ -329,11 +332,34 @@ def queue_digest(bot: Bot, job: DailyJob) -> QueueDigest:
 
 def radar(bot: Bot) -> RadarService:
     """The breakage radar over the watched plugins (VLLM_REPORT_PLUGINS), on the same archive."""
-    from bot.service.radar import RadarService
+    from bot.features.radar.service import RadarService
 
     settings = bot.settings
     return RadarService(
         bot.reports.archiver, settings.plugin_list, bot.reports.clock, settings.pin_lag_days
+    )
+
+
+def table() -> tuple[Command[Any, Any], ...]:
+    """Every slash command, the core's and the features', in the order Slack's manifest and
+    Discord's command list show them."""
+    from bot.commands import CORE_COMMANDS
+    from bot.features.ci.command import Ci
+    from bot.features.personal.command_me import Me
+    from bot.features.queue.command import ReviewQueue
+    from bot.features.radar.command import Radar
+
+    report, subscribe, unsubscribe, subscriptions, topics = CORE_COMMANDS
+    return (
+        report,
+        ReviewQueue(),
+        Radar(),
+        Ci(),
+        subscribe,
+        unsubscribe,
+        subscriptions,
+        Me(),
+        topics,
     )
 
 
@@ -349,10 +375,10 @@ def commands(bot: Bot, metrics: Metrics | None = None) -> Commands:
         bot.reports.clock,
         bot.queues,
         radar=radar(bot),
-        links=bot.store.links,
+        links=GitHubLinks(bot.store.transactions),
         ci=ci(bot),
     )
-    return Commands(services, metrics)
+    return Commands(services, metrics, table())
 
 
 @contextlib.asynccontextmanager

@@ -21,13 +21,13 @@ from types import TracebackType
 from typing import NoReturn
 
 from bot.cli.check import add_check_command
-from bot.cli.ci import add_ci_command
-from bot.cli.digest import add_digest_command
 from bot.cli.ops import add_ops_commands
 from bot.cli.options import Version
-from bot.cli.queue import add_queue_command
-from bot.cli.radar import add_radar_command
 from bot.cli.reports import add_report_commands, add_topics_command
+from bot.features.ci.cli import add_ci_command
+from bot.features.personal.cli import add_digest_command
+from bot.features.queue.cli import add_queue_command
+from bot.features.radar.cli import add_radar_command
 from bot.model.errors import InputError, ServiceError, masked
 
 log = logging.getLogger("bot")

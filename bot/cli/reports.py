@@ -319,7 +319,7 @@ def run_show(args: argparse.Namespace) -> int:
             report = bot.reports.report(query)
         empty_checked(settings, report)
         print(render(args.format, report, bot, sections), end="")
-        from bot.service.radar import plugins_unread
+        from bot.features.radar.service import plugins_unread
 
         unread = plugins_unread(settings.plugin_list, report, query.topic, now())
         # Said where it can be acted on: the radar reads the plugins with a token, or the

@@ -268,7 +268,7 @@ class Collector:
                 for comment in issue.get_comments(since=since.astimezone(UTC))
             ]
 
-    # -- the review queue: lists and GraphQL (bot/collect/queue.py builds the queries) -----
+    # -- the review queue: lists and GraphQL (bot/features/queue/collect.py builds the queries) --
 
     # -- a plugin's pin of upstream (the breakage radar) ------------------------------
 
@@ -419,7 +419,7 @@ class Collector:
 
     @contextmanager
     def rest(self) -> Iterator[Github]:
-        """PyGithub for a reader in another module (bot.collect.personal), its failures
+        """PyGithub for a reader in another module (bot.features.personal.collect), its failures
         turned into one CollectError like every call here."""
         with self._translate_errors():
             yield self._github

@@ -5,7 +5,7 @@ With a token, one GraphQL request per PER_QUERY numbers (`nN: issueOrPullRequest
 N)` aliases); GitHub answers a number it cannot resolve with a null beside a NOT_FOUND
 error, which is that number's "none", not a failure of the others. Without a token GitHub
 answers GraphQL not at all, so one REST request each. The CI suspects
-(`bot.collect.ci.suspects_of`) and the breakage radar's causes (`Archiver.look_up_numbers`)
+(`bot.features.ci.collect.suspects_of`) and the breakage radar's causes (`Archiver.look_up_numbers`)
 both ask this way.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.collect.queue_graphql import login_of, moment
+from bot.collect.graphql_values import login_of, moment
 from bot.collect.source import CollectError
 from bot.model.report import ActivityItem, Kind
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.collect.queue_graphql import login_of, moment
+from bot.collect.graphql_values import login_of, moment
 from bot.model.report import PullDetails, Verdict
 
 # PRs whose size and reviewers one GraphQL request reads (the key-change shortlist is 8):

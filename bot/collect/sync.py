@@ -19,7 +19,6 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.collect.source import Collected, GitHubSource
-from bot.model.personal import PullFacts
 from bot.model.report import ActivityItem, CommentRecord, PullDetails
 from bot.model.windows import Window, format_local
 from bot.store import Lookup, Span, Store
@@ -141,38 +140,16 @@ class Archiver:
                     found[item.number] = details
         return found
 
-    def pull_facts(
-        self, repo: str, items: Iterable[ActivityItem], now: datetime
-    ) -> dict[int, PullFacts]:
-        """Files, requested reviewers and review decision of these PRs, the last comments of
-        these issues (personal digests), read from GitHub (with a token) only when the
-        stored copy is older than the item: one GraphQL request per 50, once per version."""
-        wanted = list(items)
-        known = self.store.facts.of(repo, [it.number for it in wanted])
-        found = {n: facts for n, (facts, _) in known.items()}
-        stale = [
-            it for it in wanted if it.number not in known or known[it.number][1] < it.updated_at
-        ]
-        if stale and self.fetch and self.source.token:
-            from bot.collect.personal import pulls_facts
-
-            with self.github(repo) as github:
-                read = pulls_facts(github(), [it.number for it in stale])
-            for item, facts in zip(stale, read, strict=True):
-                self.store.facts.save(repo, facts, item.updated_at, now)
-                found[item.number] = facts
-        return found
-
     def user_exists(self, login: str) -> bool:
         """Whether GitHub knows `login` (one request; someone subscribing asks)."""
-        from bot.collect.personal import user_exists
+        from bot.collect.people import user_exists
 
         with self.github(self.source.repo) as github:
             return user_exists(github(), login)
 
     def label_names(self, repo: str) -> list[str]:
         """`repo`'s labels as GitHub has them now (a request per 100)."""
-        from bot.collect.personal import label_names
+        from bot.collect.people import label_names
 
         with self.github(repo) as github:
             return label_names(github())
@@ -250,7 +227,8 @@ class Archiver:
     @contextmanager
     def github(self, repo: str) -> Iterator[Callable[[], Collector]]:
         """A collector for `repo`, opened on first use and closed after (also for readers
-        of other archived facts, such as `bot.collect.pins`: they check `fetch` first)."""
+        of other archived facts, such as `bot.features.radar.collect_pins`: they check `fetch`
+        first)."""
         opened: list[Collector] = []
 
         def get() -> Collector:

@@ -10,12 +10,9 @@ report asked in the same words is drawn once (bot.commands.drawn).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bot.commands.drawn import drawn, key_of
-from bot.model.ci import CiState
-from bot.model.queue import Queue
-from bot.model.radar import Radar
 from bot.model.report import Report
 from bot.platforms import Platform
 from formatters._text import clean
@@ -77,57 +74,20 @@ class ReportShown:
         )
 
 
-@dataclass(frozen=True)
-class QueueShown:
-    """The review queue: what waits on whom."""
+class Answer(Protocol):
+    """What a command answers: drawn for a platform, logged in a few words. The core's
+    answers are here; a feature's are in its command module (the queue's, the radar's,
+    Red on main's), and the adapters deliver them all alike."""
 
-    queue: Queue
-    lang: str = "en"
-    ephemeral: bool = True
-
-    def told(self) -> str:
-        return f"the {self.queue.window.label} review queue"
-
-    def draw(self, platform: Platform) -> list[Message]:
-        from formatters.queue import queue_message
-
-        return platform.answered(
-            platform.one_message(queue_message(self.queue, self.lang), self.lang)
-        )
-
-
-@dataclass(frozen=True)
-class RadarShown:
-    """The breakage radar: which upstream changes broke which plugin."""
-
-    radar: Radar
-    ephemeral: bool = True
-    lang: str = "en"
+    @property
+    def ephemeral(self) -> bool:
+        """Seen only by who asked (or, False, by the channel)."""
+        ...
 
     def told(self) -> str:
-        return f"the {self.radar.window.label} radar"
+        """What was answered, in a few words, for the log line."""
+        ...
 
     def draw(self, platform: Platform) -> list[Message]:
-        return platform.answered([platform.radar(self.radar, self.lang)])
-
-
-@dataclass(frozen=True)
-class CiShown:
-    """Red on main: what failed on vLLM's main at a window's end."""
-
-    state: CiState
-    label: str
-    ephemeral: bool = True
-    lang: str = "en"
-
-    def told(self) -> str:
-        return f"the {self.label} CI state ({self.state.state})"
-
-    def draw(self, platform: Platform) -> list[Message]:
-        from formatters.ci import ci_message
-
-        one = ci_message(self.state, self.label, self.lang)
-        return platform.answered(platform.one_message(one, self.lang))
-
-
-Answer = Said | ReportShown | QueueShown | RadarShown | CiShown
+        """The messages of the answer on `platform`."""
+        ...

@@ -9,16 +9,16 @@ from collections import deque
 from collections.abc import Callable
 from datetime import datetime
 
+from bot.features.ci.model import HARDWARE
+from bot.features.ci.service import CiService
+from bot.features.personal.store import GitHubLinks
+from bot.features.queue.service import QueueService
+from bot.features.radar.service import RadarService
 from bot.model import asking
-from bot.model.ci import HARDWARE
 from bot.model.rules import TopicRules
 from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
-from bot.service.ci import CiService
-from bot.service.queue import QueueService
-from bot.service.radar import RadarService
 from bot.service.reports import Reports
-from bot.store.personal import GitHubLinks
 from bot.store.subscriptions import Subscriptions
 from config.settings import Settings
 

@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.collect.source import CollectError
 from bot.commands.answers import Answer, ReportShown, Said
 from bot.commands.base import Asker, Command, Request
-from bot.commands.ci import Ci
-from bot.commands.me import Me
-from bot.commands.queue import ReviewQueue
-from bot.commands.radar import Radar
 from bot.commands.report import Report
 from bot.commands.services import Services
 from bot.commands.subscribe import Subscribe, Unsubscribe
@@ -35,15 +31,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TABLE: tuple[Command[Any, Any], ...] = (
+# The core's commands. A feature's commands are its own (bot/features/*/command*.py); the
+# composition root puts the whole table together (bot.app.TABLE) and hands it in here.
+CORE_COMMANDS: tuple[Command[Any, Any], ...] = (
     Report(),
-    ReviewQueue(),
-    Radar(),
-    Ci(),
     Subscribe(),
     Unsubscribe(),
     Subscriptions(),
-    Me(),
     Topics(),
 )
 
@@ -51,10 +45,15 @@ TABLE: tuple[Command[Any, Any], ...] = (
 class Commands:
     """The table bound to the process's services: what every adapter calls."""
 
-    def __init__(self, services: Services, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        metrics: Metrics | None = None,
+        table: Sequence[Command[Any, Any]] = CORE_COMMANDS,
+    ) -> None:
         self.services = services
         self.metrics = metrics
-        self.table = {command.name: command for command in TABLE}
+        self.table = {command.name: command for command in table}
 
     def __iter__(self) -> Iterator[Command[Any, Any]]:
         return iter(self.table.values())

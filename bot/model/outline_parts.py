@@ -4,7 +4,7 @@ A line is a sequence of parts: `Our` text (our words and figures), `Theirs` (a s
 text: titles, logins, descriptions; each renderer cleans and escapes it) and `Ref` (a link
 to an item, built from the repository and number, never taken from item data). The
 outline (formatters.outline), its chat parts (formatters.chat_outline) and the review
-queue's section (formatters.queue_outline) are made of these; every renderer draws them.
+queue's section (bot.features.queue.outline) are made of these; every renderer draws them.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.model.errors import InputError
-from bot.model.queue import QueueRules, StaleRules
+from bot.model.queue_rules import QueueRules, StaleRules
 from bot.model.report import Catalog, GroupInfo, TopicInfo
 
 DEFAULT_RULES = Path(__file__).resolve().parents[2] / "config" / "topics.toml"

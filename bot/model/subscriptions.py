@@ -23,10 +23,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from bot.model.ci import CI_PREFIX, CI_TOPIC
 from bot.model.errors import InputError
-from bot.model.personal import MINE, Filter
-from bot.model.radar import PLUGINS_TOPIC, RADAR_TOPIC
+
+# The features' words, kept here so that the parser needs no feature (the features import
+# them from here): Red on main (`ci`, `ci:amd`), the radar (`plugins`, `radar:<plugin>`),
+# personal digests (`mine`; the others are label, author and path).
+CI_TOPIC = "ci"
+CI_PREFIX = "ci:"
+PLUGINS_TOPIC = "plugins"
+RADAR_TOPIC = "radar:"
+MINE = "mine"
+CADENCES = ("daily", "weekly", "off")  # off: kept, sent nothing until changed again
+
+
+@dataclass(frozen=True)
+class Filter:
+    """What a personal subscription selects: `kind` label/author/path/mine and its value."""
+
+    kind: str
+    value: str = ""
+
+    @property
+    def key(self) -> str:
+        """How the filter is written (`label:rocm`, `mine`): its subscription's text, which
+        bot.model.subscriptions parses back."""
+        return MINE if self.kind == MINE else f"{self.kind}:{self.value}"
+
 
 Kind = Literal["topic", "plugins", "radar", "ci", "label", "author", "path", "mine"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
@@ -34,7 +56,8 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 FILTER_FORMS = "`label:<name>`, `author:<login>`, `path:<glob>` or `mine`"
 
 # The words that are a kind on their own, and the prefixes a kind's value follows: the
-# vocabulary of bot.model.ci, bot.model.radar and bot.model.personal, read here alone.
+# vocabulary of bot.features.ci.model, bot.features.radar.model and bot.features.personal.model,
+# read here alone.
 _ALONE: dict[str, Kind] = {PLUGINS_TOPIC: "plugins", CI_TOPIC: "ci", MINE: "mine"}
 _PREFIXED: dict[str, Kind] = {
     RADAR_TOPIC.removesuffix(":"): "radar",

@@ -20,9 +20,6 @@ from bot.platforms.discord import DISCORD
 from bot.platforms.slack import SLACK
 
 if TYPE_CHECKING:
-    from bot.model.personal import PersonalDigest
-    from bot.model.queue import Queue
-    from bot.model.radar import Radar
     from bot.model.report import Report
     from formatters.charts import Chart
 
@@ -73,9 +70,6 @@ class Platform(Protocol):
     def answered(self, messages: Sequence[Message]) -> list[Message]:
         """What a slash command's answer carries of drawn messages."""
 
-    def radar(self, radar: Radar, lang: str) -> Message:
-        """The standalone breakage radar as one message."""
-
     def destination_hint(self) -> str:
         """What to do when a channel refuses the bot."""
 
@@ -114,37 +108,12 @@ def with_picture(platform: str, parts: Parts, picture: Chart, lang: str, label: 
     return platform_named(platform).with_picture(parts, picture, lang, label)
 
 
-def queue_parts(platform: str, queue: Queue, lang: str) -> Parts:
-    """(part name, payload) pairs for delivery: the queue is one message."""
-    from formatters.queue import queue_message
-
-    return [
-        ("queue", m) for m in platform_named(platform).one_message(queue_message(queue, lang), lang)
-    ]
-
-
-def combined_parts(platform: str, digests: Sequence[PersonalDigest], lang: str) -> Parts:
-    """One message for a person's digests of a run, within the platform's limits."""
-    from formatters.personal import combined_message
-
-    drawn = platform_named(platform).one_message(combined_message(digests, lang), lang)
-    return [("personal", m) for m in drawn]
-
-
-def personal_parts(platform: str, digest: PersonalDigest, lang: str) -> Parts:
-    """(part name, payload) pairs for delivery: a personal digest is one message."""
-    return combined_parts(platform, [digest], lang)
-
-
 __all__ = [
     "DISCORD",
     "PLATFORMS",
     "SLACK",
     "Platform",
     "chat_parts",
-    "combined_parts",
-    "personal_parts",
     "platform_named",
-    "queue_parts",
     "with_picture",
 ]

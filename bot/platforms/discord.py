@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from bot.model.outline_parts import OneMessage
 
 if TYPE_CHECKING:
-    from bot.model.radar import Radar
     from bot.model.report import Report
     from formatters.charts import Chart
 
@@ -99,13 +98,6 @@ class Discord:
         """What a command's answer carries of a drawn message: its embeds (the follow-up
         sets its own allowed mentions)."""
         return [{"embeds": m["embeds"]} for m in messages]
-
-    def radar(self, radar: Radar, lang: str) -> Message:
-        # The standalone radar keeps its own hand-built embed (fields, footer): drawn
-        # through `one_message` its output would change (see docs/architecture.md).
-        from formatters.radar import render_radar_discord
-
-        return render_radar_discord(radar, lang)
 
     def destination_hint(self) -> str:
         """What to do when a channel refuses the bot."""

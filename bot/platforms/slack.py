@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from bot.model.outline_parts import OneMessage
 
 if TYPE_CHECKING:
-    from bot.model.radar import Radar
     from bot.model.report import Report
     from formatters.charts import Chart
 
@@ -100,13 +99,6 @@ class Slack:
         """What a command's answer carries of a drawn message (no metadata: an answer is
         not in the delivery ledger)."""
         return [{"text": m["text"], "blocks": m["blocks"]} for m in messages]
-
-    def radar(self, radar: Radar, lang: str) -> Message:
-        # The standalone radar keeps its own hand-built blocks: drawn through
-        # `one_message` its output would change (see docs/architecture.md).
-        from formatters.radar import render_radar_slack
-
-        return render_radar_slack(radar, lang=lang)
 
     def destination_hint(self) -> str:
         """What to do when a channel refuses the bot."""

@@ -20,23 +20,23 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.analyze.ci import is_news, of_hardware, suspected_of
 from bot.delivery import Deliverer, DeliveryResult, Destination
-from bot.model.personal import MINE
+from bot.features.ci.analyze import is_news, of_hardware, suspected_of
+from bot.features.ci.outline import CiPart, ci_of
+from bot.features.personal.render import combined_parts
+from bot.features.personal.service import STREAM, PersonalDigests, by_destination
+from bot.features.radar.outline import RadarPart, has_plugins_section, radar_of
 from bot.model.query import ReportQuery
 from bot.model.report import Report
-from bot.model.subscriptions import SubscriptionKey
+from bot.model.subscriptions import MINE, SubscriptionKey
 from bot.model.windows import Window, WindowKey
-from bot.platforms import chat_parts, combined_parts, with_picture
-from bot.service.personal import STREAM, PersonalDigests, by_destination
+from bot.platforms import chat_parts, with_picture
 from bot.service.reports import CHART_DAYS, Reports
 from bot.service.run_observer import DestinationResult, JobObserver
 from bot.store import Subscription
 from formatters.charts import Chart
 from formatters.charts import chart as draw_chart
-from formatters.ci_outline import CiPart, ci_of
 from formatters.outline import is_quiet
-from formatters.radar_outline import RadarPart, has_plugins_section, radar_of
 
 if TYPE_CHECKING:
     from bot.service.site import SiteBuilder

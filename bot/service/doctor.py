@@ -172,7 +172,7 @@ def plugins_check(settings: Settings) -> Check:
 def ci_check(settings: Settings) -> Check:
     """Red on main's source answers as the dashboard does (one request). A dashboard that
     does not answer fails the check: the daily report then says the CI state is unknown."""
-    from bot.collect.ci import CiDashboard, CiUnavailable
+    from bot.features.ci.collect import CiDashboard, CiUnavailable
 
     source = settings.ci_source
     if source is None:

@@ -38,9 +38,11 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.features.radar.model import Radar
+from bot.features.radar.outline import radar_of
+from bot.features.radar.render import plugin_day_text, short
 from bot.model.history import History
 from bot.model.query import ReportQuery
-from bot.model.radar import Radar
 from bot.model.windows import Window, day_window
 from bot.report_files import page_path
 from bot.service.reports import CHART_DAYS, Reports
@@ -48,8 +50,6 @@ from bot.service.site_days import Changed, DayRecord, code_digest, near, parse_m
 from bot.service.site_files import SiteFiles, source_digest
 from formatters import html
 from formatters import outline as ol
-from formatters.radar import plugin_day_text, short
-from formatters.radar_outline import radar_of
 
 log = logging.getLogger(__name__)
 
@@ -404,7 +404,7 @@ class SiteBuilder:
     ) -> None:
         """`plugins/<plugin>/`: its pin lag over the report days the run read it on (a chart
         and its words) and what broke it each day, each drawn again only when it changed."""
-        from formatters import pin_chart
+        from bot.features.radar import chart as pin_chart
 
         name = short(repo)
         folder = f"plugins/{name}/"

@@ -40,17 +40,13 @@ from bot.store.items import Items
 from bot.store.leases import Held, Leases
 from bot.store.ledger import Ledger
 from bot.store.lookups import Lookup, Lookups
-from bot.store.personal import GitHubLinks, PullFactsStore
-from bot.store.pins import FileCommit, PinArchive
 from bot.store.prose_cache import ProseCache
 from bot.store.pull_details import PullDetailsStore
-from bot.store.reviews import ResponseFacts
 from bot.store.spans import Span, merge_spans, subtract_spans
 from bot.store.subscriptions import Subscription, Subscriptions
 from bot.store.threads import Threads
 
 __all__ = [
-    "FileCommit",
     "Held",
     "Lookup",
     "Span",
@@ -82,7 +78,8 @@ class Store:
             raise StoreError(
                 describe(exc, safe_url(url), "cannot open the store ({where})")
             ) from exc
-        transactions = Transactions(self.engine, url)
+        # Features keep their own tables' objects, made from these (bot/features/*/store*.py).
+        self.transactions = transactions = Transactions(self.engine, url)
         self.items = Items(transactions)
         self.coverage = Coverage(transactions)
         self.threads = Threads(transactions)
@@ -91,12 +88,8 @@ class Store:
         self.leases = Leases(transactions)
         self.subscriptions = Subscriptions(transactions)
         self.pulls = PullDetailsStore(transactions)
-        self.reviews = ResponseFacts(transactions)
         self.changes = Changes(transactions)
         self.lookups = Lookups(transactions)
-        self.links = GitHubLinks(transactions)
-        self.facts = PullFactsStore(transactions)
-        self.pins = PinArchive(transactions)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -354,9 +354,10 @@ class CompareRow(Base):
 
 
 class CiReadRow(Base):
-    """One read of the CI dashboard (`bot.collect.ci`): when, whether it worked and, if not,
+    """One read of the CI dashboard (`bot.features.ci.collect`): when, whether it worked and, if
+    not,
     why; how many records it held and how many did not parse. A day's CI state is known
-    only from a read that worked (`bot.store.ci`)."""
+    only from a read that worked (`bot.features.ci.store`)."""
 
     __tablename__ = "ci_reads"
 

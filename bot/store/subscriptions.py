@@ -30,7 +30,7 @@ class Subscription:
     target_id: str
     key: SubscriptionKey
     created_by: str
-    cadence: str = "daily"  # daily, weekly, off (bot.model.personal.CADENCES)
+    cadence: str = "daily"  # daily, weekly, off (bot.features.personal.model.CADENCES)
 
     def __post_init__(self) -> None:
         # Code outside the type-checked packages (benchmarks/personal_requests.py, tests)

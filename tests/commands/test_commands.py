@@ -15,13 +15,16 @@ from bot.adapters.discord.gateway import Gateway, build_tree
 from bot.adapters.slack import typed
 from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, open_bot
-from bot.commands import TABLE, Asker, CommandError, Commands, RateLimiter, Services
+from bot.app import table as whole_table
+from bot.commands import Asker, CommandError, Commands, RateLimiter, Services
 from bot.model.rules import load_rules
 from bot.platforms import DISCORD, SLACK
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
 from tests.fakes.slack_api import FakeSlack, signed_command
+
+TABLE = whole_table()
 
 RULES = load_rules()
 TOPICS = [t.key for t in RULES.topics]
@@ -34,7 +37,7 @@ SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 
 def read(name: str, text: str) -> Any:
     """The request Slack's text gives (the text reader needs only the topic rules)."""
-    table = Commands(Services(load_settings(), RULES, None, None, None))  # type: ignore[arg-type]
+    table = Commands(Services(load_settings(), RULES, None, None, None), table=whole_table())  # type: ignore[arg-type]
     return table.read(table.table[name], typed(text))
 
 
@@ -381,7 +384,7 @@ def test_a_command_that_fails_unexpectedly_answers_a_sentence(
         async def answer(self, services: Any, asker: Any, checked: None) -> Any:
             raise RuntimeError("a bug")
 
-    table = Commands(Services(load_settings(), RULES, None, None, None))  # type: ignore[arg-type]
+    table = Commands(Services(load_settings(), RULES, None, None, None), table=whole_table())  # type: ignore[arg-type]
     told = asyncio.run(table.answer(Broken(), Asker("slack", "U1"), Request()))
     assert told == Said("something went wrong; try again")
     assert "RuntimeError: a bug" in caplog.text
@@ -392,8 +395,8 @@ def test_the_radar_takes_a_language_and_answers_in_it() -> None:
     in Chinese on both platforms; no language: the bot's."""
     from datetime import UTC, datetime
 
-    from bot.commands.answers import RadarShown
-    from bot.model.radar import Radar as RadarModel
+    from bot.features.radar.command import RadarShown
+    from bot.features.radar.model import Radar as RadarModel
     from bot.model.windows import Window
 
     request = read("vllm-radar", "gaudi zh 7d")
@@ -413,7 +416,9 @@ def test_the_radar_takes_a_language_and_answers_in_it() -> None:
             return empty
 
     clock = lambda: start  # noqa: E731
-    table = Commands(Services(load_settings(), RULES, None, None, clock, radar=Radars()))  # type: ignore[arg-type]
+    table = Commands(
+        Services(load_settings(), RULES, None, None, clock, radar=Radars()), table=whole_table()
+    )  # type: ignore[arg-type]
     command = table.table["vllm-radar"]
     asked = table.read(command, "gaudi zh")
     shown = asyncio.run(table.answer(command, Asker("slack", "U1"), asked))

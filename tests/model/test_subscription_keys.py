@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
+from bot.features.personal.model import Filter
 from bot.model.errors import InputError
-from bot.model.personal import Filter
 from bot.model.subscriptions import KINDS, SubscriptionKey, SubscriptionKeyError
 
 # (stored text, kind, value): one of each shape the bot has ever stored.

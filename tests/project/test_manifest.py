@@ -10,7 +10,10 @@ from pathlib import Path
 
 import yaml
 
-from bot.commands import TABLE
+from bot.app import table as whole_table
+
+TABLE = whole_table()
+
 
 ROOT = Path(__file__).resolve().parents[2]
 # Each Web API method the adapters call, and the bot scopes it needs (api.slack.com/methods).

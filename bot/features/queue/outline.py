@@ -1,0 +1,303 @@
+"""The review queue as one outline section, drawn by every renderer like the report's.
+
+`queue_section(queue, lang)` decides what the queue says: the reader's topic in detail
+(waiting for review with ages and the oldest named in their own words, waiting on authors,
+ready to land, stale soon, response times against the weeks before), the other topics in a
+line each, the whole repository, first-time contributors. `brief=False` (the full report,
+the command line) draws every topic in detail. The same section is a part of the full
+report (Markdown, the site) when the report carries a queue; chat gets it as one message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.features.queue.model import Percentiles, Queue, ScopeQueue, Share
+from bot.model import outline_parts as ol
+from bot.model.windows import format_local
+from formatters import wording as w
+from formatters._text import item_url
+
+QUEUE_SCHEMA = "vllm-queue/1"
+READY_SHOWN = 5
+STALE_SHOWN = 5
+EVENT_TYPE = "vllm_queue"
+
+
+# -- the outline --------------------------------------------------------------------------
+
+
+def queue_section(queue: Queue, lang: str, *, brief: bool = True) -> ol.Section:
+    """The queue as one section: the reader's scope (the first) in detail, then the others
+    (in a line each when `brief`), the repository, first-time contributors, notes."""
+    blocks: list[ol.Block] = []
+    topics = [s for s in queue.scopes if s.key is not None]
+    others = []
+    for index, scope in enumerate(topics):
+        if index == 0 or not (brief or _empty(scope)):
+            blocks.append(_detail(queue, scope, lang))
+        else:
+            others.append(scope)
+    if others:
+        entries = tuple(ol.Entry((ol.Our(_brief_line(queue, s, lang)),)) for s in others)
+        blocks.append(ol.Block(None, entries, "list"))
+    repo = queue.scope(None)
+    if repo is not None:
+        blocks.append(_repository(queue, repo, lang))
+    if queue.first_timers:
+        blocks.append(_first_timers(queue, lang))
+    notes = [*queue.notes]
+    if not queue.measured:
+        notes.append(w.text(lang, "queue_not_measured"))
+    if notes:
+        entries = tuple(ol.Entry((ol.Theirs(n, 300),)) for n in dict.fromkeys(notes))
+        blocks.append(ol.Block(w.text(lang, "notes"), entries, "list"))
+    return ol.Section("queue", w.text(lang, "queue"), tuple(blocks))
+
+
+def _empty(scope: ScopeQueue) -> bool:
+    """Nothing waits, nothing landed or was answered: a line is enough."""
+    times = scope.times
+    samples = 0
+    if times is not None:
+        for period in (times.current, times.previous):
+            samples += period.merged + period.opened
+    return not (scope.waiting or scope.on_author or scope.ready or scope.stale_soon or samples)
+
+
+def _name(queue: Queue, key: str | None, lang: str) -> str:
+    if key is None:
+        return w.text(lang, "queue_repo")
+    return queue.catalog.topic_name(key, lang)
+
+
+def _ref(queue: Queue, number: int) -> ol.Ref:
+    item = queue.items.get(number)
+    return ol.Ref(number, item_url(queue.repo, item.kind if item else "pr", number))
+
+
+def _detail(queue: Queue, scope: ScopeQueue, lang: str) -> ol.Block:
+    entries = [ol.Entry((ol.Our(_waiting_line(scope, lang)),))]
+    for aged in scope.oldest:
+        item = queue.items[aged.number]
+        key = "queue_since_ready" if aged.since == "ready" else "queue_waited"
+        head: list[ol.Part] = [
+            _ref(queue, aged.number),
+            ol.Our(" "),
+            ol.Theirs(item.title),
+            ol.Our(" — " + w.text(lang, key, age=w.duration(lang, aged.days * 24))),
+        ]
+        if item.author:
+            head += [ol.Our(w.SEP[lang]), ol.Theirs(item.author, ol.LOGIN_LIMIT)]
+        said = queue.what.get(aged.number, "")
+        lines = ((ol.Theirs(said, ol.WHAT_LIMIT),),) if said else ()
+        entries.append(ol.Entry(tuple(head), lines, aged.number))
+    entries.append(
+        ol.Entry(
+            (
+                ol.Our(
+                    w.text(
+                        lang,
+                        "queue_on_author",
+                        n=scope.on_author,
+                        changes=scope.changes_requested,
+                        rebase=scope.needs_rebase,
+                    )
+                ),
+            )
+        )
+    )
+    entries.append(ol.Entry(_ready_line(queue, scope, lang)))
+    entries.append(ol.Entry(_stale_line(queue, scope, lang)))
+    entries += _times_entries(queue, scope, lang)
+    return ol.Block(_name(queue, scope.key, lang), tuple(entries), "list")
+
+
+def _waiting_line(scope: ScopeQueue, lang: str) -> str:
+    said = w.text(lang, "queue_waiting", n=scope.waiting)
+    over = [w.text(lang, "queue_over", n=n, days=days) for days, n in scope.over]
+    if scope.discussed:
+        over.append(w.text(lang, "queue_discussed", n=scope.discussed))
+    return w.SEP[lang].join([said, *over])
+
+
+def _refs(queue: Queue, numbers: Sequence[int], shown: int, lang: str) -> list[ol.Part]:
+    parts: list[ol.Part] = []
+    for index, number in enumerate(numbers[:shown]):
+        if index:
+            parts.append(ol.Our(w.LIST_SEP[lang]))
+        parts.append(_ref(queue, number))
+    if len(numbers) > shown:
+        parts.append(ol.Our(w.text(lang, "queue_more", n=len(numbers) - shown)))
+    return parts
+
+
+def _ready_line(queue: Queue, scope: ScopeQueue, lang: str) -> ol.Line:
+    if not scope.ready:
+        return (ol.Our(w.text(lang, "queue_ready_none")),)
+    line: list[ol.Part] = [ol.Our(w.text(lang, "queue_ready", n=scope.ready))]
+    line += _refs(queue, scope.ready_items, READY_SHOWN, lang)
+    return tuple(line)
+
+
+def _stale_line(queue: Queue, scope: ScopeQueue, lang: str) -> ol.Line:
+    days = queue.rules.stale.soon_days
+    if not scope.stale_soon:
+        return (ol.Our(w.text(lang, "queue_stale_none", days=days)),)
+    line: list[ol.Part] = [ol.Our(w.text(lang, "queue_stale", n=scope.stale_soon, days=days))]
+    for index, soon in enumerate(scope.stale_items[:STALE_SHOWN]):
+        if index:
+            line.append(ol.Our(w.LIST_SEP[lang]))
+        day = soon.closes_at.astimezone(queue.window.start.tzinfo).strftime("%m-%d")
+        due = soon.closes_at <= queue.generated_at
+        said = w.text(lang, "queue_due") if due else w.text(lang, "queue_closes", day=day)
+        line += [_ref(queue, soon.number), ol.Our(said)]
+    if scope.stale_soon > STALE_SHOWN:
+        line.append(ol.Our(w.text(lang, "queue_more", n=scope.stale_soon - STALE_SHOWN)))
+    return tuple(line)
+
+
+def _times_entries(queue: Queue, scope: ScopeQueue, lang: str) -> list[ol.Entry]:
+    times = scope.times
+    if times is None:
+        return []
+    period = _period(queue, lang)
+    now, before = times.current, times.previous
+    entries = []
+    for key in ("first_review", "merge", "first_response"):
+        line = _metric(lang, key, getattr(now, key), getattr(before, key), period)
+        sub: list[ol.Line] = []
+        if key == "first_review" and now.merged_unreviewed:
+            sub.append((ol.Our(w.text(lang, "queue_unreviewed", n=now.merged_unreviewed)),))
+        if key == "first_response":
+            shares = [_share(lang, 24, now.unanswered_24h), _share(lang, 72, now.unanswered_72h)]
+            said = w.SEP[lang].join(shares)
+            if before.unanswered_24h.eligible:
+                earlier = [
+                    _share(lang, 24, before.unanswered_24h),
+                    _share(lang, 72, before.unanswered_72h),
+                ]
+                said += w.text(lang, "queue_shares_before", period=period)
+                said += w.SEP[lang].join(earlier)
+            sub.append((ol.Our(said),))
+        entries.append(ol.Entry((ol.Our(line),), tuple(sub)))
+    return entries
+
+
+def _period(queue: Queue, lang: str) -> str:
+    days = queue.rules.previous_days
+    if days % 7 == 0:
+        return w.text(lang, "queue_period_weeks", weeks=days // 7)
+    return w.text(lang, "queue_period_days", days=days)
+
+
+def _metric(lang: str, key: str, now: Percentiles, before: Percentiles, period: str) -> str:
+    metric = w.text(lang, f"metric_{key}")
+    if now.median is None or now.p90 is None:
+        said = w.text(lang, "queue_metric_none", metric=metric)
+    else:
+        said = w.text(
+            lang,
+            "queue_metric",
+            metric=metric,
+            median=w.duration(lang, now.median),
+            p90=w.duration(lang, now.p90),
+            n=now.n,
+        )
+    if before.median is None or before.p90 is None:
+        return said + w.text(lang, "queue_previous_none", period=period)
+    said += w.text(
+        lang,
+        "queue_previous",
+        period=period,
+        median=w.duration(lang, before.median),
+        p90=w.duration(lang, before.p90),
+        n=before.n,
+    )
+    if now.median is None:
+        return said
+    delta = now.median - before.median
+    if abs(delta) < 0.05:
+        return said + w.text(lang, "queue_same")
+    change = "queue_faster" if delta < 0 else "queue_slower"
+    return said + w.text(lang, change, delta=w.duration(lang, abs(delta)))
+
+
+def _share(lang: str, hours: int, share: Share) -> str:
+    if share.percent is None:
+        return w.text(lang, "queue_unanswered_none", hours=hours)
+    return w.text(
+        lang,
+        "queue_unanswered",
+        hours=hours,
+        percent=f"{share.percent:.0f}%",
+        late=share.unanswered,
+        eligible=share.eligible,
+    )
+
+
+def _brief_line(queue: Queue, scope: ScopeQueue, lang: str) -> str:
+    over = dict(scope.over)
+    days = 7 if 7 in over else (max(over) if over else 7)
+    said = w.text(
+        lang,
+        "queue_brief",
+        name=_name(queue, scope.key, lang),
+        waiting=scope.waiting,
+        old=over.get(days, 0),
+        days=days,
+        author=scope.on_author,
+        ready=scope.ready,
+        stale=scope.stale_soon,
+    )
+    review = scope.times.current.first_review if scope.times else None
+    if review is not None and review.median is not None:
+        said += w.text(
+            lang, "queue_brief_times", median=w.duration(lang, review.median), n=review.n
+        )
+    return said
+
+
+def _repository(queue: Queue, repo: ScopeQueue, lang: str) -> ol.Block:
+    line = w.text(
+        lang,
+        "queue_repo_line",
+        waiting=repo.waiting,
+        author=repo.on_author,
+        ready=repo.ready,
+        stale=repo.stale_soon,
+        days=queue.rules.stale.soon_days,
+    )
+    entries = [ol.Entry((ol.Our(line),))]
+    entries += _times_entries(queue, repo, lang)
+    return ol.Block(_name(queue, None, lang), tuple(entries), "list")
+
+
+def _first_timers(queue: Queue, lang: str) -> ol.Block:
+    line: list[ol.Part] = [ol.Our(w.text(lang, "queue_first_timers"))]
+    for index, person in enumerate(queue.first_timers):
+        if index:
+            line.append(ol.Our(w.LIST_SEP[lang]))
+        how = w.text(lang, "queue_first_merged" if person.how == "merged" else "queue_first_opened")
+        line += [
+            ol.Theirs(person.login, ol.LOGIN_LIMIT),
+            ol.Our(w.text(lang, "queue_how", how=how)),
+        ]
+        for position, number in enumerate(person.numbers):
+            line += [ol.Our(w.LIST_SEP[lang]) if position else ol.Our(""), _ref(queue, number)]
+        line.append(ol.Our(w.text(lang, "queue_how_end")))
+    return ol.Block(None, (ol.Entry(tuple(line)),), "text")
+
+
+def queue_title(queue: Queue, lang: str) -> str:
+    key = "queue_title" if queue.repo == "vllm-project/vllm" else "queue_title_other"
+    title = w.text(lang, key, repo=queue.repo, label=queue.window.label)
+    if queue.topic:
+        title += w.text(lang, "topic_suffix", topic=queue.catalog.topic_name(queue.topic, lang))
+    return title
+
+
+def queue_context(queue: Queue, lang: str) -> str:
+    window = f"{format_local(queue.window.start)} ~ {format_local(queue.window.end)}"
+    now = format_local(queue.generated_at.astimezone(queue.window.start.tzinfo))
+    return w.text(lang, "queue_asof", now=now, window=window)

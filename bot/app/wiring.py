@@ -29,7 +29,7 @@ from bot.model.rules import TopicRules
 from bot.model.windows import Window
 from bot.observe.logs import hush
 from bot.report_files import ReportFiles
-from bot.service.reports import Reports
+from bot.service.reports import Asking, PartSource, Reports
 from bot.store import Store
 from config.settings import Settings
 
@@ -112,7 +112,7 @@ class Bot:
 def open_bot(
     settings: Settings, rules: TopicRules, clock: Callable[[], datetime] | None = None
 ) -> Bot:
-    from bot.features.queue.service import QueueService, with_queue
+    from bot.features.queue.service import QueueService
 
     clock = clock or (lambda: now())  # read when called: the module's clock, as tests set it
     stopping = threading.Event()
@@ -125,9 +125,7 @@ def open_bot(
         ReportFiles(settings.report_files_dir, settings.site_url, settings.repo),
         clock,
         prose=prose_writer(settings, store, rules, stopping),
-        queue=lambda report: with_queue(report, queues),
-        radar=_plugins_radar(settings, archiver, clock),
-        ci=_red_on_main(settings, archiver, clock),
+        parts=_parts(settings, archiver, queues, clock),
     )
     return Bot(settings, rules, store, reports, queues, stopping)
 
@@ -206,6 +204,36 @@ def stop_workers(bot: Bot, workers: Workers) -> None:
     left to end with it, untold."""
     bot.stopping.set()
     workers.abandon()
+
+
+def _parts(
+    settings: Settings, archiver: Archiver, queues: QueueService, clock: Callable[[], datetime]
+) -> list[PartSource]:
+    """What the features add to a report, in order: the review queue (the daily run's, while
+    GitHub's lists still fit the window), the plugins' Plugins section (a whole report of
+    one day, or the daily run's) and Red on main (any whole report). The daily run reads
+    each fresh (`ask`); everyone else gets what the run archived."""
+    from bot.features.queue.service import queue_part
+
+    parts: list[PartSource] = [queue_part(queues)]
+    radar = _plugins_radar(settings, archiver, clock)
+    if radar is not None:
+        add_radar = radar
+
+        def plugins(report: Report, asking: Asking) -> Report:
+            whole = asking.query.topic is None and (asking.query.queue or asking.one_day)
+            return add_radar(report, asking.ask) if whole else report
+
+        parts.append(("plugins", plugins))
+    red = _red_on_main(settings, archiver, clock)
+    if red is not None:
+        add_red = red
+
+        def ci(report: Report, asking: Asking) -> Report:
+            return add_red(report, asking.ask) if asking.query.topic is None else report
+
+        parts.append(("Red on main", ci))
+    return parts
 
 
 def _plugins_radar(

@@ -29,7 +29,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from datetime import time as time_of_day
 from pathlib import Path
@@ -93,6 +93,21 @@ class FeaturedDays:
         return found
 
 
+@dataclass(frozen=True)
+class Asking:
+    """How a report is being made, as what a feature adds to it needs to know."""
+
+    query: ReportQuery
+    ask: bool  # the daily run: read the feature's source fresh (else the archive alone)
+    fresh: bool  # the window ended within QUEUE_FRESH (what GitHub shows now still fits it)
+    one_day: bool  # a single report day (a range or `7d` has no daily parts)
+
+
+# A feature's share of every report: its name (for the note when it cannot be added) and
+# what adds it (returning the report unchanged when it has nothing to add).
+PartSource = tuple[str, Callable[[Report, Asking], Report]]
+
+
 class Reports:
     def __init__(
         self,
@@ -101,9 +116,7 @@ class Reports:
         files: ReportFiles,
         clock: Callable[[], datetime],
         prose: ProseWriter | None = None,
-        queue: Callable[[Report], Report] | None = None,
-        radar: Callable[[Report, bool], Report] | None = None,
-        ci: Callable[[Report, bool], Report] | None = None,
+        parts: Sequence[PartSource] = (),
         featured_days: FeaturedDays | None = None,
     ) -> None:
         self.archiver = archiver
@@ -111,11 +124,9 @@ class Reports:
         self.files = files
         self.clock = clock
         self.prose = prose
-        self.queue = queue  # adds the review queue to a report (the queue service's)
-        # Adds the plugins' breakage radar (the radar service's); False: from the archive alone.
-        self.radar = radar
-        # Adds Red on main (the CI service's); True: the dashboard is read first.
-        self.ci = ci
+        # What features add to a report (the review queue, the plugins' radar, Red on main),
+        # each by its name, in order; each decides from `Asking` whether and how.
+        self.parts = tuple(parts)
         self._cache: OrderedDict[ReportQuery, tuple[float, Report]] = OrderedDict()
         self._lock = threading.Lock()
         # What each report day featured: a day's entry is the same whoever works it out.
@@ -157,18 +168,9 @@ class Reports:
         ask = bool(query.queue and self.archiver.fetch)
         if _one_day(window):  # its past, when one was published (a digest's too)
             report = self._continued(report, now, ask and now - window.end <= QUEUE_FRESH)
-        if ask and now - window.end <= QUEUE_FRESH:
-            report = self._with("review queue", self.queue, report)
-        if self.radar is not None and query.topic is None and (query.queue or _one_day(window)):
-            # The daily run reads the plugins for any day (their pins come from the pin
-            # files' histories); a person's `show`, a slash command or the site get the
-            # section the run made, from the archive, and never ask GitHub for it.
-            radar = self.radar
-            report = self._with("plugins", lambda r: radar(r, ask), report)
-        if self.ci is not None and query.topic is None:
-            # The daily run reads the dashboard; everyone else gets the archive's answer.
-            add_ci = self.ci
-            report = self._with("Red on main", lambda r: add_ci(r, ask), report)
+        asking = Asking(query, ask, now - window.end <= QUEUE_FRESH, _one_day(window))
+        for name, add in self.parts:
+            report = self._with(name, add, report, asking)
         return report
 
     def _analyzed(
@@ -268,14 +270,14 @@ class Reports:
         report, _ = self._analyzed(reader, repo, window, items, now, True, baseline=False)
         return self._featured.put(repo, window, featured(report))
 
-    def _with(self, part: str, add: Callable[[Report], Report] | None, report: Report) -> Report:
-        """The report with a part GitHub shows now (the review queue, the plugins' radar);
-        one GitHub cannot give (an anonymous rate limit, a refused query) is a note, never
-        a lost report."""
-        if add is None:
-            return report
+    def _with(
+        self, part: str, add: Callable[[Report, Asking], Report], report: Report, asking: Asking
+    ) -> Report:
+        """The report with a feature's part (the review queue, the plugins' radar, Red on
+        main); one its source cannot give (an anonymous rate limit, a refused query) is a
+        note, never a lost report."""
         try:
-            return add(report)
+            return add(report, asking)
         except (InputError, ServiceError) as exc:
             log.warning("the report of %s has no %s: %s", report.window.label, part, exc)
             return replace(report, notes=(*report.notes, f"{part}: {exc}"))
@@ -312,8 +314,8 @@ class Reports:
             self.files,
             self.clock,
             self.prose,
-            radar=self.radar,  # the archived Plugins section of a day the run read
-            ci=self.ci,  # Red on main from the archive (its reader never fetches)
+            # The archive's parts alone: its archiver never fetches, so nothing is asked.
+            parts=self.parts,
             featured_days=self._featured,
         )
 

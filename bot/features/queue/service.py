@@ -33,6 +33,7 @@ from bot.model.errors import InputError
 from bot.model.report import Report
 from bot.model.rules import TopicRules
 from bot.model.windows import Window, WindowKey, current_day, span_window
+from bot.service.reports import Asking, PartSource
 from bot.store import Span, Subscription
 
 log = logging.getLogger(__name__)
@@ -137,6 +138,16 @@ class QueueService:
             window_span = Span(window.start, window.end)
             bodies = self.collector.finish(repo, window_span, wanting, self.rules.is_bot)
             return build(bodies)
+
+
+def queue_part(service: QueueService) -> PartSource:
+    """The review queue as every report's part source: added by the daily run while GitHub's
+    lists still fit the window (they are what GitHub shows now), never from the archive."""
+
+    def add(report: Report, asking: Asking) -> Report:
+        return with_queue(report, service) if asking.ask and asking.fresh else report
+
+    return ("review queue", add)
 
 
 def with_queue(report: Report, service: QueueService) -> Report:

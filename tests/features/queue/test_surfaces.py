@@ -421,7 +421,7 @@ def test_the_daily_jobs_report_carries_the_queue_and_other_reports_do_not(
     source = GitHubSource(repo=REPO, api_url=hand_env.url, token="a-token", request_interval=0)
 
     def pipeline(now: datetime) -> Reports:
-        from bot.features.queue.service import QueueService, with_queue
+        from bot.features.queue.service import QueueService, queue_part
 
         archiver = Archiver(store, source)
         queues = QueueService(archiver, RULES, lambda: now)
@@ -430,7 +430,7 @@ def test_the_daily_jobs_report_carries_the_queue_and_other_reports_do_not(
             RULES,
             ReportFiles(tmp_path),
             lambda: now,
-            queue=lambda report: with_queue(report, queues),
+            parts=[queue_part(queues)],
         )
 
     daily = ReportQuery(REPO, WINDOW, "en", queue=True)

@@ -461,13 +461,14 @@ async def post_once(
 async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Check]:
     """Every check of `vllm-report doctor`, in the order a person fixes things."""
     from bot.adapters.chat_checks import discord_checks, slack_checks
+    from bot.features.ci.collect import ci_check
     from bot.service import doctor as checks
 
     found = checks.settings_checks(settings, problems)
     found.append(checks.topics_check(settings))
     found.append(await asyncio.to_thread(checks.github_check, settings))
     found.append(checks.plugins_check(settings))
-    found.append(await asyncio.to_thread(checks.ci_check, settings))
+    found.append(await asyncio.to_thread(ci_check, settings))
     store = await asyncio.to_thread(checks.store_check, settings)
     chats = await slack_checks(settings) + await discord_checks(settings)
     found += [store, *chats]

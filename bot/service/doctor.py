@@ -169,29 +169,6 @@ def plugins_check(settings: Settings) -> Check:
     return Check("plugins", True, f"{len(plugins)} watched ({names}), in the daily report")
 
 
-def ci_check(settings: Settings) -> Check:
-    """Red on main's source answers as the dashboard does (one request). A dashboard that
-    does not answer fails the check: the daily report then says the CI state is unknown."""
-    from bot.features.ci.collect import CiDashboard, CiUnavailable
-
-    source = settings.ci_source
-    if source is None:
-        return Check("ci", True, "off (VLLM_REPORT_CI_URL=none): no Red on main section")
-    try:
-        answer = CiDashboard(source).read()
-    except CiUnavailable as exc:
-        return Check(
-            "ci", False, f"{exc}; the daily report says the CI state is unknown until it answers"
-        )
-    still = sum(1 for f in answer.failures if f.closed_at is None)
-    unread = f", {answer.skipped} not readable" if answer.skipped else ""
-    return Check(
-        "ci",
-        True,
-        f"{source} answers: {answer.records} failure records of main, {still} open{unread}",
-    )
-
-
 def store_check(settings: Settings) -> Check:
     """The store opens, its schema is (or was just brought) at the newest revision, and a
     SQLite store passes `PRAGMA quick_check` (every page read: opening reads only the

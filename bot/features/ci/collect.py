@@ -28,6 +28,8 @@ from bot.model.report import ActivityItem
 
 if TYPE_CHECKING:
     from bot.collect.client import Collector
+    from bot.service.doctor import Check
+    from config.settings import Settings
 
 PATH = "/api/alerts/main-ci"
 TIMEOUT = 30.0  # seconds: the dashboard's own deadline for a request
@@ -220,3 +222,26 @@ def suspects_of(
     GraphQL request for up to 100 of them (with a token; without one, GitHub answers GraphQL
     not at all, so one REST request each): `bot.collect.numbers`."""
     return items_by_number(github, repo, numbers, "the CI suspects' query", "Suspects")
+
+
+def ci_check(settings: Settings) -> Check:
+    """Red on main's source answers as the dashboard does (one request). A dashboard that
+    does not answer fails the check: the daily report then says the CI state is unknown."""
+    from bot.service.doctor import Check  # the doctor's line, only when doctor runs
+
+    source = settings.ci_source
+    if source is None:
+        return Check("ci", True, "off (VLLM_REPORT_CI_URL=none): no Red on main section")
+    try:
+        answer = CiDashboard(source).read()
+    except CiUnavailable as exc:
+        return Check(
+            "ci", False, f"{exc}; the daily report says the CI state is unknown until it answers"
+        )
+    still = sum(1 for f in answer.failures if f.closed_at is None)
+    unread = f", {answer.skipped} not readable" if answer.skipped else ""
+    return Check(
+        "ci",
+        True,
+        f"{source} answers: {answer.records} failure records of main, {still} open{unread}",
+    )

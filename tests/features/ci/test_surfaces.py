@@ -286,7 +286,7 @@ def test_vllm_report_ci_says_unknown_in_one_sentence_and_exits_1(
 
 
 def test_doctor_checks_the_dashboard(dashboard: FakeCiDashboard) -> None:
-    from bot.service.doctor import ci_check
+    from bot.features.ci.collect import ci_check
     from config.settings import load_settings
 
     found = ci_check(load_settings())

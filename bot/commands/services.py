@@ -9,14 +9,13 @@ from collections import deque
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.features.ci.model import HARDWARE
 from bot.features.ci.service import CiService
 from bot.features.personal.store import GitHubLinks
 from bot.features.queue.service import QueueService
 from bot.features.radar.service import RadarService
 from bot.model import asking
 from bot.model.rules import TopicRules
-from bot.model.subscriptions import SubscriptionKey
+from bot.model.subscriptions import HARDWARE, SubscriptionKey
 from bot.model.windows import Window
 from bot.service.reports import Reports
 from bot.store.subscriptions import Subscriptions

@@ -20,10 +20,16 @@ from bot.commands.base import Asker, Command, Request, text
 from bot.commands.services import Services
 from bot.commands.words import CommandError, Option
 from bot.features.personal.filters import confirm, parsed, read_cadence, read_key
-from bot.features.radar.model import PLUGINS_DIGEST
 from bot.model.asking import AskError
 from bot.model.errors import InputError
-from bot.model.subscriptions import CADENCES, FILTER_FORMS, MINE, Filter, SubscriptionKey
+from bot.model.subscriptions import (
+    CADENCES,
+    FILTER_FORMS,
+    MINE,
+    PLUGINS_DIGEST,
+    Filter,
+    SubscriptionKey,
+)
 from bot.store import Subscription
 
 

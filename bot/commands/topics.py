@@ -8,8 +8,7 @@ from typing import Any
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request
 from bot.commands.services import Services
-from bot.features.radar.model import PLUGINS_DIGEST
-from bot.model.subscriptions import SubscriptionKey
+from bot.model.subscriptions import PLUGINS_DIGEST, SubscriptionKey
 
 
 class Topics(Command[Request, None]):

@@ -30,7 +30,10 @@ from bot.model.errors import InputError
 # personal digests (`mine`; the others are label, author and path).
 CI_TOPIC = "ci"
 CI_PREFIX = "ci:"
+# Where a CI job runs, by the words of its name: the topic keys of the vendors (topics.toml).
+HARDWARE = ("amd", "nvidia", "intel", "tpu", "neuron", "ascend", "cpu")
 PLUGINS_TOPIC = "plugins"
+PLUGINS_DIGEST = "Plugins (breakage radar)"  # what a `plugins` subscriber gets, named
 RADAR_TOPIC = "radar:"
 MINE = "mine"
 CADENCES = ("daily", "weekly", "off")  # off: kept, sent nothing until changed again

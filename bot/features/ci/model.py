@@ -24,11 +24,10 @@ from datetime import datetime
 
 from bot.model.subscriptions import CI_PREFIX as CI_PREFIX
 from bot.model.subscriptions import CI_TOPIC as CI_TOPIC
+from bot.model.subscriptions import HARDWARE as HARDWARE
 
-# The subscription key of CI news for one hardware: `ci:amd` (`ci` alone: every hardware),
-# read and written by bot.model.subscriptions.SubscriptionKey alone.
-# Where a job runs, by the words of its name: the topic keys of the vendors (topics.toml).
-HARDWARE = ("amd", "nvidia", "intel", "tpu", "neuron", "ascend", "cpu")
+# The subscription key of CI news for one hardware (`ci:amd`; `ci` alone: every hardware)
+# and the hardware names (HARDWARE) are bot.model.subscriptions' vocabulary.
 # States the dashboard gives a failed job attempt that say the fleet failed, not the code.
 INFRA_STATES = frozenset({"expired", "timed_out", "broken", "lost"})
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from bot.model.subscriptions import PLUGINS_DIGEST as PLUGINS_DIGEST
 from bot.model.subscriptions import PLUGINS_TOPIC as PLUGINS_TOPIC
 from bot.model.subscriptions import RADAR_TOPIC as RADAR_TOPIC
 from bot.model.windows import Window
@@ -60,10 +61,8 @@ LONG_BEFORE_DAYS = 180
 # A pin unchanged this long while upstream moves is a lag that grows (gaudi and
 # tpu-inference bump theirs every few hours, vllm-ascend every four days or so).
 GROWING_AFTER_DAYS = 3.0
-# The digest of the daily report's Plugins section, subscribed to like a topic.
-PLUGINS_DIGEST = "Plugins (breakage radar)"
-# One plugin's part of it: `radar:vllm-ascend` (the plugin's short name). Both words are
-# read and written by bot.model.subscriptions.SubscriptionKey alone.
+# `plugins` (the daily report's Plugins section) and `radar:vllm-ascend` (one plugin's part
+# of it) are read and written by bot.model.subscriptions.SubscriptionKey alone.
 
 
 @dataclass(frozen=True)

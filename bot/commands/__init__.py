@@ -5,6 +5,7 @@ words.py     words typed as text (Slack) sorted into a command's options
 answers.py   what an answer is, and the core's answers, each drawn for any platform
 services.py  what commands work with (settings, rules, reports, store, queue, radar)
 table.py     CORE_COMMANDS, and the one wrapper (limits, failures, log line, latency metric)
+filters.py   a personal subscription's words (label:, author:, path:, mine; cadence)
 report.py, subscribe.py, subscriptions.py, topics.py: the core's commands; the features'
 (/vllm-queue, /vllm-radar, /vllm-ci, /vllm-me) are in bot/features/<name>/
 """

@@ -2,7 +2,7 @@
 [here|dm]`: a digest in this channel (needs permission to manage it) or in the asker's DMs.
 
 <what> is a topic (`amd`, see /vllm-topics), sent after each daily report, or a personal
-filter (bot.features.personal.filters): `label:<name>`, `author:<login>`, `path:<glob>`, `mine` (the
+filter (bot.commands.filters): `label:<name>`, `author:<login>`, `path:<glob>`, `mine` (the
 asker's linked GitHub login: /vllm-me), sent daily, weekly or not at all (`off` keeps it).
 A DM subscription is the asker's own; a channel's needs permission to manage the channel,
 asked only once the words are known to be right. `mine` is always the asker's DMs, wherever
@@ -17,9 +17,9 @@ from typing import Any, ClassVar
 
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request, text
+from bot.commands.filters import confirm, parsed, read_cadence, read_key
 from bot.commands.services import Services
 from bot.commands.words import CommandError, Option
-from bot.features.personal.filters import confirm, parsed, read_cadence, read_key
 from bot.model.asking import AskError
 from bot.model.errors import InputError
 from bot.model.subscriptions import (

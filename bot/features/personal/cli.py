@@ -38,7 +38,7 @@ def add_digest_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def run_digest(args: argparse.Namespace) -> int:
-    from bot.features.personal.filters import LOGIN, read_filter
+    from bot.commands.filters import LOGIN, read_filter
     from bot.features.personal.model import MINE
     from bot.model.errors import InputError
 

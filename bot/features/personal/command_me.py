@@ -11,9 +11,9 @@ from typing import Any
 
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request, text
+from bot.commands.filters import LOGIN
 from bot.commands.services import Services
 from bot.commands.words import CommandError, Option
-from bot.features.personal.filters import LOGIN
 from bot.features.personal.store import GitHubLinks
 
 ACTIONS = ("github", "forget", "show")

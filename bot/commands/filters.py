@@ -15,9 +15,8 @@ from typing import TypeVar
 from bot.collect.source import CollectError
 from bot.commands.services import Services
 from bot.commands.words import CommandError
-from bot.features.personal.model import CADENCES, Filter
 from bot.model.errors import InputError
-from bot.model.subscriptions import FILTER_FORMS, SubscriptionKey
+from bot.model.subscriptions import CADENCES, FILTER_FORMS, Filter, SubscriptionKey
 
 LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")  # GitHub's rule
 GLOB_LIMIT = 100

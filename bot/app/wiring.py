@@ -298,7 +298,9 @@ def daily_job(
     bot: Bot, opened: dict[str, Transport], observer: JobObserver | None = None
 ) -> DailyJob:
     """The daily run (report → files → site → channels → digests) and its schedule, wired."""
+    from bot.features.ci.service import CiDigests
     from bot.features.personal.service import PersonalDigests
+    from bot.features.radar.service import PluginDigests
     from bot.service.daily import DailyJob
     from bot.service.daily_run import DailyRun
     from bot.service.site import SiteBuilder
@@ -329,6 +331,7 @@ def daily_job(
         PersonalDigests(
             bot.reports.archiver, GitHubLinks(bot.store.transactions), _weekly_day(settings)
         ),
+        (CiDigests(), PluginDigests()),
     )
     return DailyJob(settings, run, bot.store.ledger, bot.reports.files, clock, observer)
 

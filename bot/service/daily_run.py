@@ -18,17 +18,14 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.delivery import Deliverer, DeliveryResult, Destination
-from bot.features.ci.analyze import is_news, of_hardware, suspected_of
-from bot.features.ci.outline import CiPart, ci_of
 from bot.features.personal.render import combined_parts
 from bot.features.personal.service import STREAM, PersonalDigests, by_destination
-from bot.features.radar.outline import RadarPart, has_plugins_section, radar_of
 from bot.model.query import ReportQuery
 from bot.model.report import Report
-from bot.model.subscriptions import MINE, SubscriptionKey
+from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window, WindowKey
 from bot.platforms import chat_parts, with_picture
 from bot.service.reports import CHART_DAYS, Reports
@@ -54,6 +51,19 @@ class PostResult:
     destinations: tuple[DestinationResult, ...] = ()  # what each destination got
 
 
+class FeatureDigests(Protocol):
+    """A feature's subscriptions (`ci:amd`, `plugins`, `radar:vllm-ascend`): which keys are
+    its, and what a subscriber of one gets after the day's post."""
+
+    def wants(self, key: SubscriptionKey) -> bool:
+        """Whether `key` is one of this feature's subscriptions."""
+        ...
+
+    def news(self, report: Report, key: SubscriptionKey) -> tuple[Report, tuple[str, ...]] | None:
+        """The report to send and the sections to show; None: no news today, nothing sent."""
+        ...
+
+
 class DailyRun:
     """One window, every step once. Built by the composition root (bot.app)."""
 
@@ -69,6 +79,7 @@ class DailyRun:
         lang: str,
         observer: JobObserver | None = None,
         personal: PersonalDigests | None = None,
+        features: Sequence[FeatureDigests] = (),
     ) -> None:
         self.reports = reports
         self.site = site
@@ -80,6 +91,7 @@ class DailyRun:
         self.lang = lang
         self.observer = observer or JobObserver()
         self.personal = personal  # label:, author:, path:, mine subscriptions' digests
+        self.features = tuple(features)  # what features send their subscribers
         self._lock = asyncio.Lock()  # one run at a time in this process
 
     async def __call__(
@@ -142,20 +154,11 @@ class DailyRun:
             if key.is_personal:
                 continue  # a personal digest: below
             target = Destination(sub.platform, sub.target_id, sub.target_kind, f"digest-{key}")
-            if key.is_ci:
-                # Red on main for one hardware (or all): a day without news sends nothing.
-                red = ci_of(report)
-                if red is not None:
-                    state = of_hardware(red, key.hardware)
-                    if is_news(state):
-                        part = report.with_part(CiPart(state))
-                        sent.append(await self._send(part, target, result, ("ci",)))
-                continue
-            if key.is_plugins:
-                # The daily report's own Plugins section, or one plugin's part of it.
-                part = _plugins_of(report, key)
-                if has_plugins_section(part):  # a day with no news sends nothing
-                    sent.append(await self._send(part, target, result, ("plugins",)))
+            feature = next((f for f in self.features if f.wants(key)), None)
+            if feature is not None:  # a feature's news (`ci:amd`, `radar:vllm-ascend`)
+                news = feature.news(report, key)
+                if news is not None:  # a day without news sends nothing
+                    sent.append(await self._send(news[0], target, result, news[1]))
                 continue
             topic = key.text  # a topic's key (`amd`): the report and its section are of it
             digest_query = replace(query, topic=topic, queue=False, refresh=False)
@@ -184,9 +187,7 @@ class DailyRun:
             target = Destination(first.platform, first.target_id, first.target_kind, STREAM)
             digests = []
             for one in group:
-                digest = one.digest
-                if digest.filter.kind == MINE:  # and the CI failures their PRs are suspected of
-                    digest = replace(digest, ci=suspected_of(ci_of(report), digest.login))
+                digest = self.personal.completed(one.digest, report)
                 if digest.empty:
                     self.observer.quiet(report.window.label, target.key, str(one.subscription.key))
                 else:
@@ -253,14 +254,3 @@ class DailyRun:
             result.skipped - skipped,
             result.failed.get(destination.key),
         )
-
-
-def _plugins_of(report: Report, key: SubscriptionKey) -> Report:
-    """The report whose Plugins section a `plugins` or `radar:<plugin>` subscriber gets:
-    one plugin's culprits, open breakage and pin (none for a plugin no longer watched)."""
-    found = radar_of(report)
-    if found is None or key.plugin is None:
-        return report
-    repos = [repo for repo in found.plugins if SubscriptionKey.of_plugin(repo) == key]
-    mine = found.of_plugin(repos[0]) if repos else None
-    return report.with_part(RadarPart(mine) if mine is not None else None, "plugins")

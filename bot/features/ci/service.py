@@ -25,7 +25,15 @@ from datetime import UTC, datetime, timedelta
 from bot.analyze.references import links
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
-from bot.features.ci.analyze import attribution, ci_state, last_pass, red_of, unknown
+from bot.features.ci.analyze import (
+    attribution,
+    ci_state,
+    is_news,
+    last_pass,
+    of_hardware,
+    red_of,
+    unknown,
+)
 from bot.features.ci.collect import CiDashboard, CiUnavailable, suspects_of
 from bot.features.ci.model import (
     HARDWARE,
@@ -36,11 +44,12 @@ from bot.features.ci.model import (
     Failure,
     Red,
 )
-from bot.features.ci.outline import CiPart
+from bot.features.ci.outline import CiPart, ci_of
 from bot.features.ci.store import CiArchive
 from bot.features.radar.culprits import reverted_numbers
 from bot.model.asking import AskError
 from bot.model.report import ActivityItem, Report
+from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
 from bot.store import Span
 
@@ -248,3 +257,18 @@ def with_ci(report: Report, service: CiService, *, ask: bool = False) -> Report:
     if report.repo != service.repo or report.topic is not None:
         return report
     return report.with_part(CiPart(service.state(report.window, ask=ask)))
+
+
+class CiDigests:
+    """`ci` and `ci:<hardware>` subscriptions: Red on main for one hardware (or all), on a
+    day with news (a new failure, a job passing again, or the dashboard unreadable)."""
+
+    def wants(self, key: SubscriptionKey) -> bool:
+        return key.is_ci
+
+    def news(self, report: Report, key: SubscriptionKey) -> tuple[Report, tuple[str, ...]] | None:
+        red = ci_of(report)
+        if red is None:
+            return None
+        state = of_hardware(red, key.hardware)
+        return (report.with_part(CiPart(state)), ("ci",)) if is_news(state) else None

@@ -19,6 +19,8 @@ from zoneinfo import ZoneInfo
 from bot.analyze.continuity import LOOKBACK_DAYS
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
+from bot.features.ci.analyze import suspected_of
+from bot.features.ci.outline import ci_of
 from bot.features.personal.collect import pull_facts
 from bot.features.personal.model import MINE, WEEKLY_DAYS, Filter, PersonalDigest, PullFacts
 from bot.features.personal.selection import personal_digest
@@ -64,6 +66,13 @@ class PersonalDigests:
         self.archiver = archiver
         self.links = links
         self.weekly_on = weekly_on  # the weekday of weekly digests, Monday 0
+
+    def completed(self, digest: PersonalDigest, report: Report) -> PersonalDigest:
+        """The digest as sent: a `mine` digest also carries the Red on main failures whose
+        shown suspect its reader wrote (from the day's report, which read the dashboard)."""
+        if digest.filter.kind != MINE:
+            return digest
+        return replace(digest, ci=suspected_of(ci_of(report), digest.login))
 
     def due(
         self, report: Report, subscriptions: Sequence[Subscription], now: datetime

@@ -39,11 +39,12 @@ from bot.features.radar.collect_pins import PinHistory
 from bot.features.radar.culprits import corrected, detailed
 from bot.features.radar.model import UPSTREAM, Correction, Culprit, OpenBreak, PluginLink, Radar
 from bot.features.radar.open_breakage import OPEN_LOOK_BACK, open_breaks
-from bot.features.radar.outline import RadarPart
+from bot.features.radar.outline import RadarPart, has_plugins_section, radar_of
 from bot.features.radar.reading import culprits, fact_key, plugin_links, verify
 from bot.features.radar.store_corrections import RadarCorrections, Reverts
 from bot.model.asking import AskError, did_you_mean
 from bot.model.report import ActivityItem, Report
+from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
 from bot.store import Span
 
@@ -438,3 +439,26 @@ def _uncorrected(found: list[OpenBreak], said: Sequence[Correction]) -> list[Ope
             continue
         kept.append(replace(item, upstream=causes))
     return kept
+
+
+class PluginDigests:
+    """`plugins` and `radar:<plugin>` subscriptions: the daily report's Plugins section, or
+    one plugin's part of it, on a day it has news."""
+
+    def wants(self, key: SubscriptionKey) -> bool:
+        return key.is_plugins
+
+    def news(self, report: Report, key: SubscriptionKey) -> tuple[Report, tuple[str, ...]] | None:
+        part = _plugins_of(report, key)
+        return (part, ("plugins",)) if has_plugins_section(part) else None
+
+
+def _plugins_of(report: Report, key: SubscriptionKey) -> Report:
+    """The report whose Plugins section a `plugins` or `radar:<plugin>` subscriber gets:
+    one plugin's culprits, open breakage and pin (none for a plugin no longer watched)."""
+    found = radar_of(report)
+    if found is None or key.plugin is None:
+        return report
+    repos = [repo for repo in found.plugins if SubscriptionKey.of_plugin(repo) == key]
+    mine = found.of_plugin(repos[0]) if repos else None
+    return report.with_part(RadarPart(mine) if mine is not None else None, "plugins")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,6 +57,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 SERVER_URL = os.environ.get(
     "TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
+
+
+@pytest.fixture(autouse=True)
+def signal_handlers() -> Iterator[None]:
+    """Ctrl-C and SIGTERM as a fresh process has them, before and after every test. A test
+    that runs a command in-process (which ignores Ctrl-C once it has answered) or the serve
+    loop can leave SIGINT ignored, and an ignored signal is inherited: a `vllm-report`
+    process a later test starts in the same worker would then never see its Ctrl-C."""
+    defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    for sig, handler in defaults.items():
+        signal.signal(sig, handler)
+    yield
+    for sig, handler in defaults.items():
+        signal.signal(sig, handler)
 
 
 @pytest.fixture(autouse=True)

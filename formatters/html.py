@@ -104,17 +104,17 @@ def index_page(
     *,
     home: str,
     feed: str,
-    plugins: Sequence[str] = (),
+    more: Sequence[tuple[str, Sequence[tuple[str, str]]]] = (),
 ) -> str:
     """Every report day, newest first, the topics that have a page (key, name) and the
-    plugins that have one (their short names)."""
+    features' pages: a heading each, with their links (name, path)."""
     return _render(
         "index.html.j2",
         lang="en",
         title=title,
         rows=rows,
         topics=topics,
-        plugins=plugins,
+        more=more,
         home=home,
         feed=feed,
     )

@@ -7,6 +7,7 @@ kind is the strongest phrase seen for that target. Pure: text in, links out.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -117,3 +118,30 @@ def references(body: str | None, repo: str) -> set[int]:
 def fixes(body: str | None, repo: str = "") -> set[int]:
     """Numbers a body says it fixes, closes or resolves."""
     return {link.target for link in links("", body, repo, own=0) if link.kind == "fixes"}
+
+
+# A title that says revert: `Revert "…"`, `[Revert] …`, `revert #N …`.
+_SAYS_REVERT = re.compile(r"^\W*revert\b", re.I)
+
+
+def reverted_numbers(item: ActivityItem) -> set[int]:
+    """The PRs of its repository `item` reverts: none unless it is a merged PR titled
+    revert. Read from GitHub's own `Revert "Title (#N)"`, its body's `Reverts owner/repo#N`
+    and "reverts #N" said plainly."""
+    if item.kind != "pr" or item.merged_at is None or not _SAYS_REVERT.match(item.title):
+        return set()
+    found = {
+        link.target
+        for link in links(item.title, item.body, item.repo, item.number)
+        if link.kind == "reverts"
+    }
+    said = _reverts_said(item.repo).findall(f"{item.title}\n{item.body or ''}")
+    found |= {int(n) for n in said}
+    found.discard(item.number)
+    return found
+
+
+@functools.cache
+def _reverts_said(repo: str) -> re.Pattern[str]:
+    """GitHub's revert body, "Reverts owner/repo#25100", and "reverts #25100" said plainly."""
+    return re.compile(rf"\breverts?\s+(?:{re.escape(repo)})?#(\d{{1,7}})\b", re.I)

@@ -1,6 +1,7 @@
 """Composition root: every service is built and wired once (wiring.py) and handed down; the
 CLI, the daily run and the slash commands share them. `serve` (serve.py) runs the bot."""
 
+from bot.app.features import table
 from bot.app.serve import serve
 from bot.app.wiring import (
     Bot,
@@ -15,7 +16,7 @@ from bot.app.wiring import (
     prose_writer,
     queue_digest,
     radar,
-    table,
+    site_builder,
     transports,
 )
 
@@ -33,6 +34,7 @@ __all__ = [
     "queue_digest",
     "radar",
     "serve",
+    "site_builder",
     "table",
     "transports",
 ]

@@ -19,22 +19,22 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
+from bot.app import features
 from bot.collect.source import GitHubSource, Stopped
 from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, Destination, Transport
-from bot.features.personal.store import GitHubLinks
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 from bot.observe.logs import hush
 from bot.report_files import ReportFiles
-from bot.service.reports import Asking, PartSource, Reports
+from bot.service.reports import Reports
 from bot.store import Store
 from config.settings import Settings
 
 if TYPE_CHECKING:
-    from bot.commands import Command, Commands
+    from bot.commands import Commands
     from bot.features.ci.service import CiService
     from bot.features.queue.service import QueueDigest, QueueService
     from bot.features.radar.service import RadarService
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from bot.service.daily_run import PostResult
     from bot.service.doctor import Check
     from bot.service.run_observer import JobObserver
+    from bot.service.site import SiteBuilder
 
 log = logging.getLogger("bot.app")  # one name for the composition root in the log
 
@@ -125,7 +126,7 @@ def open_bot(
         ReportFiles(settings.report_files_dir, settings.site_url, settings.repo),
         clock,
         prose=prose_writer(settings, store, rules, stopping),
-        parts=_parts(settings, archiver, queues, clock),
+        parts=features.report_parts(settings, archiver, queues, clock),
     )
     return Bot(settings, rules, store, reports, queues, stopping)
 
@@ -206,104 +207,22 @@ def stop_workers(bot: Bot, workers: Workers) -> None:
     workers.abandon()
 
 
-def _parts(
-    settings: Settings, archiver: Archiver, queues: QueueService, clock: Callable[[], datetime]
-) -> list[PartSource]:
-    """What the features add to a report, in order: the review queue (the daily run's, while
-    GitHub's lists still fit the window), the plugins' Plugins section (a whole report of
-    one day, or the daily run's) and Red on main (any whole report). The daily run reads
-    each fresh (`ask`); everyone else gets what the run archived."""
-    from bot.features.queue.service import queue_part
-
-    parts: list[PartSource] = [queue_part(queues)]
-    radar = _plugins_radar(settings, archiver, clock)
-    if radar is not None:
-        add_radar = radar
-
-        def plugins(report: Report, asking: Asking) -> Report:
-            whole = asking.query.topic is None and (asking.query.queue or asking.one_day)
-            return add_radar(report, asking.ask) if whole else report
-
-        parts.append(("plugins", plugins))
-    red = _red_on_main(settings, archiver, clock)
-    if red is not None:
-        add_red = red
-
-        def ci(report: Report, asking: Asking) -> Report:
-            return add_red(report, asking.ask) if asking.query.topic is None else report
-
-        parts.append(("Red on main", ci))
-    return parts
-
-
-def _plugins_radar(
-    settings: Settings, archiver: Archiver, clock: Callable[[], datetime]
-) -> Callable[[Report, bool], Report] | None:
-    """What adds the Plugins section to a day's report: read from GitHub for the daily run
-    (`ask`), from the archive alone for everyone else. The run reads nothing without a
-    GitHub token: a day of the plugins' windows and pins costs about 4 searches and a pin
-    request or two a plugin (`benchmarks/radar_requests.py`), and anonymous GitHub gives 60
-    an hour to the whole run (the daemon's log says so on each
-    daily run, `doctor` too)."""
-    from bot.features.radar.service import RadarService, with_radar
-
-    plugins = settings.plugin_list
-    if not plugins:
-        return None
-    service = RadarService(archiver, plugins, clock, settings.pin_lag_days)
-
-    def add(report: Report, ask: bool) -> Report:
-        if ask and settings.github_token is None:
-            log.info(
-                "the %s report has no Plugins section: reading %d plugins needs a GitHub "
-                "token (set GITHUB_TOKEN, or VLLM_REPORT_PLUGINS=none to stop watching them)",
-                report.window.label,
-                len(plugins),
-            )
-            return report
-        return with_radar(report, service, ask=ask)
-
-    return add
-
-
-def ci_service(
-    settings: Settings, archiver: Archiver, clock: Callable[[], datetime]
-) -> CiService | None:
-    """Red on main over VLLM_REPORT_CI_URL's dashboard (None when it is off)."""
-    from bot.features.ci.service import CiService
-
-    source = settings.ci_source
-    return None if source is None else CiService(archiver, source, clock, settings.repo)
-
-
 def ci(bot: Bot) -> CiService | None:
     """Red on main over the bot's archive (None when VLLM_REPORT_CI_URL is off)."""
-    return ci_service(bot.settings, bot.reports.archiver, bot.reports.clock)
+    return features.ci_service(bot.settings, bot.reports.archiver, bot.reports.clock)
 
 
-def _red_on_main(
-    settings: Settings, archiver: Archiver, clock: Callable[[], datetime]
-) -> Callable[[Report, bool], Report] | None:
-    """What adds Red on main to a report: the daily run reads the dashboard (one request),
-    everyone else gets what the archive holds for the window."""
-    from bot.features.ci.service import with_ci
-
-    service = ci_service(settings, archiver, clock)
-    if service is None:
-        return None
-    return lambda report, ask: with_ci(report, service, ask=ask)
+def radar(bot: Bot) -> RadarService:
+    """The breakage radar over the watched plugins (VLLM_REPORT_PLUGINS), on the same archive."""
+    return features.radar_service(bot.settings, bot.reports.archiver, bot.reports.clock)
 
 
 def daily_job(
     bot: Bot, opened: dict[str, Transport], observer: JobObserver | None = None
 ) -> DailyJob:
     """The daily run (report → files → site → channels → digests) and its schedule, wired."""
-    from bot.features.ci.service import CiDigests
-    from bot.features.personal.service import PersonalDigests
-    from bot.features.radar.service import PluginDigests
     from bot.service.daily import DailyJob
     from bot.service.daily_run import DailyRun
-    from bot.service.site import SiteBuilder
 
     settings, clock = bot.settings, bot.reports.clock
     deliverer = Deliverer(
@@ -315,12 +234,10 @@ def daily_job(
         found += [Destination("discord", c) for c in settings.discord_channel_list]
         return [d for d in found if d.platform in opened]
 
-    site = SiteBuilder(
-        bot.reports, settings.repo, settings.tz, settings.cutoff_time, settings.site_url
-    )
+    personal, each_feature = features.digests(settings, bot.reports.archiver, bot.store)
     run = DailyRun(
         bot.reports,
-        site,
+        site_builder(bot),
         settings.site_root,
         deliverer,
         destinations,
@@ -328,21 +245,25 @@ def daily_job(
         settings.repo,
         settings.lang,
         observer,
-        PersonalDigests(
-            bot.reports.archiver, GitHubLinks(bot.store.transactions), _weekly_day(settings)
-        ),
-        (CiDigests(), PluginDigests()),
+        personal,
+        each_feature,
     )
     return DailyJob(settings, run, bot.store.ledger, bot.reports.files, clock, observer)
 
 
-def _weekly_day(settings: Settings) -> int:
-    """Weekly personal digests go with the report of the queue digest's weekday (Monday's
-    when the queue digest is off): one weekly day for the whole bot. Monday is 0."""
-    from config.fields import WEEKDAYS
+def site_builder(bot: Bot) -> SiteBuilder:
+    """The report site over the bot's archive, with what the features add to it."""
+    from bot.service.site import SiteBuilder
 
-    day: str = settings.queue_digest_day
-    return 0 if day == "off" else WEEKDAYS.index(day)
+    settings = bot.settings
+    return SiteBuilder(
+        bot.reports,
+        settings.repo,
+        settings.tz,
+        settings.cutoff_time,
+        settings.site_url,
+        pages=features.site_pages(),
+    )
 
 
 def queue_digest(bot: Bot, job: DailyJob) -> QueueDigest:
@@ -361,55 +282,24 @@ def queue_digest(bot: Bot, job: DailyJob) -> QueueDigest:
     )
 
 
-def radar(bot: Bot) -> RadarService:
-    """The breakage radar over the watched plugins (VLLM_REPORT_PLUGINS), on the same archive."""
-    from bot.features.radar.service import RadarService
-
-    settings = bot.settings
-    return RadarService(
-        bot.reports.archiver, settings.plugin_list, bot.reports.clock, settings.pin_lag_days
-    )
-
-
-def table() -> tuple[Command[Any, Any], ...]:
-    """Every slash command, the core's and the features', in the order Slack's manifest and
-    Discord's command list show them."""
-    from bot.commands import CORE_COMMANDS
-    from bot.features.ci.command import Ci
-    from bot.features.personal.command_me import Me
-    from bot.features.queue.command import ReviewQueue
-    from bot.features.radar.command import Radar
-
-    report, subscribe, unsubscribe, subscriptions, topics = CORE_COMMANDS
-    return (
-        report,
-        ReviewQueue(),
-        Radar(),
-        Ci(),
-        subscribe,
-        unsubscribe,
-        subscriptions,
-        Me(),
-        topics,
-    )
-
-
 def commands(bot: Bot, metrics: Metrics | None = None) -> Commands:
     """The slash commands, every one timed and logged (and measured, given `metrics`)."""
     from bot.commands import Commands, Services
 
+    by_type, logins, checks = features.command_services(
+        bot.settings, bot.reports.archiver, bot.store, bot.queues, bot.reports.clock
+    )
     services = Services(
         bot.settings,
         bot.rules,
         bot.reports,
         bot.store.subscriptions,
         bot.reports.clock,
-        bot.queues,
-        radar=radar(bot),
-        links=GitHubLinks(bot.store.transactions),
-        ci=ci(bot),
+        features=by_type,
+        logins=logins,
+        topic_checks=checks,
     )
-    return Commands(services, metrics, table())
+    return Commands(services, metrics, features.table())
 
 
 @contextlib.asynccontextmanager

@@ -241,7 +241,7 @@ def run_chart(args: argparse.Namespace) -> int:
 
 def run_site_build(args: argparse.Namespace) -> int:
 
-    from bot.service.site import SiteBuilder
+    from bot.app import site_builder
 
     if not str(args.output).strip():  # Path("") is the current folder: hundreds of files
         raise UsageError("name a folder for the site: `site build FOLDER` (an empty name is none)")
@@ -250,9 +250,7 @@ def run_site_build(args: argparse.Namespace) -> int:
     if root.exists() and not root.is_dir():
         raise UsageError(f"{root} is a file, not a folder: name a folder for the site")
     with opened(settings, rules) as bot, progress(args, "building the site") as say:
-        builder = SiteBuilder(
-            bot.reports, settings.repo, settings.tz, settings.cutoff_time, settings.site_url
-        )
+        builder = site_builder(bot)
         try:
             built = builder.build(root, progress=say)
         except OSError as exc:

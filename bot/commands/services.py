@@ -1,27 +1,44 @@
 """What the commands work with: settings, topic rules, the reports, the subscriptions, the
-review queue, the radar and the readers' GitHub logins, one instance per process (made by
-bot.app.commands), and the per-person rate limit every costly command shares."""
+readers' GitHub logins and each feature's service (the review queue, the radar, Red on
+main), one instance per process (made by bot.app.commands), and the per-person rate limit
+every costly command shares.
+
+The core names no feature: a feature's command asks for its own service by type
+(`services.feature(QueueService)`), and what a feature lets a channel subscribe to is told
+by the topic checks the composition root hands in.
+"""
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from typing import Any, Protocol, TypeVar, cast
 
-from bot.features.ci.service import CiService
-from bot.features.personal.store import GitHubLinks
-from bot.features.queue.service import QueueService
-from bot.features.radar.service import RadarService
 from bot.model import asking
 from bot.model.rules import TopicRules
-from bot.model.subscriptions import HARDWARE, SubscriptionKey
+from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
 from bot.service.reports import Reports
 from bot.store.subscriptions import Subscriptions
 from config.settings import Settings
 
 LABELS_SECONDS = 3600.0
+
+T = TypeVar("T")
+
+# A feature's word on a subscription key: its stored form when the key is the feature's and
+# may be subscribed to here (`radar:ascend` → `radar:vllm-project/vllm-ascend`), None when
+# the key is not the feature's; asking.AskError (one sentence) for a key of the feature's it
+# cannot serve.
+TopicCheck = Callable[[SubscriptionKey], SubscriptionKey | None]
+
+
+class Logins(Protocol):
+    """Readers' GitHub logins, by chat user (`/vllm-me github <login>`)."""
+
+    def login(self, platform: str, user: str) -> str | None: ...
 
 
 class RateLimiter:
@@ -52,10 +69,9 @@ class Services:
         reports: Reports,
         subscriptions: Subscriptions,
         clock: Callable[[], datetime],
-        queues: QueueService | None = None,
-        radar: RadarService | None = None,
-        links: GitHubLinks | None = None,
-        ci: CiService | None = None,
+        features: Mapping[type, Any] | None = None,
+        logins: Logins | None = None,
+        topic_checks: Sequence[TopicCheck] = (),
     ) -> None:
         self.settings = settings
         self.rules = rules
@@ -63,11 +79,14 @@ class Services:
         self.store = subscriptions
         self.clock = clock
         self.limiter = RateLimiter(settings.command_limit_per_minute)
-        self.queues = queues  # the composition root's one review-queue service
-        self.radars = radar
-        self.ci = ci  # Red on main (None: VLLM_REPORT_CI_URL is off)
-        self.links = links  # chat user → GitHub login (`/vllm-me`)
+        self._features = dict(features or {})  # each feature's one service, by its type
+        self.logins = logins  # chat user → GitHub login (`mine` needs one)
+        self.topic_checks = tuple(topic_checks)  # what features let a channel subscribe to
         self._labels: tuple[float, list[str]] | None = None
+
+    def feature(self, kind: type[T]) -> T | None:
+        """The feature service of this type, None when that feature is off here."""
+        return cast("T | None", self._features.get(kind))
 
     def labels(self) -> list[str]:
         """The watched repository's labels, asked of GitHub at most once an hour (someone
@@ -96,25 +115,11 @@ class Services:
         )
 
     def check_topic(self, key: SubscriptionKey) -> SubscriptionKey:
-        """A key a channel may subscribe to, in its stored form: a topic of the rules,
-        `plugins` (the daily report's Plugins section, when plugins are watched),
-        `radar:<plugin>` (that section for one watched plugin, named any way people name it;
-        AskError naming the watched ones for any other) or `ci`/`ci:<hardware>` (when CI is
-        read). Anything else is told as an unknown topic."""
-        if key.kind == "plugins" and self.settings.plugin_list:
-            return key
-        if key.plugin is not None and self.radars is not None and self.radars.plugins:
-            return SubscriptionKey.of_plugin(self.radars.plugin(key.plugin))
-        if key.is_ci and self.ci is not None:
-            return ci_topic(key)
+        """A key a channel may subscribe to, in its stored form: what a feature says of its
+        own keys (`plugins`, `radar:<plugin>`, `ci:<hardware>`), else a topic of the rules.
+        Anything else is told as an unknown topic (asking.AskError)."""
+        for check in self.topic_checks:
+            found = check(key)
+            if found is not None:
+                return found
         return SubscriptionKey("topic", asking.topic(key.text, self.rules))
-
-
-def ci_topic(key: SubscriptionKey) -> SubscriptionKey:
-    """CI news for every hardware (`ci`) or one it runs on (`ci:amd`); AskError (one
-    sentence) for a hardware CI does not run on."""
-    if key.hardware is not None and key.hardware not in HARDWARE:
-        raise asking.AskError(
-            f"'{key}' names no hardware: say `ci` or `ci:<hardware>` ({', '.join(HARDWARE)})"
-        )
-    return key

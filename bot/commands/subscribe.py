@@ -236,7 +236,7 @@ async def _personal(services: Services, asker: Asker, rule: Filter) -> str | Non
     """Why this person cannot subscribe to `rule` (None: they can): `mine` needs their
     GitHub login; a label, a login or a path is checked against GitHub (CommandError)."""
     if rule.kind == MINE:
-        links = services.links
+        links = services.logins
         if links is None or links.login(asker.platform, asker.user) is None:
             return "link your GitHub login first: `/vllm-me github <login>`"
         return None

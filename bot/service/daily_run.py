@@ -17,12 +17,11 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.delivery import Deliverer, DeliveryResult, Destination
-from bot.features.personal.render import combined_parts
-from bot.features.personal.service import STREAM, PersonalDigests, by_destination
 from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.subscriptions import SubscriptionKey
@@ -64,6 +63,27 @@ class FeatureDigests(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Message:
+    """One message a feature sends a destination after the day's post."""
+
+    destination: Destination
+    parts: list[tuple[str, dict[str, Any]]]  # empty: nothing to send (every subscription quiet)
+    name: str  # the delivery's name in the ledger: one message a run
+    quiet: tuple[str, ...] = ()  # the subscriptions with nothing today (told, never sent)
+
+
+class DestinationDigests(Protocol):
+    """Digests a feature sends as one message per destination, all of a destination's
+    subscriptions together (the personal feature's `label:`, `author:`, `path:`, `mine`)."""
+
+    def messages(
+        self, report: Report, subscriptions: Sequence[Subscription], now: datetime, lang: str
+    ) -> list[Message]:
+        """This run's messages, one per destination with subscriptions due."""
+        ...
+
+
 class DailyRun:
     """One window, every step once. Built by the composition root (bot.app)."""
 
@@ -78,7 +98,7 @@ class DailyRun:
         repo: str,
         lang: str,
         observer: JobObserver | None = None,
-        personal: PersonalDigests | None = None,
+        personal: DestinationDigests | None = None,
         features: Sequence[FeatureDigests] = (),
     ) -> None:
         self.reports = reports
@@ -175,31 +195,25 @@ class DailyRun:
     async def _personal(
         self, report: Report, subscriptions: Sequence[Subscription], result: DeliveryResult
     ) -> list[DestinationResult]:
-        """Each destination with personal subscriptions due today gets one message of all
-        of them (a group each); one with nothing in any of them gets none."""
+        """Each destination's personal digests due today, as one message (none when every
+        one of them is quiet)."""
         if self.personal is None:
             return []
         now = self.reports.clock()
-        due = await asyncio.to_thread(self.personal.due, report, subscriptions, now)
+        messages = await asyncio.to_thread(
+            self.personal.messages, report, subscriptions, now, self.lang
+        )
         sent = []
-        for group in by_destination(due):
-            first = group[0].subscription
-            target = Destination(first.platform, first.target_id, first.target_kind, STREAM)
-            digests = []
-            for one in group:
-                digest = self.personal.completed(one.digest, report)
-                if digest.empty:
-                    self.observer.quiet(report.window.label, target.key, str(one.subscription.key))
-                else:
-                    digests.append(digest)
-            if not digests:
-                continue
-            parts = combined_parts(first.platform, digests, self.lang)
-            # Keyed by the run's window, whatever the digests cover: one message a run.
-            name = f"vLLM digest {report.window.label}"
-            sent.append(
-                await self._deliver(report.repo, report.window, target, parts, name, result)
-            )
+        for message in messages:
+            target = message.destination
+            for key in message.quiet:
+                self.observer.quiet(report.window.label, target.key, key)
+            if message.parts:
+                sent.append(
+                    await self._deliver(
+                        report.repo, report.window, target, message.parts, message.name, result
+                    )
+                )
         return sent
 
     async def _picture(

@@ -7,8 +7,8 @@
     2026-03-25/counts.png   the five counts over the CHART_DAYS report days ending that day
     2026-03-25/vendors.png  items per vendor over the same days
     topics/amd/index.html   the report days with AMD items; topics/amd/feed.xml
-    plugins/vllm-ascend/    its pin lag over the days the daily run read it (lag.png) and
-                            what broke it each day (index.html)
+    plugins/vllm-ascend/    a feature's pages (SitePages, handed in by the composition root:
+                            the radar's, bot.features.radar.site)
 
 Links inside the site are relative, so it works as-is on GitHub Pages or any static host;
 the page paths are `report_files.page_path`, the same the chat posts link to.
@@ -30,19 +30,17 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from datetime import time as time_of_day
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from bot.features.radar.model import Radar
-from bot.features.radar.outline import radar_of
-from bot.features.radar.render import plugin_day_text, short
 from bot.model.history import History
 from bot.model.query import ReportQuery
+from bot.model.report import Report
 from bot.model.windows import Window, day_window
 from bot.report_files import page_path
 from bot.service.reports import CHART_DAYS, Reports
@@ -77,6 +75,26 @@ class SiteBuild:
     made: tuple[str, ...] = ()
 
 
+class SitePages(Protocol):
+    """What a feature adds to the site: what its pages need of each report day (JSON values,
+    kept in INPUTS with the day's record, so a day that stands is not read again), then its
+    pages from every day's record, and the index's links to them."""
+
+    key: str  # its records' name in INPUTS
+    heading: str  # what the index calls its pages ("Plugins")
+
+    def of_day(self, report: Report) -> list[Any]:
+        """What its pages keep of the day (the English report); empty: nothing."""
+        ...
+
+    def pages(
+        self, files: SiteFiles, days: Sequence[tuple[str, list[Any]]], digest: Callable[..., str]
+    ) -> list[tuple[str, str]]:
+        """Its pages, from the days' records (oldest first; `digest(*made_of)` keys a page
+        so it is drawn again only when it changed); the index's links (name, path)."""
+        ...
+
+
 @dataclass
 class _TopicDay:
     label: str
@@ -100,8 +118,10 @@ class SiteBuilder:
         tz: ZoneInfo,
         cutoff: time_of_day,
         base_url: str | None = None,
+        pages: Sequence[SitePages] = (),
     ) -> None:
         self.reports = reports.reading_only()
+        self.pages = tuple(pages)  # what features add to the site
         self.repo = repo
         self.tz = tz
         self.cutoff = cutoff
@@ -264,10 +284,12 @@ class SiteBuilder:
             for key, name, items, line in record.topics:
                 topic = topics.setdefault(key, _Topic(key, name))
                 topic.days.append(_TopicDay(record.label, items, line, record.entry.updated))
-        plugins: dict[str, list[tuple[str, float | None, str, str]]] = {}
-        for record in records:
-            for repo, behind, lag, said in record.plugins:
-                plugins.setdefault(repo, []).append((record.label, behind, lag, said))
+        more = []
+        for pages in self.pages:
+            days = [(r.label, r.parts[pages.key]) for r in records if r.parts.get(pages.key)]
+            links = pages.pages(files, days, self._digest)
+            if links:
+                more.append((pages.heading, links))
         rows = [record.row for record in reversed(records)]
         entries = [record.entry for record in reversed(records)]
         title = f"{self.repo} daily reports"
@@ -279,14 +301,12 @@ class SiteBuilder:
                 [(t.key, t.name) for t in topics.values()],
                 home="",
                 feed="feed.xml",
-                plugins=[short(repo) for repo in plugins],
+                more=more,
             ),
         )
         files.put("feed.xml", self._feed(title, entries, "feed.xml", "reports"))
         for topic in topics.values():
             self._topic(files, topic)
-        for repo, days in plugins.items():
-            self._plugin(files, repo, days)
 
     def _recipe(self) -> str:
         """What every page is made with besides the facts: the code, the topic rules and
@@ -309,11 +329,12 @@ class SiteBuilder:
         label = window.label
         first = len(files.produced)
         outlines, shows = {}, set()
-        radar = None
+        parts: dict[str, list[Any]] = {}
         for lang in LANGS:
             pictures = [self._chart(files, label, last14, kind, lang) for kind in CHARTS]
             report = self.reports.report(ReportQuery(self.repo, window, lang))
-            radar = radar or radar_of(report)
+            if lang == "en":  # a feature's facts are the same in every language
+                parts = {pages.key: pages.of_day(report) for pages in self.pages}
             shows |= report.items.keys() | report.context.keys()
             full = outlines[lang] = ol.outline(report, lang)
             up = "../" if lang == "en" else "../../"
@@ -343,7 +364,7 @@ class SiteBuilder:
                 for section in full.sections
                 if section.kind != "section" and (line := ol.topic_line(section, "en"))
             ],
-            plugins=_plugin_days(radar),
+            parts={key: rows for key, rows in parts.items() if rows},
         )
 
     def _chart(
@@ -399,33 +420,6 @@ class SiteBuilder:
             lambda: self._feed(title, entries, folder + "feed.xml", topic.key).encode(),
         )
 
-    def _plugin(
-        self, files: SiteFiles, repo: str, days: list[tuple[str, float | None, str, str]]
-    ) -> None:
-        """`plugins/<plugin>/`: its pin lag over the report days the run read it on (a chart
-        and its words) and what broke it each day, each drawn again only when it changed."""
-        from bot.features.radar import chart as pin_chart
-
-        name = short(repo)
-        folder = f"plugins/{name}/"
-        points = _every_day([(label, behind) for label, behind, _, _ in days])
-        files.drawn(
-            folder + "lag.png",
-            self._digest("lag", name, points),
-            lambda: pin_chart.lag_png(name, points),
-        )
-        rows = [
-            (label, f"../../{page_path(label, 'en')}#plugins", lag, told)
-            for label, _, lag, told in reversed(days)
-        ]
-        picture = html.Picture("lag.png", pin_chart.lag_alt(name, points))
-        title = f"{name} · breakage radar"
-        files.drawn(
-            folder + "index.html",
-            self._digest(title, rows, picture),
-            lambda: html.plugin_page(title, picture, rows, home="../../").encode(),
-        )
-
     def _digest(self, *made_of: object) -> str:
         """What a page is made of, with what it is made by (the recipe)."""
         return hashlib.sha256(repr((self._made_with, made_of)).encode()).hexdigest()
@@ -454,27 +448,3 @@ class SiteBuilder:
 
     def _window(self, day: date) -> Window:
         return day_window(day, self.tz, self.cutoff)
-
-
-def _plugin_days(radar: Radar | None) -> list[tuple[str, float | None, str, str]]:
-    """What each watched plugin's page says of a day (none when the day has no radar)."""
-    if radar is None:
-        return []
-    found = []
-    for repo in radar.plugins:
-        mine = radar.of_plugin(repo)
-        lag, told = plugin_day_text(mine)
-        behind = mine.pins[0].behind_days if mine.pins else None
-        found.append((repo, behind, lag, told))
-    return found
-
-
-def _every_day(points: list[tuple[str, float | None]]) -> list[tuple[str, float | None]]:
-    """The points with a gap (None) on each day between them the run did not read, so the
-    line never joins across days nobody looked at."""
-    if not points:
-        return points
-    known = dict(points)
-    first, last = date.fromisoformat(points[0][0]), date.fromisoformat(points[-1][0])
-    days = [first + timedelta(days=n) for n in range((last - first).days + 1)]
-    return [(day.isoformat(), known.get(day.isoformat())) for day in days]

@@ -40,9 +40,8 @@ class DayRecord:
     row: html.DayRow
     entry: html.FeedEntry
     topics: list[tuple[str, str, int, str]]  # key, name, items, line
-    # Each watched plugin the day's Plugins section was read for: repo, days behind main
-    # (None: not known), the pin's lag and what broke it, as the plugin page says them.
-    plugins: list[tuple[str, float | None, str, str]] = field(default_factory=list)
+    # What each feature's pages keep of the day (SitePages.of_day), by the pages' key.
+    parts: dict[str, list[Any]] = field(default_factory=dict)
 
     def dump(self) -> dict[str, Any]:
         # By hand: dataclasses.asdict deep-copies every value, which at a thousand days
@@ -70,7 +69,7 @@ class DayRecord:
                 "id": entry.id,
             },
             "topics": [list(t) for t in self.topics],
-            "plugins": [list(p) for p in self.plugins],
+            "parts": self.parts,
         }
 
     @classmethod
@@ -85,7 +84,7 @@ class DayRecord:
             row=html.DayRow(**{**row, "counts": tuple(tuple(c) for c in row["counts"])}),
             entry=html.FeedEntry(**{**entry, "updated": datetime.fromisoformat(entry["updated"])}),
             topics=[(k, n, i, line) for k, n, i, line in data["topics"]],
-            plugins=[(r, d, lag, told) for r, d, lag, told in data.get("plugins", [])],
+            parts=data.get("parts", {}),
         )
 
 

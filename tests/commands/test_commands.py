@@ -17,6 +17,7 @@ from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, open_bot
 from bot.app import table as whole_table
 from bot.commands import Asker, CommandError, Commands, RateLimiter, Services
+from bot.features.radar.service import RadarService
 from bot.model.rules import load_rules
 from bot.platforms import DISCORD, SLACK
 from config.settings import load_settings
@@ -417,7 +418,8 @@ def test_the_radar_takes_a_language_and_answers_in_it() -> None:
 
     clock = lambda: start  # noqa: E731
     table = Commands(
-        Services(load_settings(), RULES, None, None, clock, radar=Radars()), table=whole_table()
+        Services(load_settings(), RULES, None, None, clock, {RadarService: Radars()}),
+        table=whole_table(),
     )  # type: ignore[arg-type]
     command = table.table["vllm-radar"]
     asked = table.read(command, "gaudi zh")

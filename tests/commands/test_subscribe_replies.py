@@ -20,6 +20,7 @@ import pytest
 from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, open_bot
 from bot.commands import Commands, Said
+from bot.features.personal.store import GitHubLinks
 from bot.model.rules import load_rules
 from bot.platforms import DISCORD
 from config.settings import load_settings
@@ -81,7 +82,7 @@ def chat(
 
 
 def link(chat: Chat, user: str, login: str) -> None:
-    links = chat.commands.services.links
+    links = chat.commands.services.feature(GitHubLinks)
     assert links is not None
     links.link("slack", user, login, datetime.now(UTC))
 

@@ -16,6 +16,8 @@ from bot.commands.services import Services
 from bot.commands.words import CommandError, Option, sort_words
 from bot.features.ci.model import HARDWARE, CiState
 from bot.features.ci.service import CiService
+from bot.model.asking import AskError
+from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
 from bot.platforms import Platform
 
@@ -94,7 +96,7 @@ class Ci(Command[CiRequest | CiCorrection, Look | Fix]):
         return self.failing if isinstance(request, CiRequest) else "keep the correction"
 
     def check(self, services: Services, request: CiRequest | CiCorrection) -> Look | Fix:
-        ci = services.ci
+        ci = services.feature(CiService)
         if ci is None:
             raise CommandError("Red on main is off here (VLLM_REPORT_CI_URL=none)")
         if isinstance(request, CiCorrection):
@@ -140,3 +142,15 @@ class CiShown:
 
         one = ci_message(self.state, self.label, self.lang)
         return platform.answered(platform.one_message(one, self.lang))
+
+
+def ci_topics(key: SubscriptionKey) -> SubscriptionKey | None:
+    """CI news for every hardware (`ci`) or one it runs on (`ci:amd`); AskError (one
+    sentence) for a hardware CI does not run on."""
+    if not key.is_ci:
+        return None
+    if key.hardware is not None and key.hardware not in HARDWARE:
+        raise AskError(
+            f"'{key}' names no hardware: say `ci` or `ci:<hardware>` ({', '.join(HARDWARE)})"
+        )
+    return key

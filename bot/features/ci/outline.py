@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any
 
+from bot.features.ci.analyze import suspected_of
 from bot.features.ci.model import CiState, Red, Suspect
 from bot.model import outline_parts as ol
 from bot.model.report import Report
@@ -200,6 +201,23 @@ def ci_section(state: CiState, lang: str) -> ol.Section:
         blocks.insert(0, _text_block(phrase(lang, "green")))
     blocks.append(_text_block(_footer(state, lang)))
     return ol.Section("ci", phrase(lang, "title"), tuple(blocks))
+
+
+@dataclass(frozen=True)
+class Suspected:
+    """A `mine` reader's news (bot.features.personal.model.ReaderNews): the failures on
+    main whose shown suspect they wrote."""
+
+    reds: tuple[Red, ...]
+
+    def block(self, until: datetime, lang: str) -> ol.Block:
+        return suspected_block(self.reds, until, lang)
+
+
+def suspected_news(report: Report, login: str) -> Suspected | None:
+    """What Red on main has for `login` in the day's report (None: nothing of theirs)."""
+    reds = suspected_of(ci_of(report), login)
+    return Suspected(reds) if reds else None
 
 
 def suspected_block(reds: tuple[Red, ...], end: datetime, lang: str) -> ol.Block:

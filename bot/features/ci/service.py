@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
-from bot.analyze.references import links
+from bot.analyze.references import links, reverted_numbers
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.features.ci.analyze import (
@@ -46,7 +46,6 @@ from bot.features.ci.model import (
 )
 from bot.features.ci.outline import CiPart, ci_of
 from bot.features.ci.store import CiArchive
-from bot.features.radar.culprits import reverted_numbers
 from bot.model.asking import AskError
 from bot.model.report import ActivityItem, Report
 from bot.model.subscriptions import SubscriptionKey

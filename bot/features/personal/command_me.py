@@ -54,7 +54,8 @@ class Me(Command[MeRequest, Checked]):
         )
 
     def check(self, services: Services, request: MeRequest) -> Checked:
-        if services.links is None:
+        links = services.feature(GitHubLinks)
+        if links is None:
             raise CommandError("GitHub logins are not kept here")
         if request.action not in ACTIONS:
             raise CommandError(f"`{request.action}` is not something /vllm-me does: {USAGE}")
@@ -66,7 +67,7 @@ class Me(Command[MeRequest, Checked]):
                 raise CommandError(f"`{login}` is not a GitHub login (letters, digits and dashes)")
         elif login:
             raise CommandError(f"`{request.action}` takes no login: {USAGE}")
-        return Checked(services.links, request.action, login)
+        return Checked(links, request.action, login)
 
     async def answer(self, services: Services, asker: Asker, checked: Checked) -> Answer:
         links, platform, user = checked.links, asker.platform, asker.user

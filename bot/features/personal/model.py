@@ -10,10 +10,13 @@ by bot.model.subscriptions.SubscriptionKey alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
 
-from bot.features.ci.model import Red
+from bot.model.outline_parts import Block
+from bot.model.report import Report
 from bot.model.subscriptions import CADENCES as CADENCES
 from bot.model.subscriptions import MINE as MINE
 from bot.model.subscriptions import Filter as Filter
@@ -51,6 +54,19 @@ class PersonalEntry:
     matched: str = ""  # the path or label that matched
 
 
+class ReaderNews(Protocol):
+    """What another feature tells one reader in their `mine` digest, drawn in the digest's
+    language (the CI feature's: the failures on main their PRs are suspected of)."""
+
+    def block(self, until: datetime, lang: str) -> Block:
+        """Its part of the digest, as of `until` (the digest window's end)."""
+        ...
+
+
+# What a feature has for a reader (their GitHub login) in the day's report; None: nothing.
+NewsFor = Callable[[Report, str], ReaderNews | None]
+
+
 @dataclass(frozen=True)
 class PersonalDigest:
     """What one personal subscription gets for a window: its entries, grouped by reason in
@@ -62,15 +78,16 @@ class PersonalDigest:
     login: str | None  # the reader's linked GitHub login (`mine`)
     entries: tuple[PersonalEntry, ...]
     items: dict[int, ItemView] = field(default_factory=dict)
-    # `mine`: CI failures on main whose suspected PR is the reader's (Red on main).
-    ci: tuple[Red, ...] = ()
+    # `mine`: what other features tell this reader (Red on main: the failures their PRs
+    # are suspected of), added by PersonalDigests.completed.
+    news: tuple[ReaderNews, ...] = ()
     # The report days of the window the archive does not hold (a weekly digest read from
     # it alone): their items cannot be in the digest, and the reader is told so.
     missing: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.entries and not self.ci
+        return not self.entries and not self.news
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ def personal_context(digest: PersonalDigest, lang: str) -> str:
 def personal_section(digest: PersonalDigest, lang: str) -> ol.Section:
     """The digest's entries, a block per reason in `REASONS` order."""
     blocks = [*_missing_blocks([digest], lang), *_reason_blocks(digest, digest.entries, lang)]
-    if not digest.entries and not digest.ci:  # shown on asking (`vllm-report digest`) only
+    if digest.empty:  # shown on asking (`vllm-report digest`) only
         said = w.text(lang, "personal_nothing", what=personal_what(digest, lang))
         blocks.append(ol.Block(None, (ol.Entry((ol.Our(said),)),), "text"))
     return ol.Section("personal", personal_title(digest, lang), tuple(blocks))
@@ -86,7 +86,7 @@ def _reason_blocks(
     digest: PersonalDigest, entries: Sequence[PersonalEntry], lang: str, headed: bool = True
 ) -> list[ol.Block]:
     """`entries` a block per reason in `REASONS` order (headed: under the reason's heading),
-    then, for `mine`, the CI failures on main their PRs are suspected of."""
+    then, for `mine`, what other features tell its reader."""
     blocks = []
     for reason in REASONS:
         chosen = [e for e in entries if e.reason == reason]
@@ -94,10 +94,7 @@ def _reason_blocks(
             heading = w.text(lang, f"reason_{reason}", n=len(chosen)) if headed else None
             lines = tuple(_entry(digest, e, lang) for e in chosen)
             blocks.append(ol.Block(heading, lines, "list"))
-    if digest.ci:
-        from bot.features.ci.outline import suspected_block
-
-        blocks.append(suspected_block(digest.ci, digest.window.end, lang))
+    blocks += [news.block(digest.window.end, lang) for news in digest.news]
     return blocks
 
 

@@ -19,10 +19,15 @@ from zoneinfo import ZoneInfo
 from bot.analyze.continuity import LOOKBACK_DAYS
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
-from bot.features.ci.analyze import suspected_of
-from bot.features.ci.outline import ci_of
 from bot.features.personal.collect import pull_facts
-from bot.features.personal.model import MINE, WEEKLY_DAYS, Filter, PersonalDigest, PullFacts
+from bot.features.personal.model import (
+    MINE,
+    WEEKLY_DAYS,
+    Filter,
+    NewsFor,
+    PersonalDigest,
+    PullFacts,
+)
 from bot.features.personal.selection import personal_digest
 from bot.features.personal.store import GitHubLinks
 from bot.model.report import ActivityItem, Report
@@ -62,17 +67,27 @@ def by_destination(due: Sequence[Due]) -> list[list[Due]]:
 
 
 class PersonalDigests:
-    def __init__(self, archiver: Archiver, links: GitHubLinks, weekly_on: int = 0) -> None:
+    def __init__(
+        self,
+        archiver: Archiver,
+        links: GitHubLinks,
+        weekly_on: int = 0,
+        news: Sequence[NewsFor] = (),
+    ) -> None:
         self.archiver = archiver
         self.links = links
         self.weekly_on = weekly_on  # the weekday of weekly digests, Monday 0
+        self.news = tuple(news)  # what other features tell a `mine` reader
 
     def completed(self, digest: PersonalDigest, report: Report) -> PersonalDigest:
-        """The digest as sent: a `mine` digest also carries the Red on main failures whose
-        shown suspect its reader wrote (from the day's report, which read the dashboard)."""
-        if digest.filter.kind != MINE:
+        """The digest as sent: a `mine` digest also carries what other features have for
+        its reader in the day's report (Red on main: the failures their PRs are suspected
+        of, from the report that read the dashboard)."""
+        if digest.filter.kind != MINE or not digest.login:
             return digest
-        return replace(digest, ci=suspected_of(ci_of(report), digest.login))
+        login = digest.login
+        found = tuple(news for tell in self.news if (news := tell(report, login)) is not None)
+        return replace(digest, news=found)
 
     def due(
         self, report: Report, subscriptions: Sequence[Subscription], now: datetime

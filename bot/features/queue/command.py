@@ -60,10 +60,11 @@ class ReviewQueue(Command[QueueRequest, Checked]):
         topic = asking.topic(request.topic, rules) if request.topic else None
         lang = asking.language(request.lang or services.settings.lang)
         window = services.window(request.when)
-        if services.queues is None:
+        queues = services.feature(QueueService)
+        if queues is None:
             raise CommandError("the review queue is not served here")
         query = QueueQuery(services.settings.repo, window, topic)
-        return Checked(services.queues, query, lang, request.public)
+        return Checked(queues, query, lang, request.public)
 
     async def answer(self, services: Services, asker: Asker, checked: Checked) -> Answer:
         try:

@@ -13,11 +13,12 @@ from typing import Any
 from bot.commands.answers import Answer, Message, Said
 from bot.commands.base import Asker, Command, Request, text
 from bot.commands.report import PUBLIC
-from bot.commands.services import Services
+from bot.commands.services import Services, TopicCheck
 from bot.commands.words import CommandError, Option, sort_words
 from bot.features.radar.message import radar_message
 from bot.features.radar.model import Radar as RadarFacts
 from bot.features.radar.service import RadarService
+from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
 from bot.platforms import Platform
 
@@ -104,7 +105,7 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
         return self.failing if isinstance(request, RadarRequest) else "keep the correction"
 
     def check(self, services: Services, request: RadarRequest | Correction) -> Look | Fix:
-        radars = services.radars
+        radars = services.feature(RadarService)
         if radars is None:
             raise CommandError("the breakage radar is not served here")
         if isinstance(request, Correction):
@@ -143,3 +144,20 @@ class RadarShown:
 
     def draw(self, platform: Platform) -> list[Message]:
         return platform.answered([radar_message(platform, self.radar, self.lang)])
+
+
+def plugin_topics(radars: RadarService) -> TopicCheck:
+    """What a channel may subscribe to of the radar: `plugins` (the daily report's Plugins
+    section) and `radar:<plugin>` (that section for one watched plugin, named any way people
+    name it; AskError naming the watched ones for any other), when plugins are watched."""
+
+    def check(key: SubscriptionKey) -> SubscriptionKey | None:
+        if not radars.plugins:
+            return None  # no plugin is watched: `plugins` is an unknown topic here
+        if key.kind == "plugins":
+            return key
+        if key.plugin is not None:
+            return SubscriptionKey.of_plugin(radars.plugin(key.plugin))
+        return None
+
+    return check

@@ -17,33 +17,13 @@ Pure: culprits, archived items, coverage and corrections in; culprits and links 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from bot.analyze.references import links as item_links
-from bot.features.radar.model import UPSTREAM, Correction, Culprit, PluginLink, Revert
+from bot.analyze.references import reverted_numbers
+from bot.features.radar.model import Correction, Culprit, PluginLink, Revert
 from bot.model.report import ActivityItem
-
-# A title that says revert: `Revert "…"`, `[Revert] …`, `revert #N …`.
-_REVERT_TITLE = re.compile(r"^\W*revert\b", re.I)
-# GitHub's revert body: "Reverts vllm-project/vllm#25100"; and "reverts #25100" said plainly.
-_REVERTS = re.compile(r"\breverts?\s+(?:vllm-project/vllm)?#(\d{1,7})\b", re.I)
-
-
-def reverted_numbers(item: ActivityItem) -> set[int]:
-    """The upstream PRs `item` reverts: none unless it is a merged PR titled revert."""
-    if item.kind != "pr" or item.merged_at is None or not _REVERT_TITLE.match(item.title):
-        return set()
-    found = {
-        link.target
-        for link in item_links(item.title, item.body, UPSTREAM, item.number)
-        if link.kind == "reverts"
-    }
-    found |= {int(n) for n in _REVERTS.findall(f"{item.title}\n{item.body or ''}")}
-    found.discard(item.number)
-    return found
 
 
 def reverted_by(

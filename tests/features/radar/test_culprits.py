@@ -11,7 +11,6 @@ from bot.features.radar.culprits import (
     detailed,
     read_until,
     reverted_by,
-    reverted_numbers,
 )
 from bot.features.radar.model import UPSTREAM, Correction, PluginLink, Revert, UpstreamRef
 from bot.features.radar.reading import culprits
@@ -54,25 +53,6 @@ def fix(repo: str, number: int, *refs: int, relation: str = "breakage-fix") -> P
 
 
 # -- reverts -------------------------------------------------------------------------------
-
-
-def test_githubs_own_revert_names_what_it_reverts() -> None:
-    assert reverted_numbers(revert(25500, 'Revert "[Model] Move the sampler (#24982)"')) == {24982}
-    body = "Reverts vllm-project/vllm#24982\n\nIt broke every plugin."
-    assert reverted_numbers(revert(25501, "Revert the sampler move", body)) == {24982}
-    assert reverted_numbers(revert(25502, "[Revert] revert #24982: breaks TPU")) == {24982}
-
-
-def test_only_a_merged_pr_titled_revert_reverts() -> None:
-    # A revert of the revert re-lands the change: it reverts #25500, not #24982.
-    again = revert(25600, 'Revert "Revert "[Model] Move the sampler (#24982)" (#25500)"')
-    assert reverted_numbers(again) == {25500}
-    # Named, but not a revert: a fix that mentions it.
-    assert reverted_numbers(revert(25503, "Fix the sampler after #24982")) == set()
-    opened = item(25504, "pr", title='Revert "[Model] Move the sampler (#24982)"')
-    assert reverted_numbers(opened) == set()  # proposed, never merged
-    issue = item(25505, title='Revert "[Model] Move the sampler (#24982)"')
-    assert reverted_numbers(issue) == set()
 
 
 def test_a_culprit_is_reverted_by_the_first_revert_merged_after_it() -> None:

@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import aiohttp
 from aiohttp import web
 
-from bot.adapters.slack.app import build_slack_app, slack_web_app
 from bot.app import commands, open_bot
 from bot.model.rules import load_rules
+from bot.platforms.slack.app import build_slack_app, slack_web_app
 from config.settings import load_settings
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
@@ -75,8 +75,8 @@ async def level(
 
 def draw_on_the_loop() -> None:
     """The baseline: every answer drawn again, on the event loop (the code before issue 20)."""
-    import bot.adapters.slack as slack
     import bot.commands.answers as answers
+    import bot.platforms.slack.slash as slack
 
     class Inline:
         @staticmethod

@@ -9,7 +9,7 @@ data folder that is a file, a database file that is not one, one written by a ne
 version, a PostgreSQL database not created), or a signal (Ctrl-C during `post`, SIGTERM to
 `serve`). Every process carries canary secrets in every secret setting. Then
 `--fuzz` signed Discord interactions of random wrong shapes go through the interactions
-endpoint in process (tests/adapters/test_discord_fuzz.py's mutations, at random).
+endpoint in process (tests/platforms/test_discord_fuzz.py's mutations, at random).
 
 Prints a row per probe and the totals the issue asks for: probes, answered in one
 sentence (exit status 1 or 2 and one `vllm-report:` line), tracebacks (goal 0), secrets
@@ -278,9 +278,9 @@ def fuzz(count: int, seed: int, workdir: Path) -> tuple[int, int, int]:
     os.environ["VLLM_REPORT_DATA_DIR"] = str(workdir / "fuzz")
     os.environ["GITHUB_API_URL"] = "http://127.0.0.1:1"
     os.environ["VLLM_REPORT_GITHUB_RETRIES"] = "0"
-    from tests.adapters.test_discord_fuzz import BASES, DELETE, PATHS, broken
-    from tests.adapters.test_discord_http import endpoint, signed
     from tests.fakes.discord_api import FakeDiscord
+    from tests.platforms.test_discord_fuzz import BASES, DELETE, PATHS, broken
+    from tests.platforms.test_discord_http import endpoint, signed
 
     rng = random.Random(seed)
     values: list[Any] = [DELETE, None, True, 0, -1, 2**70, "", "x" * 300, "all", [], [5], {}]

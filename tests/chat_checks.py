@@ -14,7 +14,7 @@ import discord
 from slack_sdk.models.blocks import Block
 
 from bot.model.report import Report
-from bot.platforms import DISCORD
+from bot.platforms.registry import DISCORD
 from formatters import discord_embeds as dc
 from formatters import slack_blocks as sl
 

@@ -204,14 +204,14 @@ def test_the_service_applies_the_per_user_limit(monkeypatch: pytest.MonkeyPatch)
     assert reports.asked == 4
 
 
-# -- Slack's five responses per response_url (bot/platforms/slack.py) -------------------------
+# -- Slack's five responses per response_url (bot/platforms/slack/draw.py) -------------------------
 
 
 def test_slack_answers_use_at_most_five_responses(monkeypatch: pytest.MonkeyPatch) -> None:
     """Mutant: the cap removed (Slack drops the 6th response and later ones)."""
-    from bot.adapters.slack import deliver
     from bot.commands import ReportShown, answers
-    from bot.platforms import SLACK
+    from bot.platforms.registry import SLACK
+    from bot.platforms.slack.slash import deliver
     from formatters import slack_blocks
 
     messages = [{"text": f"m{n}", "blocks": []} for n in range(8)]

@@ -14,9 +14,9 @@ Mutated (mutmut, configured in pyproject.toml's [tool.mutmut]): report windows
 (bot/delivery/), text escaping (formatters/_text.py), the HTTP replay guard
 (bot/adapters/replay.py) and the leader's lease (bot/store/leases.py), each whole; and of
 the modules that hold a safety check among much else, only the functions in SAFETY below:
-the request checks of both HTTP endpoints (bot/adapters/discord/http.py,
-bot/adapters/slack/app.py) and who may subscribe a channel (bot/adapters/slack/__init__.py,
-bot/adapters/discord/, bot/commands/subscribe.py and base.py). `--safety` runs SAFETY
+the request checks of both HTTP endpoints (bot/platforms/discord/http.py,
+bot/platforms/slack/app.py) and who may subscribe a channel (bot/platforms/slack/slash.py,
+bot/platforms/discord/choices.py, bot/commands/subscribe.py and base.py). `--safety` runs SAFETY
 alone: every signature, timestamp, replay, permission and lease check, with the functions
 around them. Each mutant runs against the tests that reach the mutated function, on SQLite
 (`-m "not postgres"`: the PostgreSQL matrix runs in CI). Prints the score per file and every
@@ -41,14 +41,14 @@ if "--dir" in sys.argv:  # report on another checkout's run (e.g. the code befor
 # The safety checks, as mutmut names its mutants (module.x_function or module.xǁClassǁmethod).
 SAFETY = [
     "bot.adapters.replay.*",  # the replay guard
-    "bot.adapters.discord.http.x_verify__mutmut_*",  # Ed25519 over timestamp + body
-    "bot.adapters.discord.http.xǁInteractionsǁhandle__mutmut_*",  # signature, window, replays
-    "bot.adapters.discord.http.x_may_manage_channel__mutmut_*",  # who may subscribe a channel
-    "bot.adapters.slack.app.x_build_slack_app__mutmut_*",  # verification on, the replay guard
-    "bot.adapters.slack.x_can_manage__mutmut_*",  # who may subscribe a channel (Slack)
-    "bot.adapters.discord.gateway.x_asker__mutmut_*",  # ... (Discord's gateway)
-    "bot.adapters.slack.app.x__stamp__mutmut_*",  # the timestamp the replay guard is given
-    "bot.adapters.slack.app.x_slack_web_app__mutmut_*",  # the timestamp's pre-check
+    "bot.platforms.discord.http.x_verify__mutmut_*",  # Ed25519 over timestamp + body
+    "bot.platforms.discord.http.xǁInteractionsǁhandle__mutmut_*",  # signature, window, replays
+    "bot.platforms.discord.http.x_may_manage_channel__mutmut_*",  # who may subscribe a channel
+    "bot.platforms.slack.app.x_build_slack_app__mutmut_*",  # verification on, the replay guard
+    "bot.platforms.slack.slash.x_can_manage__mutmut_*",  # who may subscribe a channel (Slack)
+    "bot.platforms.discord.gateway.x_asker__mutmut_*",  # ... (Discord's gateway)
+    "bot.platforms.slack.app.x__stamp__mutmut_*",  # the timestamp the replay guard is given
+    "bot.platforms.slack.app.x_slack_web_app__mutmut_*",  # the timestamp's pre-check
     "bot.commands.subscribe.xǁSubscribeǁanswer__mutmut_*",  # the permission, applied
     "bot.commands.base.xǁAskerǁcan_manage__mutmut_*",  # a DM, or the platform's word
     "bot.store.leases.*",  # the leader's lease and its fencing check
@@ -112,19 +112,19 @@ EQUIVALENT: dict[str, str] = {
     # From the `--safety` run of 2026-12-01 (a mutant's number moves when its function
     # changes: check the diff before trusting a reason). Only functions of the safety checks.
     **{
-        f"bot.adapters.discord.http.xǁInteractionsǁhandle__mutmut_{n}": "a missing header's "
+        f"bot.platforms.discord.http.xǁInteractionsǁhandle__mutmut_{n}": "a missing header's "
         "default: None or 'XXXX' is refused like '' (no signature, or one that cannot verify)"
         for n in (5, 7, 10, 13, 15, 18)
     },
-    "bot.adapters.discord.http.x_may_manage_channel__mutmut_5": "in a DM `where` is always "
+    "bot.platforms.discord.http.x_may_manage_channel__mutmut_5": "in a DM `where` is always "
     "dm, and the service asks for the permission only for `here`",
-    "bot.adapters.discord.http.x_may_manage_channel__mutmut_16": "`or 1`: 1 has neither the "
+    "bot.platforms.discord.http.x_may_manage_channel__mutmut_16": "`or 1`: 1 has neither the "
     "Administrator (8) nor the Manage Channels (16) bit",
-    "bot.adapters.slack.app.x_build_slack_app__mutmut_3": "the app is built only with a bot "
+    "bot.platforms.slack.app.x_build_slack_app__mutmut_3": "the app is built only with a bot "
     "token (Settings.slack_commands_on)",
-    "bot.adapters.slack.app.x_build_slack_app__mutmut_13": "Bolt verifies by default; it "
+    "bot.platforms.slack.app.x_build_slack_app__mutmut_13": "Bolt verifies by default; it "
     "never verifies Socket Mode requests (no secret there)",
-    "bot.adapters.slack.app.x_build_slack_app__mutmut_19": "the token is always set (see 3)",
+    "bot.platforms.slack.app.x_build_slack_app__mutmut_19": "the token is always set (see 3)",
     **{
         f"bot.store.leases.xǁLeasesǁacquire__mutmut_{n}": why
         for n, why in (
@@ -393,7 +393,7 @@ def main() -> int:
         statuses = {
             n: s
             for n, s in statuses.items()
-            if not n.startswith("bot.adapters.slack.app.") or "ReplayGuard" in n
+            if not n.startswith("bot.platforms.slack.app.") or "ReplayGuard" in n
         }
     survivors = {n: run("show", n, check=False) for n, s in statuses.items() if s == "survived"}
     log_only = {

@@ -32,7 +32,7 @@ async def slack_checks(settings: Settings) -> list[Check]:
         return []
     from slack_sdk.errors import SlackApiError
 
-    from bot.adapters.slack.transport import slack_client
+    from bot.platforms.slack.transport import slack_client
 
     client = slack_client(
         settings.slack_bot_token.get_secret_value(), settings.slack_api_url, retries=1
@@ -82,7 +82,7 @@ async def discord_checks(settings: Settings) -> list[Check]:
     import discord
     from discord.http import HTTPClient, Route
 
-    from bot.adapters.discord.transport import set_api_base
+    from bot.platforms.discord.transport import set_api_base
 
     set_api_base(settings.discord_api_url)
     where = settings.discord_api_url or "Discord"

@@ -101,13 +101,13 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
             )
         ]
         if settings.slack_commands_on:
-            from bot.adapters.slack.app import start_slack
+            from bot.platforms.slack.app import start_slack
 
             tasks.append(
                 asyncio.create_task(start_slack(settings, answers, stop), name="Slack app")
             )
         if settings.discord_public_key:  # HTTP interactions: stateless, any number of replicas
-            from bot.adapters.discord.http import start_interactions
+            from bot.platforms.discord.http import start_interactions
 
             tasks.append(
                 asyncio.create_task(
@@ -115,7 +115,7 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
                 )
             )
         elif settings.discord_bot_token:  # the gateway: one connection, one process
-            from bot.adapters.discord.gateway import start_discord
+            from bot.platforms.discord.gateway import start_discord
 
             tasks.append(
                 asyncio.create_task(start_discord(settings, answers, stop), name="Discord gateway")

@@ -312,12 +312,12 @@ async def transports(settings: Settings) -> AsyncIterator[dict[str, Transport]]:
     opened: dict[str, Transport] = {}
     closers = []
     if settings.slack_bot_token:
-        from bot.adapters.slack.transport import SlackTransport, slack_client
+        from bot.platforms.slack.transport import SlackTransport, slack_client
 
         client = slack_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_url)
         opened["slack"] = SlackTransport(client, pace=settings.slack_post_interval)
     if settings.discord_bot_token:
-        from bot.adapters.discord.transport import DiscordTransport
+        from bot.platforms.discord.transport import DiscordTransport
 
         discord_transport = DiscordTransport(
             settings.discord_bot_token.get_secret_value(), settings.discord_api_url

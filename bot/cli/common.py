@@ -206,7 +206,7 @@ def render(form: str, report: Report, bot: Bot, sections: list[str]) -> str:
         from formatters.json_report import render_json
 
         return render_json(report, lang)
-    from bot.platforms import PLATFORMS
+    from bot.platforms.registry import PLATFORMS
 
     if form in PLATFORMS:
         link = bot.reports.files.link(report, lang)

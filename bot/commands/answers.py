@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from bot.commands.drawn import drawn, key_of
 from bot.model.report import Report
-from bot.platforms import Platform
+from bot.platforms.registry import Platform
 from formatters._text import clean
 
 Message = dict[str, Any]

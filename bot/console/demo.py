@@ -24,7 +24,7 @@ def run(
     from rich.rule import Rule
     from rich.text import Text
 
-    from bot.platforms import SLACK
+    from bot.platforms.registry import SLACK
     from formatters.markdown import render_markdown
 
     console = Console(file=out, highlight=False, soft_wrap=False)

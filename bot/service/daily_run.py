@@ -26,7 +26,7 @@ from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window, WindowKey
-from bot.platforms import chat_parts, with_picture
+from bot.platforms.registry import chat_parts, with_picture
 from bot.service.reports import CHART_DAYS, Reports
 from bot.service.run_observer import DestinationResult, JobObserver
 from bot.store import Subscription

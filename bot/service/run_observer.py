@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from bot.model.errors import masked
 from bot.model.report import Report
 from bot.observe.logs import event, problem
-from bot.platforms import platform_named
+from bot.platforms.registry import platform_named
 
 if TYPE_CHECKING:
     from bot.observe.github_meter import GitHubMeter

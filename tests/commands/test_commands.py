@@ -11,15 +11,15 @@ from unittest.mock import create_autospec
 import discord
 import pytest
 
-from bot.adapters.discord.gateway import Gateway, build_tree
-from bot.adapters.slack import typed
-from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, open_bot
 from bot.app import table as whole_table
 from bot.commands import Asker, CommandError, Commands, RateLimiter, Services
 from bot.features.radar.service import RadarService
 from bot.model.rules import load_rules
-from bot.platforms import DISCORD, SLACK
+from bot.platforms.discord.gateway import Gateway, build_tree
+from bot.platforms.registry import DISCORD, SLACK
+from bot.platforms.slack.app import build_slack_app
+from bot.platforms.slack.slash import typed
 from config.settings import load_settings
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub

@@ -17,12 +17,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, open_bot
 from bot.commands import Commands, Said
 from bot.features.personal.store import GitHubLinks
 from bot.model.rules import load_rules
-from bot.platforms import DISCORD
+from bot.platforms.registry import DISCORD
+from bot.platforms.slack.app import build_slack_app
 from config.settings import load_settings
 from tests.fakes.github_api import FakeGitHub, Fault
 from tests.fakes.slack_api import FakeSlack, signed_command

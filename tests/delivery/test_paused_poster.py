@@ -11,9 +11,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.adapters.slack.transport import SlackTransport, slack_client
 from bot.delivery import Deliverer, DeliveryResult, Destination, PartKey, Payload
 from bot.model.windows import WindowKey
+from bot.platforms.slack.transport import SlackTransport, slack_client
 from bot.store import Store
 from tests.fakes.slack_api import FakeSlack
 
@@ -153,7 +153,7 @@ def test_post_exits_1_while_a_copy_stands(
 def test_a_copy_is_removed_from_discord_over_its_api() -> None:
     """Discord's nonce usually answers a late copy with the first message; when it does
     not (the nonce's few minutes are past), the copy is deleted like Slack's."""
-    from bot.adapters.discord.transport import DiscordTransport
+    from bot.platforms.discord.transport import DiscordTransport
     from tests.fakes.discord_api import FakeDiscord
 
     key = PartKey(REPO, WINDOW, "discord:123", "a")

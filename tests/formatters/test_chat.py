@@ -315,7 +315,7 @@ def test_no_chat_heading_stands_over_nothing(platform: str, lang: str) -> None:
     the ROCm release that closed them. Their heading says so; it never stands empty."""
     import re
 
-    from bot.platforms import chat_parts
+    from bot.platforms.registry import chat_parts
     from tests.anchor_data import reference_day_items
 
     report = analyze(reference_day_items(), WINDOW_0326, repo=REPO, rules=RULES, complete=True)

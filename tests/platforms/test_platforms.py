@@ -7,7 +7,7 @@ import pytest
 
 from bot.model import outline_parts as ol
 from bot.model.errors import InputError
-from bot.platforms import DISCORD, PLATFORMS, SLACK, platform_named
+from bot.platforms.registry import DISCORD, PLATFORMS, SLACK, platform_named
 
 LONG = "x" * 30_000  # longer than any one message on either platform
 

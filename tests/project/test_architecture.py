@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import subprocess
 import sys
 import tomllib
@@ -15,7 +17,7 @@ def layer_names() -> list[str]:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     contracts = config["tool"]["importlinter"]["contracts"]
     (layers,) = [c["layers"] for c in contracts if c["type"] == "layers"]
-    return [name.strip() for layer in layers for name in layer.split("|")]
+    return [name.strip() for layer in layers for name in re.split(r"[|:]", layer)]
 
 
 def modules() -> list[str]:
@@ -44,14 +46,27 @@ def test_no_module_is_over_the_ceiling() -> None:
     assert long == {}, f"split these modules by purpose: {long}"
 
 
+def imports_nothing(module: str) -> bool:
+    """A package whose `__init__.py` imports nothing (a docstring): nothing to layer."""
+    init = ROOT / module.replace(".", "/") / "__init__.py"
+    if not init.is_file():
+        return False
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    return not any(isinstance(node, ast.Import | ast.ImportFrom) for node in ast.walk(tree))
+
+
 def test_every_module_is_inside_a_layer() -> None:
-    """A module outside every layer would escape the layers contract: none may."""
+    """A module outside every layer would escape the layers contract: none may, but for a
+    package that imports nothing (bot/platforms/slack/: its drawing and its SDK side are in
+    two layers)."""
     layers = layer_names()
 
     def inside(module: str) -> bool:
         return any(module == layer or module.startswith(layer + ".") for layer in layers)
 
-    outside = [m for m in modules() if m not in PACKAGES and not inside(m)]
+    outside = [
+        m for m in modules() if m not in PACKAGES and not inside(m) and not imports_nothing(m)
+    ]
     assert outside == [], f"place these in a layer package: {outside}"
 
 

@@ -45,7 +45,7 @@ def test_the_manifest_holds_every_command_of_the_table_as_the_bot_describes_it()
 
 def test_the_manifest_grants_each_scope_the_bot_uses_and_nothing_more() -> None:
     source = "\n".join(
-        p.read_text(encoding="utf-8") for p in (ROOT / "bot/adapters/slack").glob("*.py")
+        p.read_text(encoding="utf-8") for p in (ROOT / "bot/platforms/slack").glob("*.py")
     )
     called = set(re.findall(r"client\.([a-z_0-9]+[A-Za-z]*)", source))
     assert called <= set(SCOPES), f"give these methods their scopes: {called - set(SCOPES)}"

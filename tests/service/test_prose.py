@@ -334,9 +334,9 @@ def test_model_prose_reaches_the_daily_post_and_a_slash_command(
     carry the checked model text, and the command's answer costs no request."""
     import asyncio
 
-    from bot.adapters.slack.app import build_slack_app
     from bot.app import commands, open_bot
     from bot.model.rules import load_rules
+    from bot.platforms.slack.app import build_slack_app
     from config.settings import load_settings
     from tests.fakes.slack_api import FakeSlack, signed_command
 

@@ -17,7 +17,7 @@ from bot.analyze.continuity import phase, state_at
 from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.windows import Window, day_window
-from bot.platforms import chat_parts
+from bot.platforms.registry import chat_parts
 from bot.service.reports import Reports
 from formatters.html import report_page
 from formatters.json_report import report_to_dict

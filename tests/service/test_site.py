@@ -200,7 +200,7 @@ def test_an_empty_archive_builds_an_index_that_says_what_to_do(tmp_path: Path) -
 def test_every_link_in_the_daily_post_lands_on_a_section_of_the_page(
     fixture_site: Site,
 ) -> None:
-    from bot.platforms import chat_parts
+    from bot.platforms.registry import chat_parts
 
     archive, root, _ = fixture_site
     files = ReportFiles(Path("unused"), BASE_URL, REPO)

@@ -73,7 +73,7 @@ def run_ci(args: argparse.Namespace) -> int:
     from bot.app import ci as ci_of
     from bot.features.ci import render as drawn
     from bot.features.ci.outline import ci_to_dict
-    from bot.platforms import PLATFORMS
+    from bot.platforms.registry import PLATFORMS
 
     with opened(settings, rules) as bot:
         service = ci_of(bot)

@@ -19,7 +19,7 @@ from bot.features.ci.service import CiService
 from bot.model.asking import AskError
 from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
-from bot.platforms import Platform
+from bot.platforms.registry import Platform
 
 USAGE = "say `/vllm-ci wrong <failure> <PR>`, e.g. `/vllm-ci wrong 1006 37483`"
 

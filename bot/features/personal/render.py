@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from bot.features.personal.model import MINE, REASONS, PersonalDigest, PersonalEntry
 from bot.model.outline_parts import OneMessage
 from bot.model.windows import format_local
-from bot.platforms import Parts, platform_named
+from bot.platforms.registry import Parts, platform_named
 from formatters import outline as ol
 from formatters import wording as w
 from formatters._text import item_url

@@ -61,7 +61,7 @@ def run_queue(args: argparse.Namespace) -> int:
         queue = bot.queues.queue(QueueQuery(settings.repo, window, topic))
     from bot.features.queue import render as drawn
     from bot.features.queue.render import queue_parts
-    from bot.platforms import PLATFORMS
+    from bot.platforms.registry import PLATFORMS
 
     lang = settings.lang
     if args.format == "json":

@@ -16,7 +16,7 @@ from bot.commands.words import CommandError, Option
 from bot.features.queue.model import Queue
 from bot.features.queue.service import QueueError, QueueQuery, QueueService
 from bot.model import asking
-from bot.platforms import Platform
+from bot.platforms.registry import Platform
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from bot.features.queue.outline import EVENT_TYPE as QUEUE_EVENT
 from bot.features.queue.outline import QUEUE_SCHEMA, queue_context, queue_section, queue_title
 from bot.model import outline_parts as ol
 from bot.model.report import Report
-from bot.platforms import Parts, platform_named
+from bot.platforms.registry import Parts, platform_named
 from formatters._text import item_url
 from formatters.markdown import section_text
 

@@ -75,7 +75,7 @@ def run_radar(args: argparse.Namespace) -> int:
     from bot.features.radar import render as drawn
     from bot.features.radar.message import radar_message
     from bot.features.radar.render_json import render_radar_json
-    from bot.platforms import PLATFORMS
+    from bot.platforms.registry import PLATFORMS
 
     with opened(settings, rules) as bot:
         service = radar_of(bot)

@@ -20,7 +20,7 @@ from bot.features.radar.model import Radar as RadarFacts
 from bot.features.radar.service import RadarService
 from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
-from bot.platforms import Platform
+from bot.platforms.registry import Platform
 
 USAGE = (
     "say `/vllm-radar wrong <plugin PR> <upstream PR>`, "

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.features.radar.model import Radar
 from bot.features.radar.render import render_radar_discord, render_radar_slack
-from bot.platforms import Platform
+from bot.platforms.registry import Platform
 
 # The standalone radar keeps its own hand-built Blocks and embed (fields, footer): drawn
 # through a platform's one-message digest its output would change. Looked up by the

@@ -18,7 +18,7 @@ from bot.features.personal.store import GitHubLinks
 from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.windows import Window, day_window
-from bot.platforms import DISCORD, SLACK
+from bot.platforms.registry import DISCORD, SLACK
 from tests.fakes.ci_dashboard import FakeCiDashboard
 from tests.fakes.github_api import FakeGitHub
 
@@ -99,7 +99,7 @@ def test_the_daily_report_says_what_is_red_on_main_in_both_languages(
 def test_the_chat_post_says_it_in_its_first_message_and_a_reply(
     dashboard: FakeCiDashboard,
 ) -> None:
-    from bot.platforms import chat_parts
+    from bot.platforms.registry import chat_parts
 
     report = daily()
     slack = dict(chat_parts("slack", report, "en"))
@@ -132,7 +132,7 @@ def test_a_person_s_report_reads_no_dashboard_and_says_what_the_archive_holds(
 def test_a_dashboard_down_on_the_daily_run_gives_unknown_never_zero(
     dashboard: FakeCiDashboard,
 ) -> None:
-    from bot.platforms import chat_parts
+    from bot.platforms.registry import chat_parts
     from formatters.json_report import report_to_dict
     from formatters.markdown import render_markdown
 

@@ -23,11 +23,11 @@ import pytest
 from nacl.signing import SigningKey
 from sqlalchemy import delete
 
-from bot.adapters.discord.http import Interactions
-from bot.adapters.slack.app import build_slack_app, slack_web_app
 from bot.app import commands, open_bot
 from bot.cli import main
 from bot.model.rules import load_rules
+from bot.platforms.discord.http import Interactions
+from bot.platforms.slack.app import build_slack_app, slack_web_app
 from bot.store import Span, Store
 from bot.store.schema import CoverageRow
 from config.settings import load_settings

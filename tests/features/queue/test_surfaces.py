@@ -16,8 +16,6 @@ from unittest.mock import create_autospec
 import discord
 import pytest
 
-from bot.adapters.discord.gateway import Gateway
-from bot.adapters.slack.app import build_slack_app
 from bot.app import commands, daily_job, open_bot, queue_digest, transports
 from bot.app import table as whole_table
 from bot.cli import main
@@ -33,7 +31,9 @@ from bot.features.queue.render import (
 from bot.features.queue.service import QueueDigest, QueueQuery, last_days, schedule_digest
 from bot.features.queue.store import ResponseFacts
 from bot.model.rules import load_rules
-from bot.platforms import DISCORD, SLACK
+from bot.platforms.discord.gateway import Gateway
+from bot.platforms.registry import DISCORD, SLACK
+from bot.platforms.slack.app import build_slack_app
 from bot.store import Span, Store, Subscription
 from config.settings import load_settings
 from formatters.json_report import report_to_dict
@@ -163,7 +163,7 @@ def test_a_report_carrying_the_queue_shows_it_in_full_but_never_in_the_daily_pos
     queue: Queue,
 ) -> None:
     from bot.analyze import analyze
-    from bot.platforms import chat_parts
+    from bot.platforms.registry import chat_parts
 
     items = [item(38086, "pr", created_at=WINDOW.start + timedelta(hours=1))]
     report = analyze(items, WINDOW, repo=REPO, rules=RULES, complete=True)
@@ -321,9 +321,9 @@ def test_discord_vllm_queue_defers_then_follows_up(
 def test_discord_http_vllm_queue_is_deferred_and_answered(
     hand_env: FakeGitHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.adapters.discord.http import DEFERRED_ANSWER, EPHEMERAL, Interactions
-    from tests.adapters.test_discord_http import PUBLIC, command, signed
+    from bot.platforms.discord.http import DEFERRED_ANSWER, EPHEMERAL, Interactions
     from tests.fakes.discord_api import FakeDiscord
+    from tests.platforms.test_discord_http import PUBLIC, command, signed
 
     monkeypatch.setenv("GITHUB_TOKEN", "a-token")
     with FakeDiscord() as fake:

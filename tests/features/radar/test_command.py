@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.adapters.test_slack_http import SECRET, endpoint, served
 from tests.fakes.slack_api import signed_command
 from tests.features.radar.radar_data import radar_github
+from tests.platforms.test_slack_http import SECRET, endpoint, served
 
 PLUGINS = "vllm-project/vllm-ascend,vllm-project/vllm-gaudi,vllm-project/tpu-inference"
 
@@ -59,9 +59,9 @@ def test_vllm_radar_on_discords_interactions_endpoint(
     """Deferred at once, then the radar as an embed on the interaction's webhook."""
     import asyncio
 
-    from tests.adapters.test_discord_http import command, signed
-    from tests.adapters.test_discord_http import endpoint as discord_endpoint
     from tests.fakes.discord_api import FakeDiscord
+    from tests.platforms.test_discord_http import command, signed
+    from tests.platforms.test_discord_http import endpoint as discord_endpoint
 
     body = command("vllm-radar", {"plugin": "gaudi", "when": "2025-09-01..2025-09-30"})
     with radar_github() as github, FakeDiscord() as discord:

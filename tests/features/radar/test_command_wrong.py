@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.adapters.test_slack_http import SECRET, endpoint, served
 from tests.fakes.slack_api import signed_command
 from tests.features.radar.radar_data import radar_github
 from tests.features.radar.test_command import PLUGINS, plugins  # noqa: F401
+from tests.platforms.test_slack_http import SECRET, endpoint, served
 
 MONTH = "2025-09-01..2025-09-30"
 
@@ -73,13 +73,13 @@ def test_discord_wrong_on_the_interactions_endpoint_and_the_gateway(
 
     import discord
 
-    from bot.adapters.discord.gateway import Gateway
     from bot.app import commands, open_bot
     from bot.model.rules import load_rules
+    from bot.platforms.discord.gateway import Gateway
     from config.settings import load_settings
-    from tests.adapters.test_discord_http import command, signed
-    from tests.adapters.test_discord_http import endpoint as discord_endpoint
     from tests.fakes.discord_api import FakeDiscord
+    from tests.platforms.test_discord_http import command, signed
+    from tests.platforms.test_discord_http import endpoint as discord_endpoint
 
     with radar_github() as github, FakeDiscord() as fake:
         monkeypatch.setenv("GITHUB_API_URL", github.url)

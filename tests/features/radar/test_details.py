@@ -190,7 +190,7 @@ def test_the_daily_plugins_section_says_whom_to_ask_in_en_and_zh(
     from bot.model.query import ReportQuery
     from bot.model.rules import load_rules
     from bot.model.windows import day_window
-    from bot.platforms import chat_parts
+    from bot.platforms.registry import chat_parts
     from config.settings import load_settings
     from formatters.json_report import render_json
     from formatters.markdown import render_markdown

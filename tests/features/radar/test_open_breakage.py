@@ -15,7 +15,7 @@ from bot.features.radar.render import (
 )
 from bot.features.radar.render_json import render_radar_json
 from bot.features.radar.service import RadarService
-from bot.platforms import chat_parts
+from bot.platforms.registry import chat_parts
 from formatters.markdown import render_markdown
 from tests.fakes.github_api import FakeGitHub
 from tests.features.radar.test_service import radar, window  # noqa: F401

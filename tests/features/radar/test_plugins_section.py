@@ -113,7 +113,7 @@ def test_the_daily_report_names_what_broke_the_plugins_with_their_fixes(
 def test_the_chat_post_carries_the_plugins_reply_and_a_plugins_digest_only_that(
     github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.platforms import chat_parts
+    from bot.platforms.registry import chat_parts
 
     report = daily("ghp-test", monkeypatch)
     slack = chat_parts("slack", report, "en")

@@ -16,10 +16,10 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.adapters.discord import choices
-from bot.adapters.discord.transport import set_api_base
 from bot.commands import Answer, Asker, Command, Commands, Option
-from bot.platforms import DISCORD
+from bot.platforms.discord.choices import choices
+from bot.platforms.discord.transport import set_api_base
+from bot.platforms.registry import DISCORD
 from config.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.commands import Answer, Asker, CommandError
-from bot.platforms import SLACK
+from bot.platforms.registry import SLACK
 
 Respond = Callable[..., Awaitable[Any]]
 _SLACK_WRAP = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")

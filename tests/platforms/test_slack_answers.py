@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.adapters.slack import deliver
 from bot.commands import Said
-from bot.platforms import SLACK
+from bot.platforms.registry import SLACK
+from bot.platforms.slack.slash import deliver
 
 
 def test_an_answer_that_echoes_a_long_text_stays_within_slacks_limit() -> None:

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.adapters.discord.http import Interactions
-from tests.adapters.test_discord_http import command, discord_fake, endpoint, signed  # noqa: F401
+from bot.platforms.discord.http import Interactions
 from tests.fakes.discord_api import FakeDiscord
+from tests.platforms.test_discord_http import command, discord_fake, endpoint, signed  # noqa: F401
 
 T = 1_774_000_000.0
 BASES = [

@@ -17,9 +17,9 @@ import aiohttp
 import pytest
 from nacl.signing import SigningKey
 
-from bot.adapters.discord.http import Interactions, web_app
 from bot.app import commands, open_bot
 from bot.model.rules import load_rules
+from bot.platforms.discord.http import Interactions, web_app
 from bot.store import Subscription
 from config.settings import load_settings
 from tests.anchor_data import anchor_days

@@ -29,10 +29,10 @@ import aiohttp
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from bot.adapters.discord import choices, completes
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
 from bot.commands import Answer, Asker, Command, Commands, Request, Said
-from bot.platforms import DISCORD
+from bot.platforms.discord.choices import choices, completes
+from bot.platforms.registry import DISCORD
 from config.settings import Settings
 
 log = logging.getLogger(__name__)

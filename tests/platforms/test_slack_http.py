@@ -17,11 +17,11 @@ import aiohttp
 import pytest
 
 from bot.adapters.replay import ReplayGuard
-from bot.adapters.slack import app as slack_app
-from bot.adapters.slack.app import build_slack_app, slack_web_app
 from bot.app import commands, open_bot
 from bot.commands import Commands
 from bot.model.rules import load_rules
+from bot.platforms.slack import app as slack_app
+from bot.platforms.slack.app import build_slack_app, slack_web_app
 from bot.store import Subscription
 from config.settings import Settings, load_settings
 from tests.fakes.slack_api import FakeSlack, signed_command

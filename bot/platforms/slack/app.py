@@ -18,9 +18,9 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
-from bot.adapters.slack import Respond, asker, deliver, typed
-from bot.adapters.slack.transport import slack_client
 from bot.commands import Command, CommandError, Commands, Said
+from bot.platforms.slack.slash import Respond, asker, deliver, typed
+from bot.platforms.slack.transport import slack_client
 from config.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -148,10 +148,12 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
     unknown = reverts_said_once(radar.culprits) is not None
     if radar.culprits:  # all of them: a day has a handful, a week a dozen or two
         until = radar.window.end
-        entries = tuple(_culprits(g, lang, until, not unknown) for g in _by_fixes(radar.culprits))
+        entries = tuple(
+            culprit_entry(g, lang, until, not unknown) for g in by_fixes(radar.culprits)
+        )
         blocks.append(ol.Block(w.text(lang, "plugins_broke"), entries, "numbered"))
     if radar.open:
-        entries = tuple(_open(found, lang) for found in radar.open)
+        entries = tuple(open_entry(found, lang) for found in radar.open)
         blocks.append(ol.Block(w.text(lang, "plugins_open"), entries))
     if late:
         lines = tuple(ol.Entry((ol.Our(_lag(pin, lang)),)) for pin in late)
@@ -177,7 +179,7 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
     return ol.Section("plugins", w.text(lang, "plugins"), tuple(blocks))
 
 
-def _by_fixes(culprits: tuple[Culprit, ...]) -> list[list[Culprit]]:
+def by_fixes(culprits: tuple[Culprit, ...]) -> list[list[Culprit]]:
     """Culprits fixed by the same plugin PRs, together: one gaudi PR "after #25332 & #25321
     & #25366" is one entry, not the same fix told three times."""
     groups: dict[tuple[tuple[str, int], ...], list[Culprit]] = {}
@@ -187,14 +189,19 @@ def _by_fixes(culprits: tuple[Culprit, ...]) -> list[list[Culprit]]:
     return list(groups.values())
 
 
-def _culprits(group: list[Culprit], lang: str, until: datetime, reverts: bool) -> ol.Entry:
+def culprit_entry(
+    group: list[Culprit], lang: str, until: datetime, reverts: bool, upstream: str = ""
+) -> ol.Entry:
+    """A culprit entry (those with the same fixes together): the upstream PRs, whom to ask
+    and where each stands, and each plugin's fixes. `upstream` names vLLM's PRs where a
+    plain `#N` could be read as a plugin's (the standalone radar: `vllm#24982`)."""
     head: list[ol.Part] = []
     for index, culprit in enumerate(group):
         ref = culprit.ref
         if index:
             head.append(ol.Our(w.LIST_SEP[lang]))
         if ref.number is not None:
-            head.append(ol.Ref(ref.number, ref_url(ref)))
+            head.append(ol.Ref(ref.number, ref_url(ref), upstream))
         else:
             head.append(ol.Our(f"vllm@{(ref.sha or '')[:9]}"))
         if culprit.title:
@@ -203,13 +210,13 @@ def _culprits(group: list[Culprit], lang: str, until: datetime, reverts: bool) -
     names = w.LIST_SEP[lang].join(short(repo) for repo in first.plugins)
     head.append(ol.Our(w.text(lang, "plugins_broke_one", plugins=names)))
     lines = tuple(_fixes(repo, first.fixes, lang, until) for repo in first.plugins)
-    facts = _facts(group, lang, until.tzinfo, reverts)
+    facts = _facts(group, lang, until.tzinfo, reverts, upstream)
     # Told again (the same upstream PR among the key changes): the fixes are what is new.
     return ol.Entry(tuple(head), (*facts, *lines), first.ref.number, again=lines)
 
 
 def _facts(
-    group: list[Culprit], lang: str, tz: tzinfo | None, reverts: bool
+    group: list[Culprit], lang: str, tz: tzinfo | None, reverts: bool, upstream: str
 ) -> tuple[ol.Line, ...]:
     """A line per culprit that says whom to ask and where it stands: `#25249 by @jeejeelee,
     merged 2025-09-20, not reverted as of 2025-09-23` (the number only when the entry has
@@ -222,14 +229,14 @@ def _facts(
             continue
         line: list[ol.Part] = []
         if len(group) > 1 and culprit.ref.number is not None:
-            line.append(ol.Our(f"#{culprit.ref.number} "))
+            line.append(ol.Our(f"{upstream}#{culprit.ref.number} "))
         said: list[list[ol.Part]] = []
         if culprit.author:
             said.append([ol.Our(words["by"]), ol.Theirs(f"@{culprit.author}", ol.LOGIN_LIMIT)])
         if culprit.merged_at is not None:
             said.append([ol.Our(words["merged"].format(day=day(culprit.merged_at, tz)))])
             if reverts or culprit.reverted is not None:
-                said.append(_revert(culprit, words, tz))
+                said.append(_revert(culprit, words, tz, upstream))
         for index, parts in enumerate(said):
             if index:
                 line.append(ol.Our(words["sep"]))
@@ -238,13 +245,15 @@ def _facts(
     return tuple(lines)
 
 
-def _revert(culprit: Culprit, words: dict[str, str], tz: tzinfo | None) -> list[ol.Part]:
+def _revert(
+    culprit: Culprit, words: dict[str, str], tz: tzinfo | None, upstream: str
+) -> list[ol.Part]:
     revert = culprit.reverted_by
     if revert is not None:
         url = item_url(UPSTREAM, "pr", revert.number)
         return [
             ol.Our(words["reverted"]),
-            ol.Ref(revert.number, url),
+            ol.Ref(revert.number, url, upstream),
             ol.Our(words["reverted_on"].format(day=day(revert.merged_at, tz))),
         ]
     if culprit.reverts_read_until is not None:  # the archive holds vLLM's PRs up to then
@@ -269,7 +278,7 @@ def _fixes(repo: str, fixes: tuple[PluginLink, ...], lang: str, until: datetime)
     return tuple(line)
 
 
-def _open(found: OpenBreak, lang: str) -> ol.Entry:
+def open_entry(found: OpenBreak, lang: str) -> ol.Entry:
     """`vllm-gaudi#709 [FIX_FOR_VLLM_LATEST] Maybe fix for 29066 — names vllm#29066 as the
     cause, open 0.7 days`."""
     ref = ol.Ref(found.number, found.url, short(found.plugin_repo))

@@ -1,4 +1,5 @@
-"""The breakage radar as Markdown, JSON (`vllm-radar/1`), Slack blocks and Discord embeds.
+"""The breakage radar as Markdown, and the radar's sentences every drawing shares (the chat
+message is bot.features.radar.message's, JSON bot.features.radar.render_json's).
 
 What leads is what a plugin team and an upstream author need first: the upstream changes
 that broke plugins, the most plugins first, each with its title, author (whom to ask), merge
@@ -14,7 +15,6 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime, tzinfo
-from typing import Any
 
 from bot.features.radar.model import (
     LONG_BEFORE_DAYS,
@@ -28,11 +28,9 @@ from bot.features.radar.model import (
     UpstreamRef,
 )
 from bot.features.radar.phrases import RADAR_TEXT, has, pin_reason, said
-from formatters._text import clean, discord_escape, item_url, slack_escape, truncate
+from formatters._text import clean, item_url
 
 TITLE_CHARS = 90
-SLACK_CULPRITS = 8  # a Slack answer shows the top culprits; the rest are one link away
-DISCORD_DESCRIPTION = 4096
 SLACK_SECTION = 3000
 _LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})")
 
@@ -206,7 +204,7 @@ def _fix_state(fix: PluginLink, end: datetime) -> str:
     return f"{name} closed unmerged" if stood == "closed" else f"fix in review: {name}"
 
 
-def _incomplete(radar: Radar, lang: str) -> str:
+def incomplete_text(radar: Radar, lang: str) -> str:
     return said(lang, "incomplete") + "; ".join(radar.notes or (said(lang, "cut"),))
 
 
@@ -366,125 +364,3 @@ def _md_text(text: str) -> str:
 
 
 # -- Slack and Discord -------------------------------------------------------------------
-
-
-def render_radar_slack(radar: Radar, link: str | None = None, lang: str = "en") -> dict[str, Any]:
-    """One message: the counts, the top culprits with their fixes, the pins' lag."""
-    title = said(lang, "title", label=radar.window.label)
-    counts = counts_line(radar, lang)
-    blocks: list[dict[str, Any]] = [
-        {"type": "header", "text": {"type": "plain_text", "text": truncate(title, 150)}},
-        {"type": "context", "elements": [{"type": "mrkdwn", "text": slack_escape(counts)}]},
-    ]
-    tz = radar.window.start.tzinfo
-    reverts = reverts_said_once(radar.culprits, lang)
-    shown = radar.culprits[:SLACK_CULPRITS]
-    rows = [_slack_culprit(c, tz, reverts is None, lang) for c in shown] or [
-        said(lang, "none_broke")
-    ]
-    more = len(radar.culprits) - SLACK_CULPRITS
-    if more > 0:
-        where = f" <{link}|{said(lang, 'full_radar')}>" if link else said(lang, "shows_all")
-        rows.append(said(lang, "more", n=more, where=where))
-    text = f"*{said(lang, 'culprits')}*\n" + "\n".join(rows)
-    blocks.append(
-        {"type": "section", "text": {"type": "mrkdwn", "text": truncate(text, SLACK_SECTION)}}
-    )
-    stop, sep = (".", ". ") if lang == "en" else ("。", "。")
-    notes = [line for line in (reverts, precision_line(radar, lang)) if line]
-    if notes:
-        text = slack_escape(sep.join(notes) + stop)
-        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": text}]})
-    once = pins_said_once(radar.pins, lang)
-    pins = (
-        slack_escape(once)
-        if once
-        else "\n".join(
-            f"• {slack_escape(short(p.plugin_repo))}: {slack_escape(lag_text(p, lang))}"
-            for p in radar.pins
-        )
-    )
-    if once:
-        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": pins}]})
-    elif pins:
-        heading = said(lang, "pins_short")
-        blocks.append(
-            {
-                "type": "section",
-                "text": {
-                    "type": "mrkdwn",
-                    "text": truncate(f"*{heading}*\n" + pins, SLACK_SECTION),
-                },
-            }
-        )
-    if radar.open:
-        rows = [
-            f"• <{b.url}|{slack_escape(short(b.plugin_repo))}#{b.number}> "
-            f"{slack_escape(clean(b.title, 70))} — {slack_escape(open_text(b, lang))}"
-            for b in radar.open
-        ]
-        text = truncate(f"*{said(lang, 'open')}*\n" + "\n".join(rows), SLACK_SECTION)
-        blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": text}})
-    if not radar.complete:
-        note = _incomplete(radar, lang)
-        blocks.append(
-            {
-                "type": "context",
-                "elements": [{"type": "mrkdwn", "text": slack_escape(truncate(note, 2000))}],
-            }
-        )
-    return {"text": slack_escape(f"{title}: {counts}"), "blocks": blocks}
-
-
-def _slack_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool, lang: str = "en") -> str:
-    title = f" {slack_escape(clean(culprit.title, 70))}" if culprit.title else ""
-    facts = facts_text(culprit_facts(culprit, tz, reverts, lang), lang)
-    facts = slack_escape(said(lang, "facts", facts=facts)) if facts else ""
-    fixes = _joined(culprit, lambda f: f"<{f.url}|#{f.number}>", lang)
-    return f"• <{ref_url(culprit.ref)}|{ref_text(culprit.ref)}>{title}{facts} → {fixes}"
-
-
-def render_radar_discord(radar: Radar, lang: str = "en") -> dict[str, Any]:
-    tz = radar.window.start.tzinfo
-    reverts = reverts_said_once(radar.culprits, lang)
-    rows = [_discord_culprit(c, tz, reverts is None, lang) for c in radar.culprits] or [
-        said(lang, "none_broke")
-    ]
-    description = truncate("\n".join(rows), DISCORD_DESCRIPTION)
-    once = pins_said_once(radar.pins, lang)
-    pins = (
-        ""
-        if once
-        else "\n".join(f"{short(p.plugin_repo)}: {lag_text(p, lang)}" for p in radar.pins)
-    )
-    sep = ". " if lang == "en" else "。"
-    footer = sep.join(
-        line for line in (counts_line(radar, lang), reverts, precision_line(radar, lang)) if line
-    )
-    embed: dict[str, Any] = {
-        "title": said(lang, "title", label=radar.window.label),
-        "description": description,
-        "footer": {"text": truncate(footer + (f"{sep}{once}" if once else ""), 2048)},
-    }
-    fields = []
-    if pins:
-        name = said(lang, "pins_short")
-        fields.append({"name": name, "value": truncate(discord_escape(pins), 1024)})
-    if radar.open:
-        rows = [
-            f"[{short(b.plugin_repo)}#{b.number}]({b.url}) {discord_escape(clean(b.title, 70))}"
-            f" — {discord_escape(open_text(b, lang))}"
-            for b in radar.open
-        ]
-        fields.append({"name": said(lang, "open"), "value": truncate("\n".join(rows), 1024)})
-    if fields:
-        embed["fields"] = fields
-    return {"embeds": [embed]}
-
-
-def _discord_culprit(culprit: Culprit, tz: tzinfo | None, reverts: bool, lang: str = "en") -> str:
-    title = f" {discord_escape(clean(culprit.title, 70))}" if culprit.title else ""
-    facts = facts_text(culprit_facts(culprit, tz, reverts, lang), lang)
-    facts = discord_escape(said(lang, "facts", facts=facts)) if facts else ""
-    fixes = _joined(culprit, lambda f: f"[#{f.number}]({f.url})", lang)
-    return f"• [{ref_text(culprit.ref)}]({ref_url(culprit.ref)}){title}{facts} → {fixes}"

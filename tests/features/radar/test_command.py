@@ -34,7 +34,7 @@ def test_vllm_radar_answers_with_what_broke_the_plugin(
     assert blocks[0]["text"]["text"] == "Breakage radar · 2025-09-01..2025-09-30"
     culprits = blocks[2]["text"]["text"]
     # vllm#24982 broke both gaudi and ascend; asked for ascend alone, ascend's fix shows.
-    assert "vllm#24982" in culprits and "vllm-ascend/pull/3221|#3221" in culprits
+    assert "vllm#24982" in culprits and "vllm-ascend/pull/3221|vllm-ascend#3221" in culprits
     assert "vllm-gaudi" not in culprits
     assert answer["response_type"] == "ephemeral"
 

@@ -59,10 +59,9 @@ def test_slack_wrong_keeps_the_correction_and_the_next_radar_respects_it(
     assert said[4].startswith("the radar never named vllm#25249 as what broke vllm-ascend#3221")
     assert all(answer["response_type"] == "ephemeral" for answer in answers[1:6])
     before, after = answers[0], answers[6]
-    assert "vllm-ascend/pull/3221|#3221" in json.dumps(before["blocks"])
-    assert "vllm-ascend/pull/3221|#3221" not in json.dumps(after["blocks"])
-    context = [b for b in after["blocks"] if b["type"] == "context"]
-    assert any("1 corrected" in e["text"] for b in context for e in b["elements"])
+    assert "vllm-ascend/pull/3221|vllm-ascend#3221" in json.dumps(before["blocks"])
+    assert "vllm-ascend/pull/3221|vllm-ascend#3221" not in json.dumps(after["blocks"])
+    assert "1 corrected" in json.dumps(after["blocks"])
 
 
 def test_discord_wrong_on_the_interactions_endpoint_and_the_gateway(
@@ -116,7 +115,7 @@ def test_discord_wrong_on_the_interactions_endpoint_and_the_gateway(
     assert messages[1]["flags"] == 64
     assert "vllm-gaudi/pull/285" in messages[0]["embeds"][0]["description"]
     assert "vllm-gaudi/pull/285" not in messages[2]["embeds"][0]["description"]
-    assert "1 corrected" in messages[2]["embeds"][0]["footer"]["text"]
+    assert "1 corrected" in "".join(e["description"] for e in messages[2]["embeds"])
     hit.response.defer.assert_awaited_once_with(ephemeral=True)
     content = hit.followup.send.await_args.kwargs["content"]
     assert content.startswith("vllm#24982 was already corrected as not what broke vllm-gaudi#285")

@@ -11,14 +11,14 @@ import re
 
 import pytest
 
+from bot.features.radar.message import radar_message
 from bot.features.radar.render import (
-    render_radar_discord,
     render_radar_markdown,
-    render_radar_slack,
 )
 from bot.features.radar.render_json import render_radar_json
 from bot.features.radar.service import RadarService
 from bot.model.asking import AskError
+from bot.platforms.registry import DISCORD, SLACK
 from tests.fakes.github_api import FakeGitHub
 from tests.features.radar.test_service import month, radar  # noqa: F401
 
@@ -84,13 +84,14 @@ def test_a_correction_changes_every_later_output(radar: Radar) -> None:  # noqa:
     link = next(x for x in data["links"] if x["plugin_number"] == 3221)
     assert link["upstream"][0]["verdict"] == "corrected"
 
-    slack = render_radar_slack(after)
+    slack = radar_message(SLACK, after, "en")
     text = json.dumps(slack)
     assert "vllm-ascend/pull/3221" not in text
     assert f"Not corrected {precision}" in text
-    discord = render_radar_discord(after)["embeds"][0]
-    assert "vllm-ascend/pull/3221" not in discord["description"]
-    assert "1 corrected" in discord["footer"]["text"]
+    embeds = radar_message(DISCORD, after, "en")["embeds"]
+    shown = "\n".join(e["description"] for e in embeds)
+    assert "vllm-ascend/pull/3221" not in shown
+    assert "1 corrected" in shown
     # What explain says of the upstream PR: gaudi's fix alone.
     assert {(f.plugin_repo, f.number) for f in service.broken_by(24982)} == {(GAUDI, 285)}
 

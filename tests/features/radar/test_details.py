@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.features.radar.message import radar_message
 from bot.features.radar.model import Radar
 from bot.features.radar.render import (
-    render_radar_discord,
     render_radar_markdown,
-    render_radar_slack,
 )
 from bot.features.radar.render_json import render_radar_json
 from bot.features.radar.service import RadarService
+from bot.platforms.registry import DISCORD, SLACK
 from bot.store import Span
 from formatters._text import slack_escape
 from tests.fakes.github_api import FakeGitHub, FakeItem
@@ -34,6 +34,7 @@ from tests.features.radar.test_service import GAUDI, PLUGINS, TZ, WEEK, month, w
 
 UPSTREAM = "vllm-project/vllm"
 NOW = datetime(2026, 8, 22, 13, 34, 22, tzinfo=UTC)
+PULL = "https://github.com/vllm-project/vllm/pull"
 REVERT_TITLE = 'Revert "[Model] Move the sampler to the engine (#24982)"'
 
 
@@ -115,13 +116,14 @@ def test_a_culprit_shows_its_author_merge_date_and_revert_on_every_surface(
     }
     assert next(c for c in data["culprits"] if c["number"] == 25249)["reverted"] is False
 
-    slack = json.dumps(render_radar_slack(found), ensure_ascii=False)
+    slack = json.dumps(radar_message(SLACK, found, "en"), ensure_ascii=False)
     assert (
-        "<https://github.com/vllm-project/vllm/pull/24982|vllm#24982> [Model] Move the sampler "
-        f"to the engine (by @hmellor, merged {merged}, reverted by vllm#25950 on {reverted}) → "
+        f"<{PULL}/24982|vllm#24982> [Model] Move the sampler to the engine — broke vllm-gaudi"
     ) in slack
-    discord = render_radar_discord(found)["embeds"][0]["description"]
-    assert f"(by @hmellor, merged {merged}, reverted by vllm#25950 on {reverted}) → " in discord
+    said = f"by @hmellor, merged {merged}, reverted by {{}} on {reverted}"
+    assert said.format(f"<{PULL}/25950|vllm#25950>") in slack
+    discord = radar_message(DISCORD, found, "en")["embeds"][0]["description"]
+    assert said.format(f"[vllm#25950]({PULL}/25950)") in discord
 
 
 def test_without_vllm_archived_whether_reverted_is_said_once_as_not_known(
@@ -155,8 +157,8 @@ def test_culprit_details_cost_no_request_more_and_each_upstream_pr_is_fetched_on
     # Warm: every detail from the archive, no request.
     again = month(service)
     assert len(fake.requests) == cold and again == first
-    for draw in (render_radar_markdown, render_radar_slack):
-        draw(again)
+    render_radar_markdown(again)
+    radar_message(SLACK, again, "en")
     assert service.broken_by(24982) and len(fake.requests) == cold
 
 
@@ -281,16 +283,18 @@ def test_the_standalone_radar_reads_in_chinese_on_every_surface(
     assert "落后 main 28 个提交，8.8 天；差距仍在扩大（已 8.6 天未更新）" in zh
     assert "未知：pyproject.toml on main 在此之前没有提交" in zh  # spyre's file begins later
     assert "（上游待合并）" in zh and "— 修复故障 —" in zh
-    slack = json.dumps(render_radar_slack(found, lang="zh"), ensure_ascii=False)
-    assert f"（作者 @hmellor，{merged} 合并，已于 {reverted} 被 vllm#25950 回退） → " in slack
+    slack = json.dumps(radar_message(SLACK, found, "zh"), ensure_ascii=False)
+    said = f"作者 @hmellor，{merged} 合并，已被 {{}} 于 {reverted} 回退"
+    assert said.format(f"<{PULL}/25950|vllm#25950>") in slack
     assert "*导致插件故障的上游改动*" in slack and "个上游改动导致插件故障" in slack
-    discord = render_radar_discord(found, "zh")["embeds"][0]
+    discord = radar_message(DISCORD, found, "zh")["embeds"][0]
     assert discord["title"].startswith("插件故障雷达 · ")
-    assert (
-        f"（作者 @hmellor，{merged} 合并，已于 {reverted} 被 vllm#25950 回退） → "
-        in discord["description"]
-    )
-    assert all(f["name"] == "锁定版本" for f in discord.get("fields", []))
+    assert said.format(f"[vllm#25950]({PULL}/25950)") in discord["description"]
+    # Every pin's lag, in the one message as in the Markdown.
+    lag = "vllm-ascend: 落后 main 28 个提交，8.8 天；差距仍在扩大（已 8.6 天未更新）"
+    assert "*锁定版本*" in slack and lag in slack
+    embeds = radar_message(DISCORD, found, "zh")["embeds"]
+    assert lag in "\n".join(e["description"] for e in embeds)
 
 
 def test_the_precision_line_says_what_it_measures_and_counts_the_unconfirmed(
@@ -319,10 +323,12 @@ def test_the_precision_line_says_what_it_measures_and_counts_the_unconfirmed(
     for lang, line in (("en", en), ("zh", zh)):
         markdown = render_radar_markdown(found, lang)
         assert line in markdown and "Precision" not in markdown and "准确率" not in markdown
-        slack = json.dumps(render_radar_slack(found, lang=lang), ensure_ascii=False)
+        slack = json.dumps(radar_message(SLACK, found, lang), ensure_ascii=False)
         assert slack_escape(line) in slack
-        discord = render_radar_discord(found, lang)["embeds"][0]
-        assert line in json.dumps(discord, ensure_ascii=False)
+        embeds = radar_message(DISCORD, found, lang)["embeds"]
+        shown_text = "\n".join(e["description"] for e in embeds)  # as Discord shows it:
+        shown_text = re.sub(r"\\(.)", r"\1", shown_text).replace("\u200b", "")  # unescaped
+        assert line in shown_text
     told = json.loads(render_radar_json(found))["precision"]
     assert told["measures"] == "share of culprit attributions shown not corrected by readers"
     assert (told["attributions"], told["corrected"], told["precision"]) == (shown, 0, 1.0)

@@ -7,15 +7,14 @@ from __future__ import annotations
 import json
 
 from bot.analyze.counts import build_report
+from bot.features.radar.message import radar_message
 from bot.features.radar.outline import RadarPart
 from bot.features.radar.render import (
-    render_radar_discord,
     render_radar_markdown,
-    render_radar_slack,
 )
 from bot.features.radar.render_json import render_radar_json
 from bot.features.radar.service import RadarService
-from bot.platforms.registry import chat_parts
+from bot.platforms.registry import DISCORD, SLACK, chat_parts
 from formatters.markdown import render_markdown
 from tests.fakes.github_api import FakeGitHub
 from tests.features.radar.test_service import radar, window  # noqa: F401
@@ -43,14 +42,12 @@ def test_a_fix_still_in_review_at_the_days_end_is_open_breakage_on_every_surface
     (told,) = json.loads(render_radar_json(found))["open"]
     assert (told["plugin_number"], told["why"], told["age_days"]) == (790, "broken", 0.7)
     assert told["opened_at"] == "2025-10-06T00:00:00+00:00"
-    slack = json.dumps(render_radar_slack(found), ensure_ascii=False)
+    slack = json.dumps(radar_message(SLACK, found, "en"), ensure_ascii=False)
     assert f"<{TPU}790|tpu-inference#790> {REVIVE} — says upstream broke it, open 0.7 days" in slack
-    (field,) = [
-        f for f in render_radar_discord(found, "zh")["embeds"][0]["fields"] if "故障" in f["name"]
-    ]
-    assert (
-        f"[tpu-inference#790]({TPU}790)" in field["value"] and "已 0.7 天未解决" in field["value"]
-    )
+    embeds = radar_message(DISCORD, found, "zh")["embeds"]
+    shown = "\n".join(e["description"] for e in embeds)
+    assert "**未解决的故障**" in shown
+    assert f"[tpu-inference#790]({TPU}790)" in shown and "已 0.7 天未解决" in shown
 
 
 def test_the_daily_section_and_its_first_message_say_what_is_still_broken(

@@ -14,12 +14,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.features.radar.message import radar_message
 from bot.features.radar.model import Radar
-from bot.features.radar.render import render_radar_markdown, render_radar_slack
+from bot.features.radar.render import render_radar_markdown, short
 from bot.features.radar.render_json import render_radar_json
 from bot.features.radar.service import RadarService
 from bot.model.report import ActivityItem
 from bot.model.windows import Window, parse_window
+from bot.platforms.registry import SLACK
 from tests.fakes.github_api import FakeGitHub, FakeItem, Fault
 from tests.features.radar.radar_data import month_window_days, pin_request, radar_github, records
 
@@ -172,13 +174,14 @@ def test_every_surface_shows_the_leading_culprit_with_its_fixes(
     assert all(link["upstream"] for link in data["links"])
     markdown = render_radar_markdown(found)
     assert f"vllm#{top.ref.number}" in markdown.split("## Pins")[0]
-    slack = render_radar_slack(found)
+    slack = radar_message(SLACK, found, "en")
     sections = [b["text"]["text"] for b in slack["blocks"] if b["type"] == "section"]
     assert f"vllm#{top.ref.number}" in sections[0]
     for fix in top.fixes:
-        assert f"|#{fix.number}>" in sections[0]
+        assert f"|{short(fix.plugin_repo)}#{fix.number}>" in sections[0]
     assert all(len(text) <= 3000 for text in sections)
-    assert "more upstream changes" in sections[0]  # the rest: one link away
+    # The rest: named by the command that lists them all.
+    assert "more upstream changes. (`vllm-report radar` shows all)" in "".join(sections)
 
 
 def test_an_upstream_pr_knows_which_plugins_it_broke_once_they_are_archived(

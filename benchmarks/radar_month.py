@@ -33,10 +33,12 @@ from zoneinfo import ZoneInfo
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app import open_bot, radar
+from bot.features.radar.message import radar_message
 from bot.features.radar.model import Radar
-from bot.features.radar.render import render_radar_markdown, render_radar_slack
+from bot.features.radar.render import render_radar_markdown
 from bot.model.rules import load_rules
 from bot.model.windows import parse_window
+from bot.platforms.registry import SLACK
 from config.settings import load_settings
 from tests.fakes.github_api import RecordedRequest
 from tests.features.radar.radar_data import month_window_days, radar_github, records
@@ -146,7 +148,7 @@ def main() -> None:
     print("\nthe report's head:\n")
     print("\n".join(render_radar_markdown(found).splitlines()[:8]))
     print("\n/vllm-radar as Slack blocks:\n")
-    print(json.dumps(render_radar_slack(found), ensure_ascii=False, indent=1))
+    print(json.dumps(radar_message(SLACK, found, "en"), ensure_ascii=False, indent=1))
 
 
 def _upstream_asks(requests: list[RecordedRequest]) -> str:

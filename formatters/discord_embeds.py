@@ -22,7 +22,7 @@ from formatters import wording as w
 from formatters._text import clean, discord_escape, truncate
 
 # Discord's limits (../shared/facts/platform-facts.md §2.1), obeyed below. A message's
-# `content` limit is the platform object's (bot.platforms.discord): embeds are drawn here.
+# `content` limit is the platform object's (bot.platforms.discord.draw): embeds are drawn here.
 EMBEDS_PER_MESSAGE = 10
 EMBED_TITLE_LIMIT = 256
 EMBED_DESCRIPTION_LIMIT = 4096

@@ -25,7 +25,7 @@ if os.environ.get("CI"):
 
 # The slow integration tests: real processes killed and raced, PostgreSQL, the browser.
 # The README's `pytest` skips them (a contributor's run stays under 10 minutes on 2 cores);
-# `pytest --slow` runs everything, `pytest --slow -m slow` only them (.ci/run runs everything, on four workers).
+# `pytest --slow` runs everything, `pytest --slow -m slow` only them (.ci/run: everything).
 SLOW_FILES = frozenset(
     {
         "test_delivery.py",

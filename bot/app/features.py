@@ -3,8 +3,8 @@ features give it (see docs/architecture.md, "Features"). A new feature is added 
 its own folder; the core below does not change.
 
 Each builder takes the parts it needs, not the Bot, so bot.app.wiring can call them while
-it opens one. Feature modules are imported where they are used: a process that never asks
-for the radar never imports it.
+it opens one. Feature modules are imported inside the builders, so importing the
+composition root imports no feature.
 """
 
 from __future__ import annotations

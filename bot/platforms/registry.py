@@ -1,6 +1,6 @@
 """The chat platforms a report is drawn for, as objects: each holds its own limits and
 draws what the bot posts there (a report's parts, a picture among them, a one-message
-digest, a sentence, a command's answer, the radar) and says what to do when a channel
+digest, a sentence, a command's answer) and says what to do when a channel
 refuses the bot. Callers look one up by its name (`platform_named(destination.platform)`)
 instead of branching on the name; a new platform is one package (`bot/platforms/<name>/`,
 its `draw.py` here) and one entry in `PLATFORMS`.

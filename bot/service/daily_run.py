@@ -64,7 +64,7 @@ class FeatureDigests(Protocol):
 
 
 @dataclass(frozen=True)
-class Message:
+class DigestMessage:
     """One message a feature sends a destination after the day's post."""
 
     destination: Destination
@@ -79,7 +79,7 @@ class DestinationDigests(Protocol):
 
     def messages(
         self, report: Report, subscriptions: Sequence[Subscription], now: datetime, lang: str
-    ) -> list[Message]:
+    ) -> list[DigestMessage]:
         """This run's messages, one per destination with subscriptions due."""
         ...
 

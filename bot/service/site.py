@@ -309,9 +309,11 @@ class SiteBuilder:
             self._topic(files, topic)
 
     def _recipe(self) -> str:
-        """What every page is made with besides the facts: the code, the topic rules and
-        the site's settings. A change to any of them makes every page again."""
-        settings = (self.repo, str(self.tz), self.cutoff, self.base_url, self.reports.rules)
+        """What every page is made with besides the facts: the code, the topic rules, the
+        site's settings and the features' pages. A change to any of them makes every page
+        again."""
+        pages = [p.key for p in self.pages]  # a day's record keeps what these pages need
+        settings = (self.repo, str(self.tz), self.cutoff, self.base_url, self.reports.rules, pages)
         return hashlib.sha256(stable(settings).encode() + code_digest()).hexdigest()
 
     def _day_of(self, moment: datetime) -> date:

@@ -11,7 +11,7 @@ from bot.delivery import Destination
 from bot.features.personal.render import combined_parts
 from bot.features.personal.service import STREAM, PersonalDigests, by_destination
 from bot.model.report import Report
-from bot.service.daily_run import Message
+from bot.service.daily_run import DigestMessage
 from bot.store import Subscription
 
 
@@ -21,7 +21,7 @@ class PersonalMessages:
 
     def messages(
         self, report: Report, subscriptions: Sequence[Subscription], now: datetime, lang: str
-    ) -> list[Message]:
+    ) -> list[DigestMessage]:
         found = []
         for group in by_destination(self.digests.due(report, subscriptions, now)):
             first = group[0].subscription
@@ -36,5 +36,5 @@ class PersonalMessages:
             parts = combined_parts(first.platform, digests, lang) if digests else []
             # Keyed by the run's window, whatever the digests cover: one message a run.
             name = f"vLLM digest {report.window.label}"
-            found.append(Message(target, parts, name, tuple(quiet)))
+            found.append(DigestMessage(target, parts, name, tuple(quiet)))
         return found

@@ -31,7 +31,6 @@ from bot.features.radar.phrases import RADAR_TEXT, has, pin_reason, said
 from formatters._text import clean, item_url
 
 TITLE_CHARS = 90
-SLACK_SECTION = 3000
 _LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})")
 
 
@@ -361,6 +360,3 @@ def _md_why(ref: UpstreamRef, lang: str = "en") -> str:
 
 def _md_text(text: str) -> str:
     return clean(text, TITLE_CHARS).replace("[", "\\[").replace("]", "\\]")
-
-
-# -- Slack and Discord -------------------------------------------------------------------

@@ -71,12 +71,12 @@ def _plugins_radar(
     request or two a plugin (`benchmarks/radar_requests.py`), and anonymous GitHub gives 60
     an hour to the whole run (the daemon's log says so on each
     daily run, `doctor` too)."""
-    from bot.features.radar.service import RadarService, with_radar
+    from bot.features.radar.service import with_radar
 
     plugins = settings.plugin_list
     if not plugins:
         return None
-    service = RadarService(archiver, plugins, clock, settings.pin_lag_days)
+    service = radar_service(settings, archiver, clock)
 
     def add(report: Report, ask: bool) -> Report:
         if ask and settings.github_token is None:

@@ -82,4 +82,6 @@ def _cut_words(text: str, limit: int) -> str:
     space = cut.rfind(" ")
     if space > 0 and cut[:space].strip() and space >= min(len(cut) * 4 // 5, len(cut) - WHOLE_WORD):
         cut = cut[:space]
+    if cut.count("`") % 2 and cut.rfind("`") > len(cut) // 2:
+        cut = cut[: cut.rfind("`")]  # a code span whole or not at all: it would run on
     return cut.rstrip() + ELLIPSIS

@@ -6,6 +6,8 @@ changes …"). A kind of work labels; it is never said as the reason an item mat
 
 from __future__ import annotations
 
+import re
+
 from bot.model.report import Catalog, Explanation
 
 _ZH_WORK = {
@@ -19,7 +21,7 @@ _ZH_WORK = {
     "test": "测试",
     "benchmark": "基准工具",
     "revert": "回退",
-    "backport": "回移",
+    "backport": "backport",
     "release": "发布",
     "deprecation": "弃用",
 }
@@ -79,15 +81,12 @@ def overview(
 def _mostly(found: list[Explanation], lang: str, catalog: Catalog, beside: str) -> str:
     """What most of the work was about (topics named twice or more) and the hardware named."""
     areas: dict[str, int] = {}
-    hardware: dict[str, str] = {}
     for each in found:
         for key in each.areas:
             if key != beside:
                 areas[key] = areas.get(key, 0) + 1
-        for name in each.hardware:
-            hardware.setdefault(name.lower(), name)
     top = [k for k in sorted(areas, key=lambda k: -areas[k])[:OVERVIEW_AREAS] if areas[k] >= 2]
-    named = list(hardware.values())[:OVERVIEW_HARDWARE]
+    named = _hardware([name for each in found for name in each.hardware])
     if lang == "zh":
         said = [f"{catalog.topic_name(k, lang)}（{areas[k]}）" for k in top]
         about = [
@@ -103,13 +102,30 @@ def _mostly(found: list[Explanation], lang: str, catalog: Catalog, beside: str) 
     return "; ".join(a for a in about if a)
 
 
+# Accelerator names their makers write in capitals ("B200", "MI300X", "SM120"); a label's
+# lower case ("b200") is no other name. gfx targets are written in lower case ("gfx950").
+_CAPITALISED = re.compile(r"^(?:mi|b|h|a|l|sm|gb|rtx|v|t|p)\d", re.I)
+
+
+def _cased(name: str) -> str:
+    if name.lower().startswith("gfx"):
+        return name.lower()
+    return name.upper() if _CAPITALISED.match(name) else name
+
+
+def _hardware(names: list[str]) -> list[str]:
+    """The hardware named, each once, as its maker writes it ("MI300X", "B200", "gfx950";
+    never "mi300x" beside "MI300X")."""
+    return list(dict.fromkeys(_cased(name) for name in names))[:OVERVIEW_HARDWARE]
+
+
 def _kind_counts(found: list[Explanation], lang: str) -> list[str]:
     counts: dict[str, int] = {}
     for item in found:
         counts[item.work or ""] = counts.get(item.work or "", 0) + 1
     order = sorted(counts, key=lambda k: (k == "", -counts[k], k))
     if lang == "zh":
-        return [f"{_KINDS['zh'].get(k, ('其他', '其他'))[0]} {counts[k]}" for k in order]
+        return [f"{_KINDS['zh'].get(k, ('其他', '其他'))[0]} {counts[k]} 项" for k in order]
     out = []
     for kind in order:
         one, many = _KINDS["en"].get(kind, ("other", "other"))
@@ -155,7 +171,7 @@ _LABELS = {
         ("pr", "test"): "测试",
         ("pr", "benchmark"): "基准",
         ("pr", "revert"): "回退",
-        ("pr", "backport"): "回移",
+        ("pr", "backport"): "backport",
         ("pr", "release"): "发布",
         ("pr", "deprecation"): "弃用",
         ("issue", "bug"): "缺陷",

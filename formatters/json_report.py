@@ -94,6 +94,9 @@ def _prose(report: Report, prose: Prose) -> dict[str, Any]:
         "model": prose.model,
         "summary": dict(prose.summary),
         "notes": notes,
+        # The Chinese edition's parts by item: `what` (its own words), `why` (its quoted
+        # reason), each said in Chinese in place of the English.
+        "parts": {str(k): dict(v) for k, v in prose.parts.items()},
         # The first contract's names, kept: notes of key changes and of hot threads.
         "item_notes": {k: v for k, v in notes.items() if k in key},
         "discussion_notes": {**{k: v for k, v in notes.items() if k in hot}, **discussions},

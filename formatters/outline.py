@@ -36,9 +36,7 @@ from bot.model.outline_parts import (
 from bot.model.report import (
     BASELINE_DAYS,
     SECTIONS,
-    ActivityItem,
     Featured,
-    Landed,
     ListName,
     Report,
     Sections,
@@ -47,8 +45,6 @@ from bot.model.report import (
 from bot.model.states import state_key
 from formatters import outline_entries as oe
 from formatters import wording as w
-from formatters._text import item_url
-from formatters.explanations import kind_label
 from formatters.outline_entries import as_of, story_entry
 from formatters.outline_sections import (
     activity_section,
@@ -59,6 +55,7 @@ from formatters.outline_sections import (
     summary_section,
     trends_section,
 )
+from formatters.outline_since import since_section
 from formatters.outline_topics import (
     BUCKET_ORDER,
     topic_line,
@@ -117,7 +114,8 @@ def _day_sections(report: Report, info: Sections, lang: str) -> list[Section]:
     """The day's own sections: since last time, the summary, each topic, hot, trends, key
     changes, activity, notable issues."""
     sections: list[Section] = []
-    since = _since(report, lang)  # only with a past: a report standing alone has none
+    # Only with a past: a report standing alone has none.
+    since = since_section(report, lang, _featured_here(report))
     sections += [since] if since is not None else []
     sections.append(summary_section(report, info, lang))
     # In most detail: a topic report's own topic, else the first vendor with items
@@ -278,7 +276,7 @@ def _gist(report: Report, info: Sections, lang: str, quiet: bool = False) -> tup
         news = oe.members_line(report, story, lang) if _newsworthy(story, number) else None
         # Its own words and why it matters; a revert proposed the same day is the
         # headline's business, said by the story line ("revert proposed in #38169").
-        lines = oe.description(report, number, lang, links=news is None)
+        lines = oe.description(report, number, lang, links=news is None, featured=True)
         if news is not None:
             lines.append(news)
         entry = Entry(oe.head(report, number, lang, author=False), tuple(lines), number)
@@ -355,28 +353,6 @@ def featured(report: Report) -> tuple[Featured, ...]:
     return tuple(out)
 
 
-SINCE_SHOWN = 8  # landed work told in the full report; the rest by number
-
-
-def _since(report: Report, lang: str) -> Section | None:
-    """Since last time: work a published report featured before that has since merged, been
-    closed or been reverted, each with the day it was first featured and its state then."""
-    found = report.continuity
-    # Landed work this report features anyway (a key change, a notable issue, the gist) is
-    # told there, with the day it was first featured: one item, one place.
-    elsewhere = _featured_here(report)
-    landed = [entry for entry in (found.since if found else ()) if entry.number not in elsewhere]
-    if not landed:
-        return None
-    entries = tuple(_landed_entry(report, entry, lang) for entry in landed[:SINCE_SHOWN])
-    rest: Line | None = None
-    more = [entry.number for entry in landed[SINCE_SHOWN:]]
-    if more:
-        rest = (Our(w.text(lang, "more_stories", n=len(more), refs="").rstrip()),)
-        rest += tuple(oe.refs(report, more, lang, lead_space=True, make=_since_ref))
-    return Section("since", w.text(lang, "since"), (Block(None, entries, "list", rest),))
-
-
 def _featured_here(report: Report) -> frozenset[int]:
     """The items this report features in its gist, key changes and notable issues (a
     topic's digest is its section and what landed: nothing there tells landed work)."""
@@ -390,42 +366,11 @@ def _featured_here(report: Report) -> frozenset[int]:
     )
 
 
-def _landed_entry(report: Report, entry: Landed, lang: str) -> Entry:
-    """`#38049 [Model] Add … — featured 03-24 in review → merged today`."""
-    item = _since_item(report, entry.number)
-    if lang == "en":
-        lead, title = " ", Theirs(item.title)
-    else:  # as a head line says it: its tags in Chinese, the rest of its title shorter
-        info = report.sections
-        label = kind_label(info.explained.get(entry.number) if info is not None else None, lang)
-        lead, title = (
-            f" 【{label}】" if label else " ",
-            oe.zh_title(item),
-        )
-    tz = report.window.start.tzinfo
-    on = None if report.window.contains(entry.at) else entry.at.astimezone(tz).strftime("%m-%d")
-    before, after = w.landed(lang, entry.first_day, entry.then, entry.now, on)
-    head: list[Part] = [_since_ref(report, entry.number), Our(lead), title, Our(" — " + before)]
-    if entry.by is not None:
-        head += [_since_ref(report, entry.by), Our(after)]
-    return Entry(tuple(head), (), None, covers=frozenset({entry.number}))
-
-
-def _since_item(report: Report, number: int) -> ActivityItem:
-    found = report.continuity.items.get(number) if report.continuity else None
-    return found if found is not None else report.item(number)
-
-
-def _since_ref(report: Report, number: int) -> Ref:
-    """A link to landed work, or to the revert that undid it (a PR, wherever it is held)."""
-    try:
-        item = _since_item(report, number)
-    except KeyError:  # a revert the report does not hold: GitHub redirects either way
-        return Ref(number, item_url(report.repo, "pr", number))
-    return Ref(number, item_url(report.repo, item.kind, number))
-
-
-NEWS = frozenset({"revert", "reverted", "reland", "replacement"})  # relations a headline says
+# Relations a headline says: a revert, a re-land, a replacement; a report after a change
+# to what it names; the fix of a failing test.
+NEWS = frozenset({"revert", "reverted", "reland", "replacement"}) | frozenset(
+    {"reported_after", "changed_before", "fixes_test", "test_failure"}
+)
 
 
 def _newsworthy(story: Story, number: int) -> bool:

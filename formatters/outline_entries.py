@@ -26,7 +26,8 @@ from bot.model.states import state_key
 from formatters import wording as w
 from formatters._text import item_url
 from formatters.explanations import kind_label
-from formatters.why import Facts, why_line
+from formatters.gloss_zh import gloss, pieces
+from formatters.why import QUOTE_LIMIT, Facts, why_line
 
 
 def ref(report: Report, number: int) -> Ref:
@@ -85,21 +86,32 @@ def zh_title(item: ActivityItem) -> Theirs:
 
 
 def head(
-    report: Report, number: int, lang: str, *, author: bool = True, state: str | None = None
+    report: Report,
+    number: int,
+    lang: str,
+    *,
+    author: bool = True,
+    state: str | None = None,
+    title: Line | None = None,
 ) -> Line:
+    """`#N title — state · author`; `title`: said in place of the item's own (the Chinese
+    edition's whole gloss of it under a vendor's heading)."""
     item = report.item(number)
-    if lang == "en":
-        line: list[Part] = [
-            ref(report, number),
-            Our(" "),
-            Theirs(item.title, HEAD_TITLE),
-            Our(" — "),
-        ]
+    if lang == "zh" and title is not None:
+        info = report.sections
+        label = kind_label(info.explained.get(number) if info is not None else None, lang)
+        verb = "".join(p.text for p in title).removeprefix("拟").removeprefix("曾提议")
+        if label and verb.startswith(label):
+            label = None  # "修复 TPU 上的…" says its kind itself: not "【修复】修复 …"
+        line: list[Part] = [ref(report, number), Our(f" 【{label}】" if label else " ")]
+        line += [*unended(title), Our(" — ")]
+    elif lang == "en":
+        line = [ref(report, number), Our(" "), Theirs(item.title, HEAD_TITLE), Our(" — ")]
     else:  # its tags said in Chinese (【修复】), the rest of its title quoted, shorter
         info = report.sections
         label = kind_label(info.explained.get(number) if info is not None else None, lang)
-        title = zh_title(item)
-        line = [ref(report, number), Our(f" 【{label}】" if label else " "), title, Our(" — ")]
+        shown = zh_title(item)
+        line = [ref(report, number), Our(f" 【{label}】" if label else " "), shown, Our(" — ")]
     line.append(Our(state or state_of(report, number, lang)))
     past = featured_before(report, number)
     if past is not None:
@@ -109,12 +121,33 @@ def head(
     return tuple(line)
 
 
+def unended(sentence: Line) -> Line:
+    """A Chinese sentence said as a name: without its full stop."""
+    last = sentence[-1]
+    if isinstance(last, Our):
+        return (*sentence[:-1], Our(last.text.rstrip("。")))
+    return sentence
+
+
 def again_head(report: Report, number: int, lang: str, *, state: str | None = None) -> Line | None:
-    """A later mention's head line in Chinese: its number, a short title and its state,
-    where it was first told whole ("#38139 Remove redundant device copies… — 审阅中（见上）")."""
+    """A later mention's head line in Chinese: its number, its Chinese sentence (else a
+    short title) and its state, where it was first told whole ("#37607 默认启用 tcmalloc —
+    已合并（见上）", "#38139 Remove redundant device copies… — 审阅中（见上）")."""
     if lang == "en":
         return None
     state = state or state_of(report, number, lang)
+    # A PR's Chinese sentence names it (the English title was given above); an issue's
+    # says what was reported, which names no item: its title does.
+    said = chinese_sentence(report, number) if report.item(number).kind == "pr" else None
+    if said is not None:
+        return (
+            ref(report, number),
+            Our(" "),
+            *unended(said),
+            Our(" — "),
+            Our(state),
+            Our("（见上）"),
+        )
     short = Theirs(shown_title(report.item(number), lang), SHORT_TITLE)
     return (ref(report, number), Our(" "), short, Our(" — "), Our(state), Our("（见上）"))
 
@@ -137,6 +170,9 @@ def model_note(report: Report, number: int, *, thread: bool = False) -> Line | N
     return (Our("✍️ "), Theirs(note, 400)) if note else None
 
 
+ZH_QUOTE = 80  # an English quote in the Chinese edition: the clause that adds, not a page
+
+
 def description(
     report: Report,
     number: int,
@@ -144,22 +180,58 @@ def description(
     *,
     thread: bool = False,
     links: bool = True,
+    glossed: bool = False,
+    featured: bool = False,
 ) -> list[Line]:
-    """What an entry says under its head line: the item's own words (in Chinese visibly a
-    quote of the English), why it matters from the facts, then what a model added, beside
-    them. `links`: false leaves out what it reverts or is reverted by (its story's line
-    beside it names them)."""
+    """What an entry says under its head line: the item's own words, why it matters from
+    the facts, then what a model added, beside them. `links`: false leaves out what it
+    reverts or is reverted by (its story's line beside it names them).
+
+    In Chinese, first a sentence of its own: its title glossed (formatters.gloss_zh;
+    `glossed`: its head line says it already), then a model's checked translation of its
+    own words when there is one. Then why it matters, in Chinese; an
+    English quote of the author's only in a `featured` entry (What happened, the key
+    changes, the notable issues) and only beside a Chinese sentence, cut to the clause a
+    glance takes in: an English quote never stands alone, and the Chinese edition lists a
+    vendor's work one Chinese line an item, as the reports it replaces do (the English
+    edition quotes every line; a model's checked Chinese of a quote takes its place)."""
     said = own_words(report, number)
-    if said is not None and lang == "zh":
-        said = (Our("原文：「"), *said, Our("」"))
-    reason = why(report, number, lang, links=links)
-    added = model_note(report, number, thread=thread)
-    return [line for line in (said, reason, added) if line is not None]
+    if lang == "en":
+        reason = why(report, number, lang, links=links)
+        added = model_note(report, number, thread=thread)
+        return [line for line in (said, reason, added) if line is not None]
+    first = None if glossed else chinese_sentence(report, number)
+    translated = model_part(report, number, "what")  # its own words in Chinese, beside
+    chinese = first is not None or glossed or translated is not None
+    reason = why(report, number, lang, links=links, quotes=ZH_QUOTE if featured and chinese else 0)
+    thread_note = model_note(report, number, thread=True) if thread else None
+    return [line for line in (first, translated, reason, thread_note) if line is not None]
 
 
-def why(report: Report, number: int, lang: str, *, links: bool = True) -> Line | None:
+def chinese_sentence(report: Report, number: int, *, whole: bool = False) -> Line | None:
+    """The item's title said as a Chinese sentence (formatters.gloss_zh), or None;
+    `whole`: only one that says all its title says."""
+    info = report.sections
+    found = info.explained.get(number) if info is not None else None
+    item = as_of(report.item(number), report.window.end)
+    said = pieces(gloss(item, found, _state(item), whole=whole))
+    return tuple(Theirs(t, HEAD_TITLE) if theirs else Our(t) for t, theirs in said) or None
+
+
+def model_part(report: Report, number: int, part: str) -> Line | None:
+    """A part of what a model wrote of the item in Chinese (`what`: its description
+    translated; `why`: its quoted reason translated), after it passed its checks; marked ✍️."""
+    prose = report.prose
+    parts = prose.parts.get(number, {}) if prose is not None else {}
+    said = parts.get(part)
+    return (Our("✍️ "), Theirs(said, 400)) if said else None
+
+
+def why(
+    report: Report, number: int, lang: str, *, links: bool = True, quotes: int = QUOTE_LIMIT
+) -> Line | None:
     """Why the item matters, from the facts (bot.analyze.explain), in the reader's
-    language; None when no fact says why."""
+    language; None when no fact the title does not give says why."""
     info = report.sections
     found = info.explained.get(number) if info is not None else None
     if info is None or found is None:
@@ -175,8 +247,28 @@ def why(report: Report, number: int, lang: str, *, links: bool = True) -> Line |
     def link(n: int) -> Ref:  # an item the report does not hold: GitHub redirects either way
         return ref(report, n) if known(report, n) else Ref(n, item_url(report.repo, "pr", n))
 
-    facts = Facts(other, state, link)
-    return why_line(found, item.title, item.merged_at is not None, lang, facts, links=links)
+    def merged(n: int) -> bool:
+        return known(report, n) and as_of(report.item(n), report.window.end).merged_at is not None
+
+    facts = Facts(other, state, link, merged)
+    translated = model_part(report, number, "why") if lang == "zh" else None
+    return why_line(
+        found,
+        item.title,
+        _state(item),
+        lang,
+        facts,
+        links=links,
+        effect_zh=translated[-1].text if translated else None,
+        quotes=quotes,
+    )
+
+
+def _state(item: ActivityItem) -> str:
+    """merged, open or closed, of an item as it stood when the window ended (`as_of`)."""
+    if item.merged_at is not None:
+        return "merged"
+    return "closed" if item.closed_at is not None else "open"
 
 
 def _same_words(said: str, title: str) -> bool:
@@ -219,17 +311,29 @@ def story_entry(
     *,
     state: str | None = None,
     again: tuple[Line, ...] = (),
+    glossed: bool = False,
+    featured: bool = False,
 ) -> Entry:
     """A story told by its lead (a story told from another member: `Story.led_by`): its own
-    words, why it matters, its story's members. `again`: what a later mention keeps."""
+    words, why it matters, its story's members. `again`: what a later mention keeps;
+    `glossed`: in Chinese, the head says a title the gloss says whole in Chinese (as the
+    reports we replace list a vendor's work), the English title staying in the appendix."""
     number = story.lead
-    lines = description(report, number, lang, links=not story.members)
+    title = chinese_sentence(report, number, whole=True) if glossed and lang == "zh" else None
+    lines = description(
+        report,
+        number,
+        lang,
+        links=not story.members,
+        glossed=title is not None,
+        featured=featured,
+    )
     named = frozenset(p.number for line in lines for p in line if isinstance(p, Ref))
     members = members_line(report, story, lang, skip=named)
     if members:
         lines.append(members)
     return Entry(
-        head(report, number, lang, state=state),
+        head(report, number, lang, state=state, title=title),
         tuple(lines),
         number,
         again=again,

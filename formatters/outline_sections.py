@@ -40,7 +40,8 @@ def hot_section(report: Report, info: Sections, lang: str) -> Section:
         if hot.reactions:
             figures += w.SEP[lang] + w.text(lang, "reactions", n=hot.reactions)
         figures_line: Line = (Our(figures),)
-        said = oe.description(report, hot.number, lang, thread=True)
+        title = oe.chinese_sentence(report, hot.number, whole=True) if lang == "zh" else None
+        said = oe.description(report, hot.number, lang, thread=True, glossed=title is not None)
         lines: list[Line] = [*said, figures_line]
         again: tuple[Line, ...] = (figures_line,)
         if report.prose is not None and hot.number in report.prose.discussions:
@@ -57,7 +58,7 @@ def hot_section(report: Report, info: Sections, lang: str) -> Section:
             lines.append((Our(w.text(lang, "linked")), *oe.refs(report, known, lang)))
         entries.append(
             Entry(
-                oe.head(report, hot.number, lang),
+                oe.head(report, hot.number, lang, title=title),
                 tuple(lines),
                 hot.number,
                 again=again,
@@ -73,7 +74,9 @@ def key_section(report: Report, info: Sections, lang: str) -> Section:
         story = oe.story_of(report, info, change.number).led_by(change.number)
         state = _change_state(report, change, lang)
         # Told above, the gist said why it matters: a later mention is its head alone.
-        entries.append(oe.story_entry(report, story, lang, state=state))
+        entries.append(
+            oe.story_entry(report, story, lang, state=state, glossed=True, featured=True)
+        )
     return Section("key", w.text(lang, "key"), (oe.block_or_nothing(entries, lang, "numbered"),))
 
 
@@ -92,7 +95,7 @@ def _change_state(report: Report, change: KeyChange, lang: str) -> str:
 def notable_section(report: Report, info: Sections, lang: str) -> Section:
     entries = []
     for issue in info.notable_issues:
-        lines = oe.description(report, issue.number, lang)
+        lines = oe.description(report, issue.number, lang, featured=True)
         entries.append(
             Entry(
                 oe.head(report, issue.number, lang),

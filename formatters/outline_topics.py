@@ -88,10 +88,10 @@ def _topic_entry(
     lead is the topic's, else the weightiest of its items that is."""
     mine = _topic_members(section)
     if story.lead in mine:
-        return oe.story_entry(report, story, lang)
+        return oe.story_entry(report, story, lang, glossed=True)
     own = [n for n in story.numbers if n in mine]
     head = max(own, key=lambda n: (info.weights.get(n, 0.0), -n))
-    return oe.story_entry(report, story.led_by(head), lang)
+    return oe.story_entry(report, story.led_by(head), lang, glossed=True)
 
 
 BRIEF_STORIES = 3  # another vendor's weightiest stories in the full report

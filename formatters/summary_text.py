@@ -77,8 +77,9 @@ def _swept(report: Report, name: ListName, lang: str) -> str:
         return ""
     if lang == "zh":
         parts = [f"因低质量被批量关闭 {split.low_effort} 个"] if split.low_effort else []
-        parts += [f"过期关闭 {split.stale} 个"] if split.stale else []
-        return f"（其中{'、'.join(parts)}）" if parts else ""
+        parts += [f"stale 机器人自动关闭 {split.stale} 个"] if split.stale else []
+        said = "、".join(parts)
+        return f"（其中{' ' if said[:1].isascii() else ''}{said}）" if parts else ""
     parts = [f"{split.low_effort} as low-effort in bulk"] if split.low_effort else []
     parts += [f"{split.stale} by the stale bot"] if split.stale else []
     return f" ({', '.join(parts)})" if parts else ""

@@ -3,7 +3,7 @@
 Analysis returns facts; this module turns them into words for every renderer: headings,
 states, plurals, the counts line, story relations, the "why" of a key change. The phrases
 by key are formatters.phrases; the summary paragraph is formatters.summary_text. Chinese
-follows the developer vocabulary of the reports we replace (已合并, 审阅中, 过期关闭 …) with
+follows the developer vocabulary of the reports we replace (已合并, 审阅中, stale …) with
 full-width punctuation （），、：.
 """
 
@@ -79,7 +79,7 @@ STATES = {
         "issue_completed": "已解决",
         "issue_not_planned": "不予处理",
         "issue_duplicate": "因重复关闭",
-        "stale": "过期关闭",
+        "stale": "被 stale 机器人关闭",
         "rfc": "RFC",
         "rfc_open": "RFC 讨论中",
         "approved": "已获批准",
@@ -108,12 +108,16 @@ RELATIONS = {
         "attempt": ("same title and author", "same title and author"),
         "related": ("related", "related"),
         "delivers": ("delivers", "delivers"),
+        "reported_after": ("reported after it", "reported after it"),
+        "changed_before": ("after the change in", "after the change in"),
+        "fixes_test": ("test fix in", "test fix proposed in"),
+        "test_failure": ("for the CI failure", "for the CI failure"),
     },
     "zh": {
         "fixes_lead": ("已由以下 PR 修复", "已提出修复"),
         "fixed_by_lead": ("修复", "修复"),
-        "backport": ("回移", "回移"),
-        "backported": ("回移自", "回移自"),
+        "backport": ("backport", "backport"),
+        "backported": ("backport 自", "backport 自"),
         "revert": ("已被回退", "已提出回退"),
         "reverted": ("回退", "回退"),
         "reland": ("已重新合入", "已提出重新合入"),
@@ -128,6 +132,10 @@ RELATIONS = {
         "attempt": ("同作者同标题", "同作者同标题"),
         "related": ("相关", "相关"),
         "delivers": ("已实现需求", "已实现需求"),
+        "reported_after": ("合并后报告的问题", "合并后报告的问题"),
+        "changed_before": ("发生在以下改动合并之后", "发生在以下改动合并之后"),
+        "fixes_test": ("测试修复", "已提出测试修复"),
+        "test_failure": ("对应 CI 失败", "对应 CI 失败"),
     },
 }
 
@@ -172,7 +180,7 @@ def relation_word(lang: str, relation: str, member_merged: bool, member_done: bo
     return word + ("：" if lang == "zh" else " ")
 
 
-_PENDING = frozenset({"fixes_lead", "revert", "reland", "replacement"})
+_PENDING = frozenset({"fixes_lead", "revert", "reland", "replacement", "fixes_test"})
 
 SIGNALS = {
     "en": {
@@ -256,7 +264,7 @@ def count_value(report: Report, name: ListName, lang: str) -> str:
         people = "作者或维护者关闭" if name is ListName.CLOSED_UNMERGED_PRS else "人工关闭"
         parts = [f"{people} {split.resolved} 个"]
         parts += [f"因低质量被批量关闭 {split.low_effort} 个"] if split.low_effort else []
-        parts += [f"过期关闭 {split.stale} 个"] if split.stale else []
+        parts += [f"stale 机器人自动关闭 {split.stale} 个"] if split.stale else []
         return f"{value}（{'，'.join(parts)}）"
     people = "by authors or maintainers" if name is ListName.CLOSED_UNMERGED_PRS else "by people"
     parts = [f"{split.resolved} {people}"]

@@ -88,10 +88,27 @@ def thread_facts() -> dict[int, dict[str, Any]]:
 
 
 def body_of(entry: dict[str, Any] | None) -> str | None:
+    """An item's stored body; one the store cut mid-sentence (`body_truncated`) ends at its
+    last whole sentence or line, so no fragment of the cut reads as the author's words."""
     body = (entry or {}).get("body")
     if not body:
         return None
-    return _REMARK.sub("", body) or None
+    body = _REMARK.sub("", body)
+    if (entry or {}).get("body_truncated") or _cut_off(body):
+        body = _whole(body)
+    return body or None
+
+
+def _cut_off(body: str) -> bool:
+    """A stored excerpt that ends mid-sentence on a long line (some files do not mark it)."""
+    last = body.rstrip().rsplit("\n", 1)[-1]
+    return len(last) >= 80 and re.search(r"[A-Za-z,]$", last) is not None
+
+
+def _whole(body: str) -> str:
+    """A cut body up to its last sentence end or line break."""
+    ends = [m.end() for m in re.finditer(r"[.!?。](?=\s)|\n", body)]
+    return body[: ends[-1]].rstrip() if ends else body
 
 
 def _turns(entry: dict[str, Any], reviews: bool) -> list[dict[str, Any]]:

@@ -17,11 +17,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+from bot.analyze.consequence import REVERT as REVERTED
+from bot.analyze.consequence import consequence
+from bot.analyze.severity import severity
 from bot.analyze.titles import title_tags
 from bot.analyze.weight import evidence, figures, routine, substance, weighty_tags
-from bot.analyze.what import what_line
 from bot.model.report import (
     INVERSE,
     ActivityItem,
@@ -39,29 +41,6 @@ CANDIDATES = 8  # PRs whose size and reviews are read from the pulls API (2 requ
 STATE_WEIGHT = {"merged": 1.0, "review": 0.5, "rfc": 0.5, "draft": 0.0}
 DELIVERED_WEIGHT = 0.75  # per request it delivered (closed as completed; three at most)
 PROPOSED_WEIGHT = 0.25  # per request it says it fixes that is still open
-SEVERITY: tuple[tuple[str, str, float], ...] = (
-    ("security", r"security|CVE-\d+|vulnerab\w*|RCE|injection", 5.0),
-    (
-        "crash",
-        r"crash\w*|segfault|segmentation fault|illegal memory access|core dumped|"
-        r"SIGSEGV|SIGABRT|RuntimeError|CUDA error|AssertionError|IndexError|KeyError",
-        3.0,
-    ),
-    ("hang", r"hang(s|ing)?|stuck|deadlock\w*|freez\w*|never returns|livelock", 3.0),
-    ("regression", r"regress\w*", 3.0),
-    (
-        "wrong output",
-        r"wrong|incorrect|garbage|gibberish|!{3,}|exclamation|accuracy|"
-        r"nonsense|NaN|only 1 token|repeat\w*",
-        3.0,
-    ),
-    ("OOM", r"OOM|out of memory|memory leak|leak\w*", 2.5),
-)
-# A word starts at a word boundary; a run of "!!!" has none (a space before it is no \b).
-_SEVERITY_RES = tuple(
-    (name, re.compile(rf"(?:\b|(?=!))(?:{p})", re.I), w) for name, p, w in SEVERITY
-)
-_BUG_TAGS = frozenset({"bug", "bug report", "bugs"})
 
 
 def state_of(item: ActivityItem) -> str:
@@ -97,13 +76,47 @@ def key_change_candidates(
         state = change_state(item, window)
         if state is None or item.kind != "pr" or rules.is_bot(item.author):
             continue
-        rank = (-_base_score(item, state, 0, window), item.number)
+        # What the facts read so far say, without what merging changed for users: a merged
+        # default or fix leads whatever its size, so the reads go where size may decide.
+        rank = (-_base_score(item, state, 0, window, landed=False), item.number)
         (merged if state == "merged" else others).append(rank)
     merged.sort()
     others.sort()
     half = limit // 2
     taken = merged[: max(half, limit - len(others))] + others[: max(half, limit - len(merged))]
     return [number for _, number in sorted(taken)[:limit]]
+
+
+@dataclass(frozen=True)
+class _Day:
+    """What weighing a change of the window reads beside it."""
+
+    window: Window
+    rules: TopicRules
+    details: Mapping[int, PullDetails]
+    discussed: Mapping[int, int]
+    known: Mapping[int, ActivityItem]
+
+
+def _candidate(
+    item: ActivityItem,
+    state: str,
+    story: Story | None,
+    day: _Day,
+    told_from: _ToldFrom,
+    weight: float | None,
+) -> KeyChange:
+    """One change weighed: what it is, what it changed for users, its size and reviewers,
+    the requests it delivers, and the revert proposed for it (news about it)."""
+    delivered = _delivered(item.number, story, day.known, told_from)
+    done = frozenset(n for n in delivered if _completed(day.known[n], day.window))
+    talk = day.discussed.get(item.number, 0)
+    why = _why(item, day.details.get(item.number), talk, day.rules, delivered, done)
+    undoes = _undoes(item, story, day.known, day.window, told_from)
+    score = _score(item, state, why, day.window, undoes, weight, day.known)
+    if state == "merged" and story is not None and told_from.related(story, item.number, "revert"):
+        score = round(score + REVERTED, 2)  # merged, and a revert already proposed or in
+    return KeyChange(item.number, "", state, score, why)
 
 
 def key_changes(
@@ -131,16 +144,11 @@ def key_changes(
             continue
         story = stories.get(item.number)
         story_id = story.id if story is not None else f"s{item.number}"
-        delivered = _delivered(item.number, story, known, told_from)
-        done = frozenset(n for n in delivered if _completed(known[n], window))
-        talk = discussed.get(item.number, 0)
-        why = _why(item, details.get(item.number), talk, rules, delivered, done)
         weight = weights.get(item.number) if weights is not None else None
-        undoes = _undoes(item, story, known, window, told_from)
-        score = _score(item, state, why, window, undoes, weight)
-        by_story.setdefault(story_id, []).append(
-            KeyChange(item.number, story_id, state, score, why)
+        change = _candidate(
+            item, state, story, _Day(window, rules, details, discussed, known), told_from, weight
         )
+        by_story.setdefault(story_id, []).append(replace(change, story=story_id))
     ranked = []
     for changes in by_story.values():
         changes.sort(key=lambda k: (-k.score, k.number))
@@ -155,15 +163,63 @@ def key_changes(
     # What the body says (figures, evidence, tags) weighs nothing in the score: it is read
     # for the changes shown only, not for every PR of the window.
     by_number = {it.number: it for it in items}
-    return tuple(replace(k, why=_described(by_number[k.number], k.why)) for k in ranked[:limit])
+    chosen = _chosen(ranked, limit, by_number, known)
+    return tuple(replace(k, why=_described(by_number[k.number], k.why)) for k in chosen)
+
+
+# The weightiest open work a day's key changes always hold, when it weighs this much: the
+# first of it from OPEN_LEAST, the second only from OPEN_SECOND (a day of merged defaults
+# and regressions keeps room for a new method in review, not for every feature).
+OPEN_LEAST = 2.5
+OPEN_SECOND = 3.5
+
+
+def _chosen(
+    ranked: list[KeyChange],
+    limit: int,
+    by_number: Mapping[int, ActivityItem],
+    known: Mapping[int, ActivityItem],
+) -> list[KeyChange]:
+    """The key changes, best first: every merged security fix and changed default (they
+    change every user's day: never only in the appendix, however many), the weightiest
+    open work (one or two: OPEN_LEAST, OPEN_SECOND), then the rest by
+    score up to `limit`."""
+    must = [
+        k
+        for k in ranked
+        if k.state == "merged"
+        and consequence(by_number[k.number], k.why.delivers, known)[1] in ("security", "default")
+    ]
+    open_work = [k for k in ranked if k.state != "merged" and k.score >= OPEN_LEAST][:2]
+    open_work = [k for i, k in enumerate(open_work) if i == 0 or k.score >= OPEN_SECOND]
+    chosen = list(dict.fromkeys([*must, *open_work]))
+    for change in ranked:
+        if len(chosen) >= max(limit, len(must)):
+            break
+        if change not in chosen:
+            chosen.append(change)
+    chosen = chosen[: max(limit, len(must) + len(open_work))]
+    return sorted(chosen, key=lambda k: (-k.score, k.number))
 
 
 def _base_score(
-    item: ActivityItem, state: str, discussed: int, window: Window, weight: float | None = None
+    item: ActivityItem,
+    state: str,
+    discussed: int,
+    window: Window,
+    weight: float | None = None,
+    fixes: Sequence[int] = (),
+    known: Mapping[int, ActivityItem] | None = None,
+    *,
+    landed: bool = True,
 ) -> float:
+    """What an item is (weight.py), what its merging changed for users (consequence.py:
+    a security fix, a flipped default, a revert, a fix of a regression before open work;
+    `landed`: false leaves it out), and the talk it drew in the window."""
     if weight is None:
         weight = substance(item, window.contains(item.created_at))
-    return STATE_WEIGHT[state] + weight + min(discussed, 12) / 4
+    changed = consequence(item, fixes, known)[0] if landed and state == "merged" else 0.0
+    return STATE_WEIGHT[state] + weight + changed + min(discussed, 12) / 4
 
 
 def _score(
@@ -173,8 +229,9 @@ def _score(
     window: Window,
     undoes: float | None = None,
     weight: float | None = None,
+    known: Mapping[int, ActivityItem] | None = None,
 ) -> float:
-    score = _base_score(item, state, why.comments_in_window, window, weight)
+    score = _base_score(item, state, why.comments_in_window, window, weight, why.delivers, known)
     if undoes is not None:  # a revert weighs what it takes back out
         score = max(score, STATE_WEIGHT[state] + undoes)
     lines = (why.additions or 0) + (why.deletions or 0)
@@ -282,22 +339,6 @@ def _described(item: ActivityItem, why: Why) -> Why:
 
 
 # -- notable issues ------------------------------------------------------------------------
-
-
-def is_bug_report(item: ActivityItem) -> bool:
-    tags = set(title_tags(item.title))
-    labels = {label.lower() for label in item.labels}
-    return bool(
-        tags & _BUG_TAGS or "bug" in labels or (item.body and "Describe the bug" in item.body)
-    )
-
-
-def severity(item: ActivityItem) -> list[tuple[str, float]]:
-    """Severity signals of a bug report, read in its title and problem statement."""
-    if not is_bug_report(item):
-        return []
-    text = item.title + "\n" + what_line(item, limit=600)
-    return [(name, w) for name, pattern, w in _SEVERITY_RES if pattern.search(text)]
 
 
 def notable_issues(

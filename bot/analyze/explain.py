@@ -4,13 +4,14 @@ report tells first, written without a model.
 The kind of work (a fix, a performance change, new model support …; for an issue a bug
 report, a feature request, an RFC …) comes from the title's kind tags, its routine kind and
 its first verb; it labels the item and a vendor's tally, and is never told as a reason. Why
-it matters comes only from facts anyone can check: the issues it says it fixes (each with
-its title and the talk it drew), the PRs that say they fix it, what it reverts or backports
-and to which release, the author's benchmark figures and a cited paper, a default it
-changes and the reason its description gives (both quoted), the hardware, models, flags and
-environment variables it names (for whom), an issue's severity. No fact, no line: a size or
-a category is never offered in its place. Facts only, no words: formatters/why.py says them
-in English and Chinese, and a model may add beside them, never instead of them.
+it matters comes only from facts anyone can check, and only those the title does not
+already give: the issues it says it fixes (each with its title), the PRs that say they fix
+it, what it reverts or backports and to which release, the author's benchmark figures, a
+default it changes (quoted), the description's sentence that says what changes or goes
+wrong and for whom (effects.py, quoted), what its landing waits on. No fact, no line: a
+size, a category, a comment count or a name without what happens to it is never offered in
+its place. Facts only, no words: formatters/why.py says them in English and Chinese, and a
+model may add beside them, never instead of them.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from bot.analyze.changes import severity
-from bot.analyze.reasons import changed_default, options, release_of
+from bot.analyze.effects import effect_sentence, waits_on
+from bot.analyze.reasons import changed_default, release_of
 from bot.analyze.references import Link
+from bot.analyze.severity import severity
 from bot.analyze.titles import prefix_tag, title_tags, untagged
-from bot.analyze.weight import REVERT, evidence, figures, routine
-from bot.analyze.what import reason_line
+from bot.analyze.weight import REVERT, figures, routine
 from bot.model.report import ActivityItem, Explanation
 from bot.model.rules import TopicRules
 
@@ -168,19 +169,18 @@ def explain(
     mine = links.get(number, ())
     is_pr = item.kind == "pr"
     backport = is_pr and routine(item) == "backport"
-    paper = next((e for e in evidence(item) if e.startswith("arXiv")), None)
+    default = changed_default(item, own)
     return Explanation(
         number=number,
         kind=item.kind,
         work=pr_work(item) if is_pr else issue_work(item),
         areas=tuple(areas),
         hardware=_named(rules.hardware, item.title) + _standing(rules.hardware, own, item.title),
-        models=_named(rules.models, item.title) + _versioned(rules.models, own, item.title),
-        options=options(item, own),
+        models=_named(rules.models, item.title),
         figures=figures(item),
-        paper=paper,
-        default=changed_default(item, own),
-        reason=_reason(item, own),
+        default=default,
+        effect=effect_sentence(item, " ".join(s for s in (own, default) if s)),
+        waits_on=waits_on(item),
         signals=tuple(name for name, _ in severity(item)) if not is_pr else (),
         fixes=_targets(mine, "fixes", known, "issue") if is_pr else (),
         fixed_by=tuple(n for n in named_by.get("fixes", ()) if _kind(known, n) == "pr"),
@@ -188,26 +188,7 @@ def explain(
         reverted_by=tuple(n for n in named_by.get("reverts", ()) if n != number),
         backports=_backported(mine) if backport else (),
         release=release_of(item) if backport else None,
-        comments=item.comments,
-        reactions=item.reactions,
     )
-
-
-def _reason(item: ActivityItem, own: str) -> str:
-    """The reason its description gives, unless its own line or title says it already."""
-    found = reason_line(item, REASON_SHOWN)
-    if len(found) < REASON_LEAST or (found.endswith("…") and len(found) < REASON_SHOWN // 2):
-        return ""  # a heading's stub ("Two bugs in `cmake/utils.cmake`…") says nothing yet
-    words = set(re.findall(r"[a-z0-9]{3,}", found.lower()))
-    said = set(re.findall(r"[a-z0-9]{3,}", f"{item.title} {own}".lower()))
-    if not words or len(words & said) >= SAID_SHARE * len(words):
-        return ""
-    return found
-
-
-REASON_SHOWN = 200
-REASON_LEAST = 30
-SAID_SHARE = 0.7  # a reason whose words are mostly its title's and own line's says nothing new
 
 
 def _backported(own: Sequence[Link]) -> tuple[int, ...]:
@@ -245,15 +226,6 @@ def _standing(pattern: re.Pattern[str] | None, own: str, title: str) -> tuple[st
             continue
         found.setdefault(name.lower(), name)
     return tuple(found.values())[:2]
-
-
-def _versioned(pattern: re.Pattern[str] | None, own: str, title: str) -> tuple[str, ...]:
-    """Models its own line names by a versioned name ("Qwen3.5-397B-A17B"), not a bare
-    family word ("Command", "DeepSeek" in passing), and its title does not."""
-    said = title.lower()
-    return tuple(n for n in _named(pattern, own) if re.search(r"\d", n) and n.lower() not in said)[
-        :2
-    ]
 
 
 def _named(pattern: re.Pattern[str] | None, text: str) -> tuple[str, ...]:

@@ -1,9 +1,10 @@
-"""The facts in an item's own words that say why it matters to a user: a default it changes
-(quoted), the flags and environment variables it is about, the release a backport goes to.
+"""The facts in an item's own words that change users' days: a default it changes (quoted),
+a security problem it answers, the release a backport goes to.
 
 Extractive only, like what.py: a default is told in the author's sentence, never
-paraphrased; a flag is the string the author wrote. What a reader already has is left out
-(a default the title itself states is on the head line).
+paraphrased. What a reader already has is left out (a default the title itself states is
+on the head line). `flips_default` and `security` are what the ranking reads (changes.py):
+a merged change of a default or a security fix changes every user's day, whatever its size.
 """
 
 from __future__ import annotations
@@ -23,16 +24,25 @@ _DEFAULT_CHANGE = re.compile(
     r"|\bas (?:the |a )?(?:new )?default\b",
     re.I,
 )
-# `--kv-cache-dtype`, `VLLM_ROCM_USE_AITER`: what a user types or sets.
-_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]{2,40}\b")
-_ENV = re.compile(r"\bVLLM_[A-Z0-9_]{3,60}\b")
+# A title that says it changes a default: "Enable tcmalloc by default", "Make V1 the
+# default", "Default to FLASHINFER", "Disable custom op by default".
+_DEFAULT_TITLE = re.compile(
+    r"\bby default\b|\b(?:on|off) by default\b|\bas (?:the )?default\b|\bthe default\b"
+    r"|^\W*(?:\[[^\]]*\]\s*)*default(?:s)?\s+(?:to|the)\b|\bdefault (?:to|on|off)\b",
+    re.I,
+)
+# A security problem: a CVE, an advisory, a vulnerability, a security fix.
+_SECURITY = re.compile(
+    r"\bCVE-\d{4}-\d{3,}\b|\bGHSA-[\w-]{14}\b|\bsecurity\b|\bvulnerab\w*|\bRCE\b"
+    r"|\bremote code execution\b|\barbitrary (?:code|file)\b|\bpath traversal\b|\bSSRF\b",
+    re.I,
+)
 # "Backport PR #31816 to v0.13.0", "[v0.13.0] …", "cherry-pick … into release/v0.14".
 _RELEASE = re.compile(
     r"\b(?:to|into|for|on)\s+(?:the\s+)?(?:release[/ -]?)?(v?\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)\b"
     r"|\[(v\d+\.\d+(?:\.\d+)?)\]",
     re.I,
 )
-OPTIONS_SHOWN = 3
 DEFAULT_LIMIT = 200
 
 
@@ -52,14 +62,22 @@ def changed_default(item: ActivityItem, own: str) -> str:
     return ""
 
 
-def options(item: ActivityItem, own: str) -> tuple[str, ...]:
-    """Flags and environment variables a PR's title or own line names (what a user sets;
-    an issue's are the reporter's command line, not news)."""
+def flips_default(item: ActivityItem) -> bool:
+    """A PR whose title says it changes a default, or whose description decides one."""
     if item.kind != "pr":
-        return ()
-    text = f"{item.title}\n{own}"
-    found = [m.group(0) for m in _FLAG.finditer(text)] + [m.group(0) for m in _ENV.finditer(text)]
-    return tuple(dict.fromkeys(found))[:OPTIONS_SHOWN]
+        return False
+    if _DEFAULT_TITLE.search(item.title):
+        return True
+    return any(_DEFAULT_CHANGE.search(s) for s in plain_sentences(item.body or "", item.repo)[:8])
+
+
+def security(item: ActivityItem) -> bool:
+    """An item about a security problem: its title, labels or the opening of its
+    description name a CVE, an advisory, a vulnerability or a security fix."""
+    if any(label.lower() in ("security", "cve") for label in item.labels):
+        return True
+    opening = " ".join(plain_sentences(item.body or "", item.repo)[:4])
+    return bool(_SECURITY.search(item.title) or _SECURITY.search(opening))
 
 
 def release_of(item: ActivityItem) -> str | None:

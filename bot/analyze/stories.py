@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.analyze.references import Link
+from bot.analyze.ties import ties
 from bot.analyze.weight import substance
 from bot.model.report import ActivityItem, Story, StoryMember
 from bot.model.windows import Window
@@ -89,6 +90,7 @@ def build_stories(
         + _title_edges(ordered)
         + _series_edges(ordered)
         + _timing_edges(ordered, window)
+        + [_Edge(a, b, reason, kind) for a, b, reason, kind in ties(ordered, window)]
     )
     groups = _components(listed, edges)
     weigh = dict(weights or {})
@@ -451,6 +453,10 @@ def _relation(member: int, edge: _Edge | None, touching: set[str]) -> str:
             ("follows", False): "followed",
             ("duplicates", True): "duplicate",
             ("duplicates", False): "duplicate",
+            ("after_change", True): "reported_after",
+            ("after_change", False): "changed_before",
+            ("fixes_test", True): "fixes_test",
+            ("fixes_test", False): "test_failure",
         }.get(
             (edge.kind, forward),
             edge.kind if edge.kind in ("similar", "series", "attempt") else "related",

@@ -65,6 +65,10 @@ _SKIPPED = (
     "model",
     "steps to reproduce",
     "reproduction",
+    "how to reproduce",
+    "to reproduce",
+    "reproduce",
+    "minimal reproduction",
 )
 # Template text that says nothing about the item.
 _PLACEHOLDERS = re.compile(
@@ -95,6 +99,8 @@ _EMPHASIS = re.compile(
     r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?!\w)"
     r"|(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])"
 )
+# ~~struck~~ or ~struck~ (GitHub draws both); "~300K+ while M stays ~8192" is no markup.
+_STRUCK = re.compile(r"(?<![\w~])~~?(?=\S)[^~\n]{1,200}?(?<=\S)~~?(?![\w~])")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?:\[[ xX]\]\s*)?")
 _QUOTE_MARK = re.compile(r"^\s*>+\s?")
 _SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
@@ -148,14 +154,49 @@ def reason_line(item: ActivityItem, limit: int = REASON_LIMIT) -> str:
 def plain_sentences(body: str, repo: str = "") -> list[str]:
     """Every sentence of a description's telling sections, as plain text, in order (the
     template, the environment, logs, test plans and code left out)."""
-    found: list[str] = []
+    return [s for paragraph in paragraph_sentences(body, repo) for s in paragraph]
+
+
+def paragraph_sentences(body: str, repo: str = "", *, items: bool = False) -> list[list[str]]:
+    """The sentences of a description's telling sections, paragraph by paragraph (a reason
+    may run on into the short sentence after it: "… falls back to a flat loop. No behavior
+    change."); `items`: each item of a list a paragraph of its own (one fact of four)."""
+    found: list[list[str]] = []
     for heading, text in _sections(_clean_blocks(body[:SCAN])):
         if heading in _SKIPPED:
             continue
         for paragraph in re.split(r"\n\s*\n", text.strip()):
-            line = _readable(_inline(_join(paragraph.splitlines()), repo))
-            found += [s.strip() for s in _SENTENCE.split(line) if len(s.strip()) >= 12]
+            lines = paragraph.splitlines()
+            for group in _list_items(lines) if items else [lines]:
+                line = _readable(_inline(_join(group), repo))
+                said = [s.strip() for s in _SENTENCE.split(line) if len(s.strip()) >= 12]
+                if said:
+                    found.append(said)
     return found
+
+
+def _list_items(lines: list[str]) -> list[list[str]]:
+    """A paragraph's lines grouped by list item (a line with a list mark starts one; the
+    lines before the first item are a group of their own)."""
+    groups: list[list[str]] = []
+    for line in lines:
+        if not groups or _LIST_MARK.match(_QUOTE_MARK.sub("", line)):
+            groups.append([])
+        groups[-1].append(line)
+    return groups
+
+
+def status_notes(body: str | None, repo: str = "") -> list[str]:
+    """The status notes a description carries ("(To be merged after ROCm/aiter#2360)"): no
+    line of what the item does, but what its landing waits on."""
+    if not body:
+        return []
+    notes = []
+    for raw in _clean_blocks(body[:SCAN]).splitlines():
+        line = _inline(_QUOTE_MARK.sub("", raw).strip(), repo).strip("() ")
+        if _STATUS_NOTE.match(line):
+            notes.append(line)
+    return notes
 
 
 def stated_length(body: str | None) -> int:
@@ -236,11 +277,11 @@ def _plain(chunk: str, repo: str = "") -> str:
             continue  # a stored excerpt that begins mid-sentence
         ended_open = paragraph.rstrip().endswith(":")  # it introduced a log or a list
         line = _readable(_inline(_join(paragraph.splitlines()), repo))
-        if not line or any(p.match(line) for p in _SAYS_NOTHING):
+        if not line or any(p.match(line) for p in _SAYS_NOTHING) or ENV_LINE.match(line):
             continue
-        if ended_open and _POINTS_ON.search(line):
+        if ended_open and POINTS_ON.search(line):
             continue  # "…to prevent the following error:" says nothing without the error
-        return _closed(line) if ended_open or _DANGLING.search(line) else line
+        return _closed(line) if ended_open or DANGLING.search(line) else line
     return ""
 
 
@@ -283,11 +324,11 @@ _BREAKS = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\[])")
 # A sentence whose sense is in what its colon introduced (a log, a list) that was cut off.
-_POINTS_ON = re.compile(
+POINTS_ON = re.compile(
     r"\b(?:the\s+)?following(?:\s+\w+){0,2}\W*$|\bas follows\W*$|\bbelow\W*$", re.I
 )
 # Words a line must not end on: it was cut before what they introduce.
-_DANGLING = re.compile(
+DANGLING = re.compile(
     r"\b(?:with|to|of|the|a|an|and|or|for|in|on|by|as|at|from|into|via|like|following|below|"
     r"is|are|was|were|this|these|that|when|where|which)$",
     re.I,
@@ -312,7 +353,7 @@ def _closed(line: str) -> str:
     the dangling words dropped and a full stop, or '…' when a noun introduced the rest."""
     words = line.rstrip(" :;,-").split(" ")
     dropped = False
-    while len(words) > 3 and _DANGLING.search(words[-1]):
+    while len(words) > 3 and DANGLING.search(words[-1]):
         words.pop()
         dropped = True
     text = " ".join(words).rstrip(" :;,-")
@@ -321,6 +362,25 @@ def _closed(line: str) -> str:
     return text + ("." if dropped else ELLIPSIS)
 
 
+# An environment or setup line ("Environment - Model: … ROCm: MI325X"): where a report stands,
+# never what an item does.
+ENV_LINE = re.compile(
+    r"^\W*(?:environment|env|hardware|gpus?|os|platform|python|pytorch|torch|cuda|rocm|"
+    r"driver|model|models|commands?|setup|versions?|vllm version|docker image|image|"
+    r"config(?:uration)?|test(?:s| plan| results?)?|results?|baseline|benchmark(?:s| setup)?|"
+    r"output|logs?|error|traceback|steps?)\s*(?:[:：=]|-\s+\w+\s*:)",
+    re.I,
+)
+# Never the sentence a reason quotes: an environment line, a command, a question, a thanks,
+# a sign-off, a note that AI helped write it.
+BOILERPLATE = re.compile(
+    ENV_LINE.pattern
+    + r"|pip install|vllm serve|python -m|\bpytest\b|lm_eval|^\W*\$ |^\W*(?:export|cd|git) "
+    r"|\?$|^\W*thanks?\b|^\W*thank you|signed-off-by|co-authored-by"
+    r"|\bAI[- ]assist\w*|\b(?:written|generated|assisted) (?:with|by) "
+    r"(?:AI|an? LLM|Claude|ChatGPT|Copilot|Cursor)",
+    re.I,
+)
 _GREETING = re.compile(r"^(?:hi|hello|hey|dear)\b[^.!?]{0,40}[,!.]?$", re.I)
 # Git's own revert body names a commit hash: nothing a reader can use (the story line says
 # which PR it reverts).
@@ -387,6 +447,7 @@ def _inline(text: str, repo: str = "") -> str:
     text = _ITEM_URL.sub(item_ref, text)
     text = _URL.sub("", text)
     text = _HTML.sub("", text)
+    text = _STRUCK.sub("", text)  # struck-through text is what the author took back
     text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", text)
     text = " ".join(text.split())
     text = re.sub(r"\s+([,.;:!?])", r"\1", text)
@@ -395,7 +456,8 @@ def _inline(text: str, repo: str = "") -> str:
 
 
 def cut(line: str, limit: int) -> str:
-    """At most `limit` characters: whole sentences if they fit, else words, then '…'."""
+    """At most `limit` characters: whole sentences if they fit, else words, then '…' (a
+    code span is kept whole or left out whole)."""
     if len(line) <= limit:
         return line
     window = line[: limit + 1]
@@ -410,7 +472,15 @@ def cut(line: str, limit: int) -> str:
     space = cut.rfind(" ")
     if space > limit // 2:
         cut = cut[:space]
+    if cut.count("`") % 2 and cut.rfind("`") > limit // 3:
+        cut = cut[: cut.rfind("`")].rstrip()  # not inside a code span: it would run on
     words = cut.rstrip(" ,;:-(").split(" ")
-    while len(words) > 3 and _DANGLING.search(words[-1]):  # not "…when the text model is…"
+    while len(words) > 3 and DANGLING.search(words[-1]):  # not "…when the text model is…"
         words.pop()
     return " ".join(words).rstrip(" ,;:-(") + ELLIPSIS
+
+
+def says_nothing(line: str) -> bool:
+    """A line that says nothing of the item: only references, a greeting, git's revert
+    line, a status note, a bare command, a template heading."""
+    return any(p.match(line) for p in _SAYS_NOTHING)

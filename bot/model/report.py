@@ -106,7 +106,9 @@ class StoryMember:
 
     number: int
     # fixes_lead, fixed_by_lead, backport, backported, revert, reverted, reland, relanded,
-    # replacement, replaced, follow_up, followed, duplicate, similar, series, attempt, related
+    # replacement, replaced, follow_up, followed, duplicate, similar, series, attempt, related;
+    # ties no link states (bot.analyze.ties): reported_after / changed_before (a report
+    # after a change to what it names), fixes_test / test_failure (a PR on a failing test)
     relation: str
     context: bool  # outside the window: named by the story's items
 
@@ -146,6 +148,8 @@ _PAIRS = (
     ("reland", "relanded"),
     ("replacement", "replaced"),
     ("follow_up", "followed"),
+    ("reported_after", "changed_before"),
+    ("fixes_test", "test_failure"),
 )
 INVERSE = {a: b for a, b in _PAIRS} | {b: a for a, b in _PAIRS}
 
@@ -250,7 +254,9 @@ class Explanation:
     the items a report tells first; formatters/why.py says it in English and Chinese.
 
     `work` names the kind of work for a label (【修复】, "+3 more: #1 (fix)") and a vendor's
-    tally, never as a reason; the why is told only from the fields after it."""
+    tally, never as a reason; `hardware` and `models` name whom it concerns for a vendor's
+    overview and the Chinese sentence of an issue, never alone as a reason. The why is told
+    only from the facts after them, each one the title does not already give."""
 
     number: int
     kind: str  # pr or issue
@@ -259,13 +265,12 @@ class Explanation:
     # usage, ci_failure, installation, performance, docs, model_request. None: unsaid.
     work: str | None
     areas: tuple[str, ...] = ()  # topic keys, vendors first (a vendor's tally)
-    hardware: tuple[str, ...] = ()  # named in its title or own line: for whom
-    models: tuple[str, ...] = ()
-    options: tuple[str, ...] = ()  # flags and environment variables its title or line names
+    hardware: tuple[str, ...] = ()  # named in its title or own line
+    models: tuple[str, ...] = ()  # named in its title
     figures: tuple[str, ...] = ()  # the author's benchmark claims ("48.9% E2E throughput")
-    paper: str | None = None  # "arXiv 2504.19874", a paper its description cites
     default: str = ""  # the author's sentence saying which default it changes
-    reason: str = ""  # the reason its description gives, when its own line does not say it
+    effect: str = ""  # the description's sentence that tells what the title does not
+    waits_on: tuple[str, ...] = ()  # what an open PR's landing waits on ("ROCm/aiter#2360")
     signals: tuple[str, ...] = ()  # an issue's severity: crash, hang, wrong output …
     fixes: tuple[int, ...] = ()  # issues it says it fixes
     fixed_by: tuple[int, ...] = ()  # PRs that say they fix it
@@ -273,8 +278,6 @@ class Explanation:
     reverted_by: tuple[int, ...] = ()  # its revert, proposed or merged
     backports: tuple[int, ...] = ()  # the PRs a backport brings to a release
     release: str | None = None  # the release it backports to ("v0.13.0")
-    comments: int = 0  # comments in all (how many people an issue drew)
-    reactions: int = 0
 
 
 @dataclass(frozen=True)
@@ -359,6 +362,10 @@ class Prose:
     summary: dict[str, str]  # by language; empty when every sentence was dropped
     notes: dict[int, str]  # top stories by lead: what it does and why it matters
     dropped: int  # sentences removed by the check
+    # Each item's parts by name (`what`: its description in Chinese; `why`: its quoted
+    # reason in Chinese), each kept whole or not at all: the Chinese edition says them in
+    # place of the English quotes they translate.
+    parts: dict[int, dict[str, str]] = field(default_factory=dict)
     discussions: dict[int, str] = field(default_factory=dict)  # hot threads: the argument
     themes: tuple[str, ...] = ()  # the day's themes, each naming its items
     kept: int = 0  # sentences shown

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.analyze.claims import state_at
-from bot.analyze.what import reason_line
 from bot.model.report import ActivityItem, CommentRecord, Report
 from bot.prose.prompts import PROMPT_VERSION
 
@@ -42,32 +41,41 @@ class Unit:
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
+SHOWN_PER_BUCKET = 5  # a vendor's stories a bucket shows (analyze: TOLD_PER_BUCKET)
+
+
 def told_first(report: Report) -> list[int]:
-    """The items a model may add a line to, weightiest first: what happened, the key
-    changes, the notable issues, each once."""
+    """The items a model may add a line to, weightiest first: the key changes, the notable
+    issues, each vendor's weightiest story, then the stories the vendors' sections show
+    (the lead vendor's first), each once: what the Chinese edition says in Chinese."""
     sections = report.sections
     if sections is None:
         return []
     numbers = [k.number for k in sections.key_changes]
     numbers += [n.number for n in sections.notable_issues]
-    for vendor in sections.catalog.vendors:
-        found = sections.topics.get(vendor.key)
-        if found is not None and found.stories:
-            numbers.append(sections.story(found.stories[0]).lead)
+    vendors = [sections.topics[v.key] for v in sections.catalog.vendors if v.key in sections.topics]
+    numbers += [sections.story(found.stories[0]).lead for found in vendors if found.stories]
+    for found in vendors:
+        for ids in found.buckets.values():
+            numbers += [sections.story(story_id).lead for story_id in ids[:SHOWN_PER_BUCKET]]
     return list(dict.fromkeys(numbers))
 
 
 def item_units(report: Report, lang: str) -> list[Unit]:
-    """One unit an item: its title, kind, state, its own description and the reason it
-    gives. In English only items whose description gives a reason are asked about (there is
-    nothing to add); in Chinese every item with a description (to translate)."""
+    """One unit an item of the Chinese edition: its title, kind, state, its own line
+    (`description`) and the sentence the report quotes as why it matters (`reason`), each
+    to be said in Chinese in place of the English quote. The English edition quotes both in
+    the author's own words: a model has nothing to add there."""
     sections = report.sections
+    if lang != "zh" or sections is None:
+        return []
     units = []
     for number in told_first(report):
         item = report.item(number)
-        description = sections.what.get(number, "") if sections is not None else ""
-        reason = reason_line(item)
-        if not reason and (lang == "en" or not description):
+        description = sections.what.get(number, "")
+        found = sections.explained.get(number)
+        reason = found.effect if found is not None else ""
+        if not description:
             continue
         facts = _brief(report, number)
         facts.update(kind=item.kind, description=description, reason=reason)
@@ -91,7 +99,7 @@ def discussion_units(report: Report, threads: Mapping[int, Sequence[CommentRecor
         said = [
             c
             for c in threads.get(hot.number, ())
-            if report.window.contains(c.created_at) and c.author in people and c.body.strip()
+            if report.window.contains(c.created_at) and c.author in people and says(c.body)
         ]
         if not said:
             continue
@@ -175,6 +183,25 @@ def _comment(
         else "commenter"
     )
     return {"by": comment.author, "role": role, "text": _clean(comment.body)[:COMMENT_CHARS]}
+
+
+# What a comment's text is when it carries none: a store's placeholder.
+_PLACEHOLDER = re.compile(
+    r"^\W*(?:(?:comment|text|body)\s*\d*\s*)?\(?\s*(?:text|comment|body)?\s*"
+    r"(?:not recorded|not available|unavailable|not shown|omitted|deleted|hidden)\s*\)?\W*$",
+    re.I,
+)
+LEAST_WORDS = 4  # words a comment must say for a model to summarise what it argued
+
+
+def says(body: str) -> bool:
+    """A comment says something a thread's note may be written from: words of its own,
+    not a store's placeholder ("(text not recorded)") or a bare "+1"."""
+    text = _clean(body)
+    if not text or _PLACEHOLDER.match(text):
+        return False
+    words = re.findall(r"[A-Za-z][\w'-]*|[\u4e00-\u9fff]{2}", text)
+    return len(words) >= LEAST_WORDS
 
 
 def _clean(text: str) -> str:

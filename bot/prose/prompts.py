@@ -4,10 +4,10 @@ Small models do some tasks well and others badly: a 1.5B model on a CPU translat
 sentence faithfully but invents reasons when asked to explain. So each request is one small
 task about one item, with that item's own facts:
 
-- `item` (English): the reason the item's description gives, said in one sentence — asked
-  only when the description gives one;
 - `item` (Chinese): the item's own description translated, every number, identifier, code
-  span and `#N` kept as written, and its stated reason, if any, in one sentence;
+  span and `#N` kept as written, and the sentence the report quotes as why it matters
+  (`reason`), if any, translated too: the Chinese edition says both in place of the
+  English quotes (the English edition quotes them, so it asks nothing of an item);
 - `thread`: what a hot discussion argued (its question, and the causes, answers, objections
   and proposals its comments make), never a list of who posted;
 - `day`: the day in three or four sentences, from its counts and themes.
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-PROMPT_VERSION = "prose-5"  # 5: a thread is told from its comments, not its description
+PROMPT_VERSION = "prose-6"  # 6: a Chinese item's `why` translates the quoted reason
 SECTIONS = ("item", "thread", "day")
 
 _RULES_EN = """Rules:
@@ -46,19 +46,11 @@ _ITEM_ZH = """你帮忙撰写一个 GitHub 仓库的中文日报。
 用户 JSON 是一个条目：标题、类型、状态、`description`（条目自己的英文描述）{reason}。
 - `what`：把 `description` 忠实地翻译成一句中文，以 "#<编号>" 开头。
 {why}"""
-_WHY_ZH = """- `why`：用一句中文说明 `reason` 给出的原因（不超过 40 个字），以 "#<编号>" 开头，
-  只写 `reason` 里有的内容。
+_WHY_ZH = """- `why`：把 `reason` 忠实地翻译成一句中文，以 "#<编号>" 开头，
+  只写 `reason` 里有的内容，不要增加原因、结论或评价。
 """
 
 SYSTEM = {
-    ("item", "en"): """You help write a daily report on a GitHub repository's changes.
-The user's JSON is one item: its title, kind, state and the reason its description gives
-(`reason`). Write `why`: one sentence of at most 30 words saying why the item matters, from
-`reason` alone, starting with "#<number>".
-"""
-    + _RULES_EN
-    + """
-Answer with one JSON object and nothing else: {"why": "..."}""",
     ("thread", "en"): """You summarise a busy discussion thread of a GitHub repository.
 From the comments in the user's JSON write two sentences, starting with "#<number>": the
 question the thread is about, and what was argued: the causes, answers, objections or
@@ -93,7 +85,6 @@ Answer with one JSON object and nothing else: {"summary": "..."}""",
 # The answer's shape, for a server that constrains its output to a JSON schema (vLLM's
 # `response_format: json_schema`; llama.cpp's server takes it too).
 ANSWER_FIELDS = {
-    ("item", "en"): ("why",),
     ("item", "zh"): ("what", "why"),
     ("thread", "en"): ("text",),
     ("thread", "zh"): ("text",),
@@ -103,8 +94,11 @@ ANSWER_FIELDS = {
 
 
 def fields(section: str, lang: str, reason: bool = True) -> tuple[str, ...]:
-    """The parts an answer has; a Chinese item without a stated reason only its `what`."""
-    found = ANSWER_FIELDS.get((section, lang)) or ANSWER_FIELDS[(section, "en")]
+    """The parts an answer has; a Chinese item without a quoted reason only its `what`."""
+    found = (
+        ANSWER_FIELDS.get((section, lang))
+        or ANSWER_FIELDS[(section, "zh" if section == "item" else "en")]
+    )
     return tuple(f for f in found if reason or f != "why")
 
 
@@ -113,7 +107,7 @@ def system_prompt(section: str, lang: str, reason: bool = True) -> str:
         named = ("`what`", "`why`") if reason else ("`what`",)
         answer = "{" + ", ".join(f'"{n.strip("`")}": "……"' for n in named) + "}"
         prompt = _ITEM_ZH.format(
-            reason="和 `reason`（描述中给出的原因）" if reason else "",
+            reason="和 `reason`（报告引用的作者原句：改变了什么、出了什么问题）" if reason else "",
             why=_WHY_ZH if reason else "",
         )
         return prompt + _RULES_ZH + f"\n只用中文回答一个 JSON 对象，不要其他内容：{answer}"

@@ -123,17 +123,23 @@ class Vetter:
                 rejected.append((repr(value)[:80], "not text"))
                 continue
             sentences = split_sentences(value)
-            translated = _translated(sentences, unit) if name == "what" else {}
+            # A Chinese item's parts translate its own words: `what` its description, `why`
+            # the reason the report quotes.
+            source = (
+                {"what": "description", "why": "reason"}.get(name)
+                if unit.section == "item"
+                else None
+            )
+            translated = _translated(sentences, unit, source) if source else {}
             faults = [
                 self._fault(
-                    sentence, unit, lang, translation=name == "what", lost=translated.get(i)
+                    sentence, unit, lang, translation=source is not None, lost=translated.get(i)
                 )
                 for i, sentence in enumerate(sentences)
             ]
-            # A sentence with nothing the checker can settle (a plain "崩溃发生在第一个推理
-            # 请求上。") stands beside one of its part that settles something; alone it goes.
-            settled = any(f is None for f in faults)
-            if not settled or any(f and f != UNSETTLED for f in faults):
+            # Every sentence settles on its own: one the checker cannot settle never rides
+            # along beside one it can.
+            if any(faults):
                 rejected += [
                     (s, why or PART_LOST) for s, why in zip(sentences, faults, strict=True)
                 ]
@@ -166,6 +172,10 @@ class Vetter:
             return _day_fault(sentence, claims)
         if unit.section == "thread" and _says_who_only(sentence, _people(unit)):
             return "says who posted, not what was argued"
+        if unit.facts.get("kind") == "issue" and _CALLS_PR.search(sentence):
+            return f"calls #{unit.number}, an issue, a PR"
+        if lang == "zh" and _chinese_share(sentence) < MIN_CHINESE:
+            return "not Chinese"  # before what it lost: it translated nothing
         if lost:
             return lost
         return self._adds_nothing(sentence, claims, unit, lang, translation=translation)
@@ -219,11 +229,13 @@ class Vetter:
         return " ".join([given, *vendors])
 
     def _settled(self, sentence: str, claims: Sequence[Claim], unit: Unit) -> bool:
-        """The sentence says something of its item that the facts confirm: a claim checked
-        correct, or a name or figure of the item's own facts (and none that is not)."""
-        if any(c.verdict == "correct" and c.number in (unit.number, None) for c in claims):
-            return True
-        return bool(identifiers(sentence))  # each of them its item's (checked before)
+        """The sentence says something of its item that the facts beyond its title confirm:
+        a name or figure of its description, its quoted reason or its thread's comments
+        (each of them its item's: checked before). Naming a word of the title settles
+        nothing: every sentence about the item could."""
+        title = identifiers(str(unit.facts.get("title", "")))
+        beyond = _squeezed(" ".join(_beyond_title(unit)))
+        return any(name in beyond for name in identifiers(sentence) - title)
 
 
 # Words that say someone took part, not what they said: "X reported it and Y commented".
@@ -249,6 +261,19 @@ def _says_who_only(sentence: str, people: set[str]) -> bool:
     return len(_CONTENT.findall(_POSTING.sub(" ", rest))) < WHO_ONLY
 
 
+# "PR" said of the unit's item (another PR is named by its number: "PR #38213").
+_CALLS_PR = re.compile(r"(?<![A-Za-z])(?:PR|pull request)(?![A-Za-z])(?!\s*#\d)", re.I)
+
+
+def _beyond_title(unit: Unit) -> list[str]:
+    """What a unit's facts say beyond the item's title: its description and quoted reason,
+    its thread's comments."""
+    facts = unit.facts
+    said = [str(facts[k]) for k in ("description", "reason", "body") if facts.get(k)]
+    comments = facts.get("comments") or []
+    return said + [str(c.get("text", "")) for c in comments if isinstance(c, dict)]
+
+
 def _people(unit: Unit) -> set[str]:
     """Who a unit's facts name: its author and the people who commented."""
     comments = unit.facts.get("comments") or []
@@ -268,11 +293,12 @@ def _squeezed(text: str) -> str:
     return _ALNUM.sub("", text.lower())
 
 
-def _translated(sentences: Sequence[str], unit: Unit) -> dict[int, str]:
-    """What each sentence of a translation lost or added against the sentence of the
-    description it translates (the one it shares most names and numbers with), by its
-    index: a faithful translation of one sentence does not lose what the next one says."""
-    source = str(unit.facts.get("description", ""))
+def _translated(sentences: Sequence[str], unit: Unit, field: str) -> dict[int, str]:
+    """What each sentence of a translation lost or added against the sentence of its source
+    (`field`: the description, or the quoted reason) it translates (the one it shares most
+    names and numbers with), by its index: a faithful translation of one sentence does
+    not lose what the next one says."""
+    source = str(unit.facts.get(field, ""))
     if not source:
         return {}
     title = str(unit.facts.get("title", ""))

@@ -13,6 +13,7 @@ report exactly as it is without a model: a model may only add.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -178,6 +179,7 @@ class ProseWriter:
         kept = 0
         rejected: list[tuple[str, str]] = []
         notes: dict[int, str] = {}
+        parts: dict[int, dict[str, str]] = {}
         threads: dict[int, str] = {}
         summary = ""
         for unit in units:
@@ -191,6 +193,9 @@ class ProseWriter:
                 continue
             if unit.section == "item":
                 notes[unit.number] = vetted.text
+                parts[unit.number] = {
+                    k: _unnumbered(v, unit.number) for k, v in vetted.parts.items()
+                }
             elif unit.section == "thread":
                 threads[unit.number] = vetted.text
             else:
@@ -199,6 +204,7 @@ class ProseWriter:
             model=self.config.model,
             summary={lang: summary} if summary else {},
             notes=notes,
+            parts=parts,
             dropped=len(rejected),
             discussions=threads,
             kept=kept,
@@ -213,6 +219,12 @@ def _shaped(asked: tuple[str, ...], value: dict[str, Any]) -> dict[str, Any]:
     """The answer's parts the prompt asked for, as given (a part that is not text stays, so
     the check can say so); empty parts, and parts not asked for, left out."""
     return {name: value[name] for name in asked if name in value and value[name] != ""}
+
+
+def _unnumbered(text: str, number: int) -> str:
+    """A part said in the place of a quote, without the "#N" it was asked to start with
+    (the head line names the item)."""
+    return re.sub(rf"^\s*#{number}\b\s*[:：,，]?\s*", "", text)
 
 
 def _has_reason(unit: Unit) -> bool:

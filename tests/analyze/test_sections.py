@@ -267,8 +267,8 @@ def test_summary_states_the_computed_figures_in_both_languages() -> None:
     )
     assert "1 issues" not in en and "1 PRs" not in en and "1 people" not in en
     assert (
-        "新增 Issue 1 个、PR 1 个；合并 PR 1 个；关闭 Issue 1 个（其中过期关闭 1 个），"
-        "未合并关闭 PR 0 个。" in zh
+        "新增 Issue 1 个、PR 1 个；合并 PR 1 个；关闭 Issue 1 个"
+        "（其中 stale 机器人自动关闭 1 个），未合并关闭 PR 0 个。" in zh
     )
 
 

@@ -74,7 +74,8 @@ def test_markdown_in_chinese_has_the_reference_header(
     assert out.startswith("# vLLM 开发动态日报 · 2026-03-25\n")
     assert "> 时间窗口：2026-03-25 11:43 ~ 2026-03-26 11:43（UTC+8）" in out
     assert (
-        "新 Issue 29 | 关闭 Issue 10（人工关闭 8 个，过期关闭 2 个） | 新 PR 92 | 合并 PR 44" in out
+        "新 Issue 29 | 关闭 Issue 10（人工关闭 8 个，stale 机器人自动关闭 2 个） | 新 PR 92 | "
+        "合并 PR 44" in out
     )
     for heading in (
         "新增 Issue（29）",

@@ -1,10 +1,11 @@
-"""Each item a report tells first says why it matters from facts, or says nothing: the
-issue it fixes (its title and the talk it drew), what it reverts or backports, the author's
-figure, a default it changes, the reason its description gives, the hardware, models and
-flags it names. Never a diff size, never a kind of work in a reason's place. The Chinese
-edition tells at least what the English tells: whole titles, the English description
-quoted, the why in Chinese, every sentence of its own Chinese. Real fixture days, analysed
-in memory.
+"""Each item a report tells first says why it matters from facts the title does not give,
+or says nothing: the issue it fixes (its title), what it reverts or backports, the
+author's figure, a default it changes, the description's sentence that says what changes
+or goes wrong, what its landing waits on; each true of the item's state. Never a diff
+size, a kind of work, a comment count or a bare name in a reason's place. The Chinese
+edition tells the same items: every one it features with a Chinese sentence of its own,
+an English quote only beside one, every sentence of its own Chinese. Real fixture days,
+analysed in memory.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from bot.model.windows import Window
 from formatters import outline as ol
 from formatters import outline_entries as oe
 from formatters.figures_zh import figure_zh
-from formatters.wording import text
 from tests.anchor_data import anchor_days, anchor_items, as_activity
 from tests.factories import item
 
@@ -35,7 +35,7 @@ DAYS = {"03-11": 0, "03-24": 1, "03-25": 2}
 SIZE = re.compile(r"\+\d+ [−-]\d+|\d+ files?\b|个文件")
 KIND_ONLY = re.compile(
     r"^(?:A|An) [a-z ()]+(?: for [^.]+)?\.$"
-    r"|^(?!影响：)[\u4e00-\u9fff ]{2,8}(?:（[^）]*）)?(?:：[^。]*)?。$"
+    r"|^(?!影响：|用户报告)[\u4e00-\u9fff ]{2,8}(?:（[^）]*）)?(?:：[^。]*)?。$"
 )
 
 
@@ -79,7 +79,8 @@ def test_no_size_and_no_bare_kind_stands_where_a_reason_should(day: str, lang: s
     offered as a reason, and no line is a kind of work alone."""
     report = fixture_day(DAYS[day], sized=True)
     lines = [words(line) for entry in told_first(report, lang) for line in entry.lines]
-    assert len(lines) >= 5
+    # The titles-only day has nothing to say in English, a Chinese sentence a title in Chinese.
+    assert len(lines) >= (5 if day != "03-11" else 2 if lang == "zh" else 0)
     assert [line for line in lines if SIZE.search(line)] == []
     assert [line for line in lines if KIND_ONLY.match(line)] == []
     assert not [line for line in lines if re.search(r"\b3 reviewers|3 位审阅者", line)]
@@ -115,95 +116,162 @@ def test_every_why_is_a_fact_of_its_item(day: str, lang: str) -> None:
             if isinstance(part, Theirs) and part.text not in titles:
                 said = set(re.findall(r"[a-z0-9]+", part.text.lower()))  # the author's words
                 assert len(said & source) >= 0.9 * len(said), (number, part)
-    assert whys >= (2 if day == "03-11" else 8)
+    assert whys >= (0 if day == "03-11" else 8)  # the titles-only day: no description
 
 
-def test_the_issue_a_pr_fixes_is_named_with_its_title_and_talk() -> None:
+def test_the_issue_a_pr_fixes_is_named_with_its_title_and_the_state_is_true() -> None:
     """#38174 (in review) says it fixes #38173: the line names the request and its title,
-    and says a fix is proposed, not done."""
+    and says it would fix it; merged, it fixes it; closed without merging, it had only
+    proposed to."""
     report = fixture_day(2)
     en = words(oe.why(report, 38174, "en") or ())
     zh = words(oe.why(report, 38174, "zh") or ())
     title = report.item(38173).title
-    assert f"proposes a fix for #38173 “{title[:40]}" in en
+    assert f"would fix #38173 “{title[:40]}" in en
     assert f"拟修复 #38173「{title[:40]}" in zh
-    merged = replace(report.item(38174), merged_at=report.window.end - timedelta(hours=1))
+    end = report.window.end - timedelta(hours=1)
+    merged = replace(report.item(38174), merged_at=end, closed_at=end, state="closed")
     landed = replace(report, items={**report.items, 38174: merged})
     assert "fixes #38173 “" in words(oe.why(landed, 38174, "en") or ())
+    closed = replace(report.item(38174), closed_at=end, state="closed")
+    dropped = replace(report, items={**report.items, 38174: closed})
+    said = words(oe.why(dropped, 38174, "en") or ())
+    assert "had proposed a fix for #38173" in said and "would fix" not in said
 
 
-def test_the_authors_figure_a_default_and_a_backport_are_said() -> None:
-    """#38139 claims 48.9% more E2E throughput (its title says it in English: the Chinese
-    edition says it in Chinese); #37607 turns tcmalloc on by default, in the author's words;
-    #38145 brings #31816 to v0.13.0; #38077, a wrong-output report, drew 8 comments."""
+def test_the_authors_figure_a_default_and_a_backport_are_said_where_the_title_does_not() -> None:
+    """#38139's 48.9% is in its title (the Chinese edition says it in its Chinese sentence);
+    #37607 turns tcmalloc on by default, and its author adds that pre-built wheels will have
+    it; #38145's title says what it backports and where, so its why is the bug it brings
+    the fix of; #38077 reports wrong output, which its title says: no line."""
     report = fixture_day(2)
 
     def line(number: int, lang: str) -> str:
         return words(oe.why(report, number, lang) or ())
 
-    assert line(38139, "en") == ""  # the title says the figure; nothing else is known
-    assert line(38139, "zh") == "影响：作者实测端到端吞吐提升 48.9%。"
+    assert line(38139, "en") == line(38139, "zh") == ""
+    assert "作者实测端到端吞吐提升 48.9%" in words(oe.chinese_sentence(report, 38139) or ())
     assert "pre-built wheels will also have tcmalloc ON by default" in line(37607, "en")
     assert line(37607, "zh").startswith("影响：更改默认值（「")
-    assert line(38145, "en") == "Why it matters: brings #31816 to v0.13.0."
-    assert line(38145, "zh") == "影响：将 #31816 回移到 v0.13.0。"
-    assert line(38077, "en") == "Why it matters: reports wrong output; 8 comments so far."
-    assert line(38077, "zh") == "影响：反馈出现输出错误；已有 8 条评论。"
+    assert line(38145, "en").startswith("Why it matters: the author explains “`AiterTritonMLA")
+    assert "brings" not in line(38145, "en")
+    assert line(38077, "en") == line(38077, "zh") == ""
+
+
+# What a reason line never is: a comment count, a bare name, a symptom the title has.
+_EMPTY_REASON = re.compile(
+    r"comments? so far|条评论|it concerns|涉及 |\breports (?:a crash|a hang|wrong output|a "
+    r"regression)|反馈出现|implements arXiv|实现论文"
+)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_name_the_title_shows_is_not_said_again(lang: str) -> None:
-    """Hardware and models its title names are on the head line; the why says who else it
-    is for (#37833's title names gfx950, its description MI355)."""
-    report = fixture_day(2)
+@pytest.mark.parametrize("day", list(DAYS))
+def test_no_reason_line_is_a_count_a_bare_name_or_the_title_again(day: str, lang: str) -> None:
+    """Every why line holds a fact beyond its title: an item it links, the author's words
+    quoted, a figure or what its landing waits on; none is a comment count, "it concerns
+    MI355" or "reports a crash" under a title that says so."""
+    report = fixture_day(DAYS[day])
     assert report.sections is not None
-    said = 0
-    for number, found in report.sections.explained.items():
-        line = oe.why(report, number, lang) or ()
-        named = {p.text for p in line if isinstance(p, Theirs)}
-        title = report.item(number).title.lower()
-        for name in (*found.hardware, *found.models):
-            if name.lower() in title:
-                assert name not in named, (number, name)
-            else:
-                said += name in named
-    assert said >= 3
-    assert "MI355" in words(oe.why(report, 37833, lang) or ())
+    for number in report.sections.explained:
+        line = oe.why(report, number, lang)
+        if line is None:
+            continue
+        said = words(line)
+        assert not _EMPTY_REASON.search(said), (number, said)
+        facts = [p for p in line if isinstance(p, (Ref, Theirs))]
+        figure = re.search(r"measured|实测", said)
+        assert facts or figure, (number, said)
+
+
+def test_a_backport_closed_without_merging_brings_nothing() -> None:
+    """A backport is told as bringing its PR to a release only when merged; while open it
+    would; closed without merging it brings nothing (#38145 with a title that names only
+    the number, #31816's own title known)."""
+    report = fixture_day(2)
+    original = replace(
+        report.item(38145),
+        number=31816,
+        title="[Bugfix] Fix ROCM_AITER_TRITON_MLA accuracy for DeepSeek-V3",
+        state="closed",
+    )
+    title = "[Bugfix][ROCm] Backport PR #31816 to v0.13.0"
+    end = report.window.end - timedelta(hours=1)
+    for state, word in (
+        ("merged", "brings #31816"),
+        ("open", "would bring #31816"),
+        ("closed", ""),
+    ):
+        changed = replace(report.item(38145), title=title)
+        if state != "open":
+            changed = replace(changed, closed_at=end, state="closed")
+        if state == "merged":
+            changed = replace(changed, merged_at=end)
+        told = replace(
+            report,
+            items={**report.items, 38145: changed},
+            context={**report.context, 31816: original},
+        )
+        said = words(oe.why(told, 38145, "en") or ())
+        if word:
+            assert word in said and "Fix ROCM_AITER_TRITON_MLA" in said, (state, said)
+        else:
+            assert "bring" not in said, said
 
 
 @pytest.mark.parametrize("day", list(DAYS))
-def test_the_chinese_edition_tells_at_least_what_the_english_tells(day: str) -> None:
-    """Every English description the English edition shows is in the Chinese one, quoted
-    (原文：「…」); the Chinese has as many lines of what and why; titles are whole where
-    first told, and a later mention names its item by a title, never "#1 — 审阅中（见上）"."""
+def test_the_chinese_edition_tells_the_same_items_each_featured_one_in_a_chinese_sentence(
+    day: str,
+) -> None:
+    """The same items in the same order; every item What happened, the key changes and the
+    notable issues feature has a Chinese sentence of its own (a line, or its head line's
+    Chinese title where it was told before); an English quote stands only beside one;
+    titles are whole where first told, and a later mention names its item."""
     report = fixture_day(DAYS[day])
     en, zh = told_first(report, "en"), told_first(report, "zh")
     assert [e.number for e in en] == [e.number for e in zh]
-
-    def explaining(entries: list[ol.Entry]) -> int:
-        heads = (text("en", "why_head"), text("zh", "why_head"), "原文：")
-        return sum(
-            1
-            for e in entries
-            for line in e.lines
-            if words(line).startswith(heads) or (len(line) == 1 and isinstance(line[0], Theirs))
-        )
-
-    assert explaining(zh) >= explaining(en)
-    for english, chinese in zip(en, zh, strict=True):
-        own = [
-            words(line) for line in english.lines if len(line) == 1 and isinstance(line[0], Theirs)
-        ]
-        quoted = [words(line) for line in chinese.lines]
-        assert all(f"原文：「{said}」" in quoted for said in own), (english.number, own, quoted)
-        title = next(p for p in chinese.head if isinstance(p, Theirs))
-        assert len(title.text) <= title.limit  # whole
+    featured = {f.number for f in ol.featured(report)}
     full = ol.outline(report, "zh")
-    _, sections = ol.once(full.gist, full.body)
+    gist, sections = ol.once(full.gist, full.body)
+    entries = [
+        *gist,
+        *(e for s in sections if s.key != "appendix" for b in s.blocks for e in b.entries),
+    ]
+    said: dict[int, list[str]] = {}
+    for entry in entries:
+        if entry.number is not None:
+            said.setdefault(entry.number, []).extend(
+                words(line) for line in (entry.head, *entry.lines)
+            )
+    for number in featured:
+        lines = said.get(number, [])
+        sentence = [line for line in lines if _HAN.search(re.sub(_FRAMES, "", line))]
+        assert sentence, (number, lines)
+    for entry in entries:
+        quotes = [
+            words(line) for line in entry.lines if "「" in words(line) and "作者说明" in words(line)
+        ]
+        if quotes:
+            assert any(
+                _HAN.search(re.sub(_FRAMES, "", words(line)))
+                for line in entry.lines
+                if line not in quotes
+            ) or _HAN.search(re.sub(_FRAMES, "", words(entry.head))), entry.number
+    for entry in gist:
+        title = next((p for p in entry.head if isinstance(p, Theirs)), None)
+        assert title is not None and len(title.text) <= title.limit  # whole
     again = [
         e.head for s in sections for b in s.blocks for e in b.entries if "见上" in words(e.head)
     ]
-    assert again and all(any(isinstance(p, Theirs) for p in head) for head in again)
+    assert all(any(isinstance(p, Theirs) for p in head) for head in again)
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]{2}")
+# Our frames, which are no sentence of an item's own: states, labels, the why's head.
+_FRAMES = re.compile(
+    r"【[^】]*】|— [^·]*|· \S+|影响：|作者说明|报告写道|更改默认值|已合并|审阅中|待处理|草稿"
+    r"|未合并关闭|已解决|见上|「[^」]*」"
+)
 
 
 _OUR_ENGLISH = re.compile(r"(?<![\w-])[A-Za-z][a-z]{2,}(?![\w-])")
@@ -213,6 +281,9 @@ _NAMES = frozenset(
         *("Issue", "PR", "PRs", "RFC", "CI", "MoE", "ROCm", "AMD", "NVIDIA", "Intel", "TPU"),
         *("CPU", "Arm", "Google", "TLI", "LoRA", "KV", "Spark", "GitHub", "arXiv", "tokens"),
         *("vLLM", "Blackwell", "Hopper", "Ampere", "Graviton", "Apple", "Silicon", "Gaudi", "Arc"),
+        # The trade's own words, as Chinese developers write them: GitHub's stale bot, a
+        # backport to a release (回移 read as a literal coinage).
+        *("stale", "backport"),
     }
 )
 

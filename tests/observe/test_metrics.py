@@ -86,7 +86,7 @@ def test_a_model_that_fails_is_counted_by_reason_and_logged_never_shown(
     log = stream.getvalue()
     counted = re.search(re.escape(FAILURE) + r" (\d+)\.0$", metrics, re.M)
     assert counted is not None and int(counted.group(1)) == asked >= 1
-    assert "model prose for item #37880 skipped: the server has no such model (404)" in log
+    assert "model prose for day #0 skipped: the server has no such model (404)" in log
     files = list(settings.report_files_dir.rglob("*2026-03-25*"))
     assert files, "the day was not archived"
     for path in files:

@@ -7,7 +7,13 @@ with the reasons a reader would drop it for.
 
 Each sentence is checked alone, as the writer checks it: every sentence that is not right
 must be dropped, and the reason the checker gives must be a true one for at least 90% of
-its drops. Right sentences dropped are counted (false drops), not forbidden.
+its drops. Right sentences dropped are counted (false drops), not forbidden: since issue
+51 a sentence must settle on its own by a name or figure beyond its item's title, so a
+right Chinese line that only says the title again ("新增了EPLB支持GPU模型运行器v2") is
+dropped (the report's own Chinese sentence says the title), and a Chinese `why` is held
+to the quoted reason it now translates. The English edition asks nothing of an item any
+more (it quotes the author): those sentences are still dropped when wrong, but their old
+task gives no reason to judge the checker's by.
 """
 
 from __future__ import annotations
@@ -59,9 +65,18 @@ def test_every_sentence_that_is_not_right_is_dropped(name: str) -> None:
     assert missed == []
 
 
+def _asked_today(said: dict[str, Any]) -> bool:
+    """A sentence of a task the writer still asks for (no English item)."""
+    return not (said["section"] == "item" and said["lang"] == "en")
+
+
 @pytest.mark.parametrize("name", list(SETS))
 def test_the_reason_given_is_a_true_one_for_nine_drops_in_ten(name: str) -> None:
-    dropped = [(s, why) for s, why in verdicts(name) if why is not None]
+    dropped = [
+        (s, why)
+        for s, why in verdicts(name)
+        if why is not None and s["label"] != "right" and _asked_today(s)
+    ]
     true = [s for s, why in dropped if any(why.startswith(r) for r in s["reasons"])]
     assert len(true) >= 0.9 * len(dropped), [
         (s["sentence"][:60], why) for s, why in dropped if s not in true
@@ -69,20 +84,21 @@ def test_the_reason_given_is_a_true_one_for_nine_drops_in_ten(name: str) -> None
 
 
 def test_the_set_is_what_its_note_says() -> None:
-    """74 sentences; a right one dropped is a cost, counted here so it cannot grow unseen."""
+    """74 sentences; a right one dropped is a cost, counted here so it cannot grow unseen:
+    10 of 22, 8 of them Chinese lines naming nothing beyond their title."""
     found = verdicts()
     labels = Counter(s["label"] for s, _ in found)
     assert sum(labels.values()) == 74 and labels["right"] >= 20
     false_drops = [s["sentence"] for s, why in found if s["label"] == "right" and why is not None]
-    assert len(false_drops) <= 2, false_drops
+    assert len(false_drops) <= 10, false_drops
 
 
 def test_a_right_sentence_is_rarely_dropped_on_days_with_descriptions() -> None:
     """The prompts of issue 42 on the three fixture days: 43 sentences, 12 right; a right
-    one dropped is a cost (it was 3 with the checker before: "MXFP4-量化" read as a name not
-    in "MXFP4-quantized"), counted so it cannot grow unseen."""
+    one dropped is a cost, counted so it cannot grow unseen: 7 (3 that say only the title,
+    3 that lose "GPU" of the reason they are now held to, 1 summary naming no item)."""
     found = verdicts("prose-5")
     labels = Counter(s["label"] for s, _ in found)
     assert sum(labels.values()) == 43 and labels["right"] == 12
     false_drops = [s["sentence"] for s, why in found if s["label"] == "right" and why is not None]
-    assert len(false_drops) <= 2, false_drops
+    assert len(false_drops) <= 7, false_drops

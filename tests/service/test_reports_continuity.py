@@ -1,6 +1,6 @@
 """Continuity across days on the real fixture days: 2026-03-24 published, then 2026-03-25.
 
-The fake GitHub serves the anchor days as they were, except that #38049 (a key change of
+The fake GitHub serves the anchor days as they were, except that #37975 (featured on
 2026-03-24, in review then) merges on the evening of 2026-03-25.
 """
 
@@ -27,7 +27,8 @@ from tests.anchor_data import REPO
 from tests.factories import CST
 from tests.sites import CUTOFF, FixtureArchive
 
-MERGED_ON_0325 = 38049
+MERGED_ON_0325 = 37975
+CLOSED_ON_0325 = 37992  # a notable issue of 2026-03-24, filed under vendors and subjects
 MERGE_TIME = datetime(2026, 3, 25, 12, tzinfo=UTC)  # 20:00 in Shanghai, inside 2026-03-25
 
 
@@ -64,10 +65,10 @@ def days(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Days]:
 
 
 def test_featured_then_merged_is_under_since_last_time_with_its_first_day(days: Days) -> None:
-    """#38049, a key change of 2026-03-24 in review, merged on 2026-03-25: said so there,
+    """#37975, featured on 2026-03-24 in review, merged on 2026-03-25: said so there,
     in both languages, in Markdown, JSON, chat and on the site; nothing asked of GitHub."""
     assert days.before.sections is not None
-    assert MERGED_ON_0325 in [k.number for k in days.before.sections.key_changes]
+    assert MERGED_ON_0325 in {f.number for f in featured(days.before)}
     found = days.after.continuity
     assert found is not None and found.last_day == "2026-03-24"
     [landed] = [e for e in found.since if e.number == MERGED_ON_0325]
@@ -132,16 +133,18 @@ def test_the_past_is_worked_out_again_from_the_archive_alone(days: Days) -> None
 def test_a_topic_digest_says_what_of_its_topic_landed_since_last_time(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    """The digest of #38049's topic says it landed, with its first day; another topic's
-    does not; and asking a digest first never replaces what the day itself featured."""
+    """The digest of #37992's topics (a notable issue of 2026-03-24, open then, closed as
+    completed on 2026-03-25) says it was settled, with its first day; another topic's does
+    not; and asking a digest first never replaces what the day itself featured."""
     archive = FixtureArchive(tmp_path_factory.mktemp("data"), hostile=False)
-    fake = next(it for it in archive.items if it.number == MERGED_ON_0325)
-    fake.merged_at = fake.closed_at = fake.updated_at = MERGE_TIME
+    fake = next(it for it in archive.items if it.number == CLOSED_ON_0325)
+    fake.closed_at = fake.updated_at = MERGE_TIME
+    fake.state_reason = "completed"
     with archive:
         reports = archive.bot.reports
         before = reports.report(ReportQuery(REPO, window("2026-03-24"), "en"))
         topics = (
-            {t for t, found in before.sections.topics.items() if MERGED_ON_0325 in found.prs}
+            {t for t, found in before.sections.topics.items() if CLOSED_ON_0325 in found.issues}
             if before.sections
             else set()
         )
@@ -159,10 +162,10 @@ def test_a_topic_digest_says_what_of_its_topic_landed_since_last_time(
         unasked = forgetful.report(ReportQuery(REPO, window("2026-03-25"), "en"))
     assert full.continuity == unasked.continuity  # as if no digest had been asked
     assert digest.continuity is not None and full.continuity is not None
-    [landed] = [e for e in digest.continuity.since if e.number == MERGED_ON_0325]
+    [landed] = [e for e in digest.continuity.since if e.number == CLOSED_ON_0325]
     assert landed.first_day == "2026-03-24"
     assert elsewhere.continuity is not None
-    assert MERGED_ON_0325 not in {e.number for e in elsewhere.continuity.since}
+    assert CLOSED_ON_0325 not in {e.number for e in elsewhere.continuity.since}
     assert {e.number for e in digest.continuity.since} <= {e.number for e in full.continuity.since}
     parts = chat_parts("slack", digest, "en", only=("since", ours))
     assert [name for name, _ in parts][:2] == ["headline", "since"]
@@ -224,17 +227,20 @@ def test_a_featured_pr_approved_since_is_said_so(tmp_path_factory: pytest.TempPa
 
 
 def test_landed_work_the_day_features_anyway_is_told_once_there(days: Days) -> None:
-    """Had #38050 (a key change of 2026-03-25, merged that day) been featured on 2026-03-24
-    in review, Since last time would name it a fourth time, after What happened, the summary
-    and Key changes: it is told where the day features it, and Since keeps the rest."""
+    """Had a key change of 2026-03-25 merged that day been featured on 2026-03-24 in review,
+    Since last time would name it a fourth time, after What happened, the summary and Key
+    changes: it is told where the day features it, and Since keeps the rest."""
     from dataclasses import replace
 
     from bot.model.report import Landed
 
     found = days.after.continuity
     assert found is not None and days.after.sections is not None
-    key = days.after.sections.key_changes[1].number
-    assert key == 38050
+    key = next(
+        k.number
+        for k in days.after.sections.key_changes
+        if k.state == "merged" and k.number != MERGED_ON_0325
+    )
     landed = Landed(key, "2026-03-24", "review", "merged", days.after.window.end)
     report = replace(days.after, continuity=replace(found, since=(*found.since, landed)))
     for lang, title in (("en", "## ⏮️ Since last time"), ("zh", "## ⏮️ 自上次日报以来")):

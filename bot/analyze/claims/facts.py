@@ -45,6 +45,15 @@ class Facts:
         return "\x00".join(said)
 
     @cached_property
+    def texts(self) -> str:
+        """Every title, own line and description the report's items wrote, as `normal`
+        writes them: a stretch of a line found here is the item's words, quoted (a
+        Chinese line's English object, a quoted reason)."""
+        items = [*self.report.items.values(), *self.report.context.values(), *self.known.values()]
+        said = [self.quotes, *(normal(it.body) for it in items if it.body)]
+        return "\x00".join(said)
+
+    @cached_property
     def authors(self) -> frozenset[str]:
         """Every known author's login, lower case."""
         items = [*self.report.items.values(), *self.report.context.values(), *self.known.values()]

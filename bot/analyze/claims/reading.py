@@ -127,7 +127,36 @@ def quoted(line: str, facts: Facts) -> str:
         part = normal(masked[start:end].replace(FILL, " ").strip(" -*>\t✍️").rstrip("…."))
         if len(part.split()) >= MIN_QUOTE_WORDS and (part in facts.quotes or part in bodies):
             masked = masked[:start] + FILL * (end - start) + masked[end:]
-    return masked
+    return _quoted_stretches(masked, facts)
+
+
+# A stretch of Latin text between Chinese words or punctuation ("支持 block fp8 moe by
+# fallback to TritonExpert on XPU"), and a quote in quotation marks (「…」, “…”).
+_STRETCH = re.compile(r"[A-Za-z0-9`_][^\u4e00-\u9fff「」“”（）【】。；，：、|—·\x00]*")
+_MARKED = re.compile(r"(?<=「)[^「」]+(?=」)|(?<=“)[^“”]+(?=”)")
+MIN_STRETCH = 12  # characters a stretch needs to be told a quote (not "PR" or "by alice")
+
+
+def _quoted_stretches(masked: str, facts: Facts) -> str:
+    """`masked` with every stretch the items wrote themselves blanked: an English object in
+    a Chinese sentence, a quote in quotation marks. A stretch counts when it is found in
+    a title, an own line or a description, as `normal` writes them."""
+    chars = list(masked)
+    # A stretch of English stands between Chinese words only in a Chinese line; in an
+    # English line the writer's words are English too (a quote there is marked, or whole).
+    chinese = re.search(r"[\u4e00-\u9fff]", masked) is not None
+    for pattern in (_MARKED, _STRETCH) if chinese else (_MARKED,):
+        for match in pattern.finditer(masked):
+            text = match.group(0).strip()
+            if REF.search(text):
+                continue  # an item's number is the writer's: what is said of it is a claim
+            said = normal(text.replace(FILL, " ")).strip(" .…").rstrip("…")
+            if len(said) < MIN_STRETCH or len(said.split()) < 2 or not said.strip():
+                continue
+            if said in facts.texts:
+                for i in range(match.start(), match.end()):
+                    chars[i] = FILL
+    return "".join(chars)
 
 
 def _bodies(line: str, facts: Facts) -> str:

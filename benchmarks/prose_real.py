@@ -9,7 +9,9 @@ them; the model is any OpenAI-compatible server). Not part of CI: a CPU model ta
 Prints one block per day and language; `--out` writes every sentence (shown or dropped,
 with the checker's reason) for labelling by hand (tests/data/prose-labelled.json is such a
 set). The report without a model is made too, and every line of it must be in the report
-with the model (a model may only add): the script says how many are missing (goal 0).
+with the model (a model may only add, or say a quote in Chinese in its place): the script
+says how many are missing (goal 0), and the share of Chinese letters before the appendix
+without and with the model.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -31,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items  # noqa: E402
 from tests.fakes.github_api import FakeGitHub  # noqa: E402
+from tests.prose.script import missing_lines  # noqa: E402
 
 
 def show(day: Any, lang: str, fmt: str) -> str:
@@ -88,11 +92,12 @@ def run(day: Any, lang: str) -> dict[str, Any]:
     seconds = time.monotonic() - started
     markdown = show(day, lang, "markdown")  # the same report, from the cache
     plain = without_model(day, lang)
-    missing = [line for line in plain.splitlines() if line.strip() and line not in markdown]
+    missing = missing_lines(plain, markdown)
     prose = data.get("prose") or {}
     shown = [
-        {"item": int(n), "part": "note", "sentence": text}
-        for n, text in (prose.get("notes") or {}).items()
+        {"item": int(n), "part": part, "sentence": text}
+        for n, parts in (prose.get("parts") or {}).items()
+        for part, text in parts.items()
     ]
     shown += [
         {"item": int(n), "part": "thread", "sentence": text}
@@ -111,7 +116,15 @@ def run(day: Any, lang: str) -> dict[str, Any]:
         "shown": shown,
         "dropped": dropped,
         "missing_lines": missing,
+        "chinese": [round(chinese_share(plain), 3), round(chinese_share(markdown), 3)],
     }
+
+
+def chinese_share(text: str) -> float:
+    """Of the letters before the appendix (link targets left out), the Chinese share."""
+    body = text.split("## 📋", 1)[0]
+    letters = [c for c in re.sub(r"\]\([^)]*\)", "]", body) if c.isalpha()]
+    return sum("\u4e00" <= c <= "\u9fff" for c in letters) / len(letters) if letters else 0.0
 
 
 def main() -> None:
@@ -158,6 +171,8 @@ def main() -> None:
                     f"  lines of the report without a model missing with it: "
                     f"{len(found['missing_lines'])} (goal 0)"
                 )
+                without, with_model = found["chinese"]
+                print(f"  Chinese letters before the appendix: {without:.0%} → {with_model:.0%}")
     if args.out:
         found = {"runs": results, "units": ASKED}
         args.out.write_text(json.dumps(found, ensure_ascii=False, indent=1), encoding="utf-8")

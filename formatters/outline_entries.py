@@ -202,10 +202,28 @@ def description(
         return [line for line in (said, reason, added) if line is not None]
     first = None if glossed else chinese_sentence(report, number)
     translated = model_part(report, number, "what")  # its own words in Chinese, beside
-    chinese = first is not None or glossed or translated is not None
-    reason = why(report, number, lang, links=links, quotes=ZH_QUOTE if featured and chinese else 0)
+    featured = featured or _key_or_notable(report, number)  # told first where it stands
+    quotes = featured and (first is not None or glossed or translated is not None)
+    reason = why(report, number, lang, links=links, quotes=ZH_QUOTE if quotes else 0)
+    quoted = reason is not None and any(
+        isinstance(p, Theirs) and p.limit == ZH_QUOTE for p in reason
+    )
+    # A featured item whose reason is its own line (what its description says first) quotes
+    # that line, where no translation says it in Chinese.
+    own = (Our("原文：「"), Theirs(said[0].text, ZH_QUOTE), Our("」")) if said else None
+    own = own if quotes and not quoted and translated is None else None
     thread_note = model_note(report, number, thread=True) if thread else None
-    return [line for line in (first, translated, reason, thread_note) if line is not None]
+    return [line for line in (first, translated, own, reason, thread_note) if line is not None]
+
+
+def _key_or_notable(report: Report, number: int) -> bool:
+    """A key change or a notable issue: featured, wherever the report tells it first."""
+    info = report.sections
+    if info is None:
+        return False
+    return any(k.number == number for k in info.key_changes) or any(
+        n.number == number for n in info.notable_issues
+    )
 
 
 def chinese_sentence(report: Report, number: int, *, whole: bool = False) -> Line | None:

@@ -4,6 +4,7 @@ thread or the day) from a script, and records what each request asked about."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -67,3 +68,16 @@ class ScriptedModel:
         if section == "thread":
             return json.dumps({"text": self.threads.get(lang, {}).get(number, "")})
         return json.dumps({"summary": self.summary.get(lang, "")}, ensure_ascii=False)
+
+
+def missing_lines(plain: str, written: str) -> list[str]:
+    """The lines of the report without a model missing from the report with one, a line
+    counted as kept when it is there but for what a model said in a quote's place (a quoted
+    English sentence → its checked Chinese) or added beside ("；作者说明「✍️ …」")."""
+
+    def bare(line: str) -> str:
+        line = re.sub(r"[；;]?\s*[^；;「“]*[「“]✍️[^」”]*[」”]", "", line)
+        return re.sub(r"「[^」]*」|“[^”]*”", "「」", line)
+
+    found = {bare(line) for line in written.splitlines()}
+    return [line for line in plain.splitlines() if line.strip() and bare(line) not in found]

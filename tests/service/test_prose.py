@@ -11,7 +11,6 @@ themselves are in tests/prose/test_vetting.py.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -21,7 +20,14 @@ from bot.cli import main
 from tests.anchor_data import anchor_days
 from tests.fakes.github_api import FakeGitHub
 from tests.fakes.openai_api import FakeOpenAI, Scripted
-from tests.prose.script import ScriptedModel, asked, facts_of, lang_of, section_of
+from tests.prose.script import (
+    ScriptedModel,
+    asked,
+    facts_of,
+    lang_of,
+    missing_lines,
+    section_of,
+)
 
 DAY = anchor_days()[2]  # 2026-03-25
 # Faithful Chinese of what the report says of three items of the day: #37143's own line
@@ -101,19 +107,6 @@ def test_one_small_task_per_request_and_the_checked_text_shown_beside(
     assert "sk-CANARY-llm-key" not in markdown + err
 
 
-def lines_kept(plain: str, written: str) -> list[str]:
-    """The lines of the report without a model missing from the report with one, a line
-    counted as kept when it is there but for what a model said in a quote's place (a quoted
-    English sentence → its checked Chinese) or added beside ("；作者说明「✍️ …」")."""
-
-    def bare(line: str) -> str:
-        line = re.sub(r"[；;]?\s*[^；;「“]*[「“]✍️[^」”]*[」”]", "", line)
-        return re.sub(r"「[^」]*」|“[^”]*”", "「」", line)
-
-    found = {bare(line) for line in written.splitlines()}
-    return [line for line in plain.splitlines() if line.strip() and bare(line) not in found]
-
-
 def test_the_report_with_a_model_holds_every_line_of_the_report_without(
     fake_github: FakeGitHub,
     llm_env: pytest.MonkeyPatch,
@@ -129,7 +122,7 @@ def test_the_report_with_a_model_holds_every_line_of_the_report_without(
             llm_env.setenv("LLM_BASE_URL", llm.url)
             written, _ = show(capsys, "--lang", lang)
         assert "✍️" in written
-        assert lines_kept(plain, written) == [], lang
+        assert missing_lines(plain, written) == [], lang
     what = TRANSLATION[37143]["what"].removeprefix("#37143 ")
     assert f"✍️ {what}" in written
     why = TRANSLATION[38145]["why"].removeprefix("#38145 ")

@@ -45,7 +45,7 @@ RIDES = 90  # a following sentence this short, with a signal of its own, rides a
 # What happens, said by the author: each match weighs 2 (two at most).
 _EFFECT = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|crash(?:es|ed|ing)?|hang(?:s|ing)?|hung|leak(?:s|ed|ing)?|"
-    r"break(?:s|ing)?|broke|broken|regress\w*|wrong(?:ly)?|incorrect(?:ly)?|garbage|gibberish|"
+    r"break(?:s|ing)?(?!\s+(?:out|up|down)\b)|broke|broken|regress\w*|wrong(?:ly)?|incorrect(?:ly)?|garbage|gibberish|"
     r"corrupt\w*|deadlock\w*|OOMs?|out of memory|NaNs?|silently|mismatch\w*|"
     r"(?:is|are) always|no longer|falls? back|fallback|previously|used to|"
     r"only (?:impacts?|affects?)|no (?:behaviou?r(?:al)?|functional|user[- ]facing) changes?|"
@@ -224,9 +224,10 @@ def waits_on(item: ActivityItem) -> tuple[str, ...]:
 
 def _unfinished(sentence: str) -> bool:
     """A sentence that begins or ends mid-thought: a stored excerpt's start ("…unting
-    crash"), what its colon introduced cut off ("we see the following failures"), a last
-    word cut ("as i")."""
-    if sentence.startswith(("…", "...")):
+    crash"), what someone named before it thinks ("believes that …", its name gone with the
+    mention), a conclusion of what came before ("Therefore, …"), what its colon introduced
+    cut off ("we see the following failures"), a last word cut ("as i")."""
+    if sentence.startswith(("…", "...")) or _CUT_START.match(sentence):
         return True
     end = sentence.rstrip()
     if POINTS_ON.search(end) or end.endswith(":"):
@@ -235,6 +236,13 @@ def _unfinished(sentence: str) -> bool:
         return False
     last = end.split()[-1] if end.split() else ""
     return bool(DANGLING.search(last)) or (len(last) <= 2 and last.isalpha())
+
+
+_CUT_START = re.compile(
+    r"^(?:believes|thinks|says|suggests|mentions|notes|agrees|argues|points out)\b"
+    r"|^(?:therefore|thus|hence|consequently)\b",
+    re.I,
+)
 
 
 def _key(text: str) -> str:

@@ -104,6 +104,18 @@ _STOP = frozenset(
 )
 
 
+# Words that name that something went wrong without saying what: "This caused failures
+# when trying to run the model." adds nothing to "Fix Qwen3-Next inference with …". The
+# verbs stay words: "All 8 TP workers fail simultaneously" says who fails.
+_VAGUE = frozenset(
+    """
+    caused causes cause causing failure failures issue problem problems trying try tried
+    run runs running model models work works working
+    code thing things something case cases result results happen happens happened
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+
+
 def effect_sentence(item: ActivityItem, shown: str = "") -> str:
     """The sentence of `item`'s description that tells most of what its title and `shown`
     (the lines already shown of it) do not; "" when no sentence tells anything more."""
@@ -159,7 +171,7 @@ def weigh(sentence: str, said: set[str]) -> float:
     if strength < 2:
         return 0.0
     words = content_words(sentence)
-    new = words - said
+    new = words - said - _VAGUE
     # "No behavior change.", "Only affects ROCm builds.": a short fact of its own kind.
     kind_sentence = _KIND.search(rest) is not None and len(rest) <= RIDES
     if not words or (len(new) < LEAST_NEW and not (kind_sentence and new)):

@@ -80,6 +80,19 @@ def test_a_sentence_must_add_three_words_of_its_own() -> None:
     assert effect_sentence(item(1, "pr", title=title, body=body)) == "No behavior change."
 
 
+def test_a_failure_said_without_what_fails_is_no_reason() -> None:
+    """#38180's "This caused failures when trying to run the model." says that something
+    went wrong, which its title ("Fix Qwen3-Next inference …") already does: not that, but
+    what the body says of whom the change leaves alone."""
+    assert "caused failures" not in effect(38180)
+    assert "power-of-2 block sizes" in effect(38180)
+    title = "[ROCm] Fix Qwen3-Next inference with non-standard block size (544)"
+    body = "This caused failures when trying to run the model."
+    assert effect_sentence(item(1, "pr", title=title, body=body)) == ""
+    said = "The paged attention kernel reads past the block table and returns NaNs."
+    assert effect_sentence(item(1, "pr", title=title, body=f"{body} {said}")) == said
+
+
 @pytest.mark.parametrize(
     "boilerplate",
     [

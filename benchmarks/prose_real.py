@@ -24,7 +24,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -32,8 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.anchor_data import REPO, anchor_days, anchor_items, background_items  # noqa: E402
-from tests.fakes.github_api import FakeGitHub  # noqa: E402
+from tests.anchor_data import anchor_days  # noqa: E402
+from tests.fixture_run import fixture_github  # noqa: E402
 from tests.prose.script import missing_lines  # noqa: E402
 
 
@@ -139,18 +138,8 @@ def main() -> None:
     os.environ.setdefault("LLM_TOKEN_BUDGET", "200000")
     record_units()
     days = [d for d in anchor_days() if not args.day or d.label in args.day]
-    first = min(d.start for d in anchor_days())
-    items = anchor_items() + background_items(1500, before=first)
     results = []
-    with tempfile.TemporaryDirectory() as data, FakeGitHub(REPO, items) as fake:
-        for name in list(os.environ):
-            if name.startswith(("VLLM_REPORT_", "GITHUB_", "SLACK_", "DISCORD_")):
-                del os.environ[name]
-        os.environ.update(
-            GITHUB_API_URL=fake.url,
-            VLLM_REPORT_DATA_DIR=data,
-            VLLM_REPORT_GITHUB_REQUEST_INTERVAL="0",
-        )
+    with fixture_github(keep=("LLM_",)):
         for day in days:
             for lang in args.lang or ["en", "zh"]:
                 found = run(day, lang)

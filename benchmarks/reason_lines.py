@@ -23,18 +23,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.anchor_data import REPO, anchor_days, anchor_items, background_items  # noqa: E402
-from tests.fakes.github_api import FakeGitHub  # noqa: E402
+from tests.anchor_data import anchor_days  # noqa: E402
+from tests.fixture_run import fixture_github, kept_reports  # noqa: E402
 
 _EMPTY = re.compile(
     r"comments? so far|条评论|it concerns|涉及 |\breports (?:a crash|a hang|wrong output|a "
@@ -45,20 +43,6 @@ _FRAMES = re.compile(
     r"【[^】]*】|— [^·]*|· \S+|影响：|作者说明|报告写道|更改默认值|已合并|审阅中|待处理|草稿"
     r"|未合并关闭|已解决|见上|「[^」]*」|#\d+"
 )
-CAPTURED: list[Any] = []
-
-
-def capture_reports() -> None:
-    from bot.service.reports import Reports
-
-    made = Reports.report
-
-    def keeping(self: Any, query: Any) -> Any:
-        report = made(self, query)
-        CAPTURED.append(report)
-        return report
-
-    Reports.report = keeping  # type: ignore[method-assign]
 
 
 def show(day: Any, lang: str) -> str:
@@ -81,16 +65,15 @@ def chinese(line: str) -> bool:
     return len(_HAN.findall(_FRAMES.sub("", line))) >= 2
 
 
-def measure(day: Any, lang: str) -> dict[str, Any]:
+def measure(day: Any, lang: str, kept: list[Any]) -> dict[str, Any]:
     from bot.analyze.effects import effect_sentence
     from bot.analyze.reasons import flips_default, security
     from bot.model.outline_parts import Ref, Theirs
     from formatters import outline as ol
     from formatters import outline_entries as oe
 
-    CAPTURED.clear()
     markdown = show(day, lang)
-    report = CAPTURED[-1]
+    report = kept[-1]
     info = report.sections
     body = markdown.split("## 📋")[0]
     whys = []
@@ -177,22 +160,12 @@ def main() -> None:
     parser.add_argument("--day", action="append", help="a fixture day (default: all)")
     parser.add_argument("--lines", action="store_true", help="print every why line")
     args = parser.parse_args()
-    capture_reports()
+    kept = kept_reports()
     days = [d for d in anchor_days() if not args.day or d.label in args.day]
-    first = min(d.start for d in anchor_days())
-    items = anchor_items() + background_items(1500, before=first)
-    with tempfile.TemporaryDirectory() as data, FakeGitHub(REPO, items) as fake:
-        for name in list(os.environ):
-            if name.startswith(("VLLM_REPORT_", "GITHUB_", "SLACK_", "DISCORD_", "LLM_")):
-                del os.environ[name]
-        os.environ.update(
-            GITHUB_API_URL=fake.url,
-            VLLM_REPORT_DATA_DIR=data,
-            VLLM_REPORT_GITHUB_REQUEST_INTERVAL="0",
-        )
+    with fixture_github():
         for day in days:
             for lang in ("en", "zh"):
-                found = measure(day, lang)
+                found = measure(day, lang, kept)
                 line = (
                     f"{day.label} {lang}: why lines {found['why_lines']}, with a fact beyond the "
                     f"title {found['factual']}, empty {len(found['empty'])}; featured "

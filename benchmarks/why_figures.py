@@ -24,10 +24,8 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import re
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -35,8 +33,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.anchor_data import REPO, anchor_days, anchor_items, background_items  # noqa: E402
-from tests.fakes.github_api import FakeGitHub  # noqa: E402
+from tests.anchor_data import anchor_days, anchor_items  # noqa: E402
+from tests.fixture_run import fixture_github, kept_reports  # noqa: E402
 
 # What the bot wrote where a reason should stand before issue 42: a size, or a kind alone.
 _SIZE = re.compile(r"\+\d+ [−-]\d+(?: in \d+ files?|，共 \d+ 个文件| 共 \d+ 个文件)")
@@ -58,22 +56,6 @@ def chinese_share(text: str) -> float:
     letters = [c for c in _LINK_TARGET.sub("]", text) if c.isalpha()]
     han = sum(1 for c in letters if "\u4e00" <= c <= "\u9fff")
     return han / len(letters) if letters else 0.0
-
-
-CAPTURED: list[Any] = []
-
-
-def capture_reports() -> None:
-    from bot.service.reports import Reports
-
-    made = Reports.report
-
-    def keeping(self: Any, query: Any) -> Any:
-        report = made(self, query)
-        CAPTURED.append(report)
-        return report
-
-    Reports.report = keeping  # type: ignore[method-assign]
 
 
 def show(day: Any, lang: str, fmt: str) -> str:
@@ -176,10 +158,9 @@ def texts(payload: Any) -> list[str]:
     return []
 
 
-def measure(day: Any, lang: str) -> dict[str, Any]:
-    CAPTURED.clear()
+def measure(day: Any, lang: str, kept: list[Any]) -> dict[str, Any]:
     markdown = show(day, lang, "markdown")
-    report = CAPTURED[-1]
+    report = kept[-1]
     body = markdown.split("## 📋")[0]
     chats = {fmt: json.loads(show(day, lang, fmt)) for fmt in ("slack", "discord")}
     chat_text = {fmt: "\n".join(texts(payload)) for fmt, payload in chats.items()}
@@ -207,32 +188,19 @@ def main() -> None:
         help="keep LLM_BASE_URL and LLM_MODEL: the report with model prose (✍️ lines)",
     )
     args = parser.parse_args()
-    capture_reports()
+    kept = kept_reports()
     days = [d for d in anchor_days() if not args.day or d.label in args.day]
-    first = min(d.start for d in anchor_days())
     # The fixtures do not know a PR's size: each gets one, so that a size offered as a reason
     # would show (the real days had them: "+10 −2 in 1 file").
     items = [
         replace(it, additions=10, deletions=2, changed_files=1) if it.kind == "pr" else it
         for it in anchor_items()
-    ] + background_items(1500, before=first)
+    ]
     results = []
-    with tempfile.TemporaryDirectory() as data, FakeGitHub(REPO, items) as fake:
-        for name in list(os.environ):
-            model = args.model and name.startswith("LLM_")
-            if (
-                name.startswith(("VLLM_REPORT_", "GITHUB_", "SLACK_", "DISCORD_", "LLM_"))
-                and not model
-            ):
-                del os.environ[name]
-        os.environ.update(
-            GITHUB_API_URL=fake.url,
-            VLLM_REPORT_DATA_DIR=data,
-            VLLM_REPORT_GITHUB_REQUEST_INTERVAL="0",
-        )
+    with fixture_github(items, keep=("LLM_",) if args.model else ()):
         for day in days:
             for lang in ("en", "zh"):
-                found = measure(day, lang)
+                found = measure(day, lang, kept)
                 markdown = found.pop("markdown")
                 results.append({"day": day.label, "lang": lang, **found})
                 top = found["top"]

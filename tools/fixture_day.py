@@ -14,16 +14,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.anchor_data import REPO, anchor_days, anchor_items, background_items  # noqa: E402
-from tests.fakes.github_api import FakeGitHub  # noqa: E402
+from tests.anchor_data import anchor_days  # noqa: E402
+from tests.fixture_run import fixture_github  # noqa: E402
 
 
 def show(label: str, lang: str, fmt: str, extra: list[str]) -> str:
@@ -53,17 +51,7 @@ def main() -> None:
     parser.add_argument("--lines", action="store_true", help="print line counts only")
     args, extra = parser.parse_known_args()
     labels = [d.label for d in anchor_days()] if args.day == "all" else [args.day]
-    first = min(day.start for day in anchor_days())
-    items = anchor_items() + background_items(1500, before=first)
-    with tempfile.TemporaryDirectory() as data, FakeGitHub(REPO, items) as fake:
-        for name in list(os.environ):
-            if name.startswith(("VLLM_REPORT_", "GITHUB_", "SLACK_", "DISCORD_", "LLM_")):
-                del os.environ[name]
-        os.environ.update(
-            GITHUB_API_URL=fake.url,
-            VLLM_REPORT_DATA_DIR=data,
-            VLLM_REPORT_GITHUB_REQUEST_INTERVAL="0",
-        )
+    with fixture_github():
         for label in labels:
             if args.lines:
                 for lang in ("en", "zh"):

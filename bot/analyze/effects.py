@@ -116,9 +116,10 @@ _VAGUE = frozenset(
 )
 
 
-def effect_sentence(item: ActivityItem, shown: str = "") -> str:
+def effect_sentence(item: ActivityItem, shown: str = "", limit: int = LIMIT) -> str:
     """The sentence of `item`'s description that tells most of what its title and `shown`
-    (the lines already shown of it) do not; "" when no sentence tells anything more."""
+    (the lines already shown of it) do not, cut at `limit` characters; "" when no sentence
+    tells anything more."""
     if not item.body:
         return ""
     said = content_words(f"{item.title} {shown}")
@@ -137,7 +138,7 @@ def effect_sentence(item: ActivityItem, shown: str = "") -> str:
     if best is None:
         return ""
     _, p, s = best
-    return cut(_with_riders(paragraphs[p], s), LIMIT)
+    return cut(_with_riders(paragraphs[p], s), limit)
 
 
 def _with_riders(paragraph: list[str], index: int) -> str:

@@ -480,6 +480,23 @@ def cut(line: str, limit: int) -> str:
     return " ".join(words).rstrip(" ,;:-(") + ELLIPSIS
 
 
+def whole(line: str, limit: int) -> str:
+    """At most `limit` characters of whole sentences or list items ("a; b; c"), "" when the
+    first alone is longer: what a model is given to translate, since one given a sentence
+    cut short finishes it ("…microbenchmarking data across…" became "across devices"); a
+    line already cut (a stored excerpt's end) loses its last, cut sentence."""
+    if len(line) <= limit and not line.endswith(ELLIPSIS):
+        return line
+    window = line[: limit + 1].removesuffix(ELLIPSIS)
+    ends = [
+        m.end()
+        for m in _SENTENCE_END.finditer(window)
+        if m.end() <= limit and not _ABBREVIATION.search(window[: m.end()])
+    ]
+    items = [m.start() for m in re.finditer(r";\s", window)]
+    return line[: max([*ends, *items], default=0)].strip()
+
+
 def says_nothing(line: str) -> bool:
     """A line that says nothing of the item: only references, a greeting, git's revert
     line, a status note, a bare command, a template heading."""

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.analyze.claims import state_at
+from bot.analyze.effects import effect_sentence
+from bot.analyze.what import what_line, whole
 from bot.model.report import ActivityItem, CommentRecord, Report
 from bot.prose.prompts import PROMPT_VERSION
 
@@ -41,6 +43,9 @@ class Unit:
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
+# Characters of an item's own words a model is given to translate: whole sentences only,
+# however the report cuts them (`bot.analyze.what.whole`).
+WHOLE = 500
 SHOWN_PER_BUCKET = 5  # a vendor's stories a bucket shows (analyze: TOLD_PER_BUCKET)
 
 
@@ -66,22 +71,33 @@ def item_units(report: Report, lang: str) -> list[Unit]:
     (`description`) and the sentence the report quotes as why it matters (`reason`), each
     to be said in Chinese in place of the English quote. The English edition quotes both in
     the author's own words: a model has nothing to add there."""
-    sections = report.sections
-    if lang != "zh" or sections is None:
+    if lang != "zh" or report.sections is None:
         return []
-    units = []
-    for number in told_first(report):
-        item = report.item(number)
-        description = sections.what.get(number, "")
-        found = sections.explained.get(number)
-        reason = found.effect if found is not None else ""
-        if not description:
-            continue
-        facts = _brief(report, number)
-        facts.update(kind=item.kind, description=description, reason=reason)
-        named = {int(n) for n in _CITED.findall(description + " " + reason)}
-        units.append(Unit("item", number, facts, frozenset({number, *named})))
-    return units
+    units = (item_unit(report, number) for number in told_first(report))
+    return [unit for unit in units if unit is not None]
+
+
+def item_unit(report: Report, number: int) -> Unit | None:
+    """One item as the model is told it; None when the report has no line of its own."""
+    sections = report.sections
+    own = sections.what.get(number, "") if sections is not None else ""
+    if sections is None or not own:
+        return None
+    item = report.item(number)
+    found = sections.explained.get(number)
+    # The same sentences the report quotes, whole: the report's own line and reason are
+    # cut to fit a line, and a model given a cut sentence finishes it.
+    description = whole(what_line(item, 4 * WHOLE), WHOLE)
+    if not description:
+        return None
+    reason = ""
+    if found is not None and found.effect:
+        shown = " ".join(s for s in (own, found.default) if s)
+        reason = whole(effect_sentence(item, shown, 4 * WHOLE), WHOLE)
+    facts = _brief(report, number)
+    facts.update(kind=item.kind, description=description, reason=reason)
+    named = {int(n) for n in _CITED.findall(description + " " + reason)}
+    return Unit("item", number, facts, frozenset({number, *named}))
 
 
 def discussion_units(report: Report, threads: Mapping[int, Sequence[CommentRecord]]) -> list[Unit]:

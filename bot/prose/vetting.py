@@ -33,6 +33,7 @@ from bot.analyze.claims.facts import normal
 from bot.model.claims import Claim
 from bot.model.report import ActivityItem, Report
 from bot.prose.inputs import Unit
+from formatters.gloss_words import LOWER_NAMES
 
 _LINK = re.compile(r"https?://|\bwww\.|\]\(|<[a-z]+://|\b[\w-]+\.(?:com|org|io|ai|dev|net)\b", re.I)
 # What a model writes when it has nothing to say.
@@ -60,6 +61,16 @@ _IDENTIFIER = re.compile(
     r"[A-Za-z0-9_.+-]*"
 )
 _NOT_NAMES = frozenset({"pr", "prs", "id", "ids"})
+# Names written in lower case ("numpy-based", "attention+mamba models") that a translation
+# keeps as written: one that drops them drops what they qualify ("替换了 Triton-only 的
+# compute_slot_mapping" for "replaced the numpy-based compute_slot_mapping with a
+# Triton-only kernel"). The words of the trade that Chinese has words for are left out.
+_KEPT_NAMES = (LOWER_NAMES | {"numpy", "cmake", "ray", "nccl", "rccl"}) - frozenset(
+    """
+    kernel kernels token tokens tokenizer prefill wheel nightly spec mm transformers
+    nvidia intel amd arm
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
 _ALNUM = re.compile(r"[^a-z0-9.]+")
 _CITED = re.compile(r"(?<![\w/])#(\d{2,7})\b")
 _WORD = re.compile(r"[a-z][a-z0-9]{2,}")
@@ -288,6 +299,13 @@ def identifiers(text: str) -> set[str]:
     return (found - _NOT_NAMES - {""}) | {n for n in numbers_in([text])}
 
 
+def _names(text: str) -> set[str]:
+    """The names of `_KEPT_NAMES` a text writes as words of their own (in any case; in
+    code spans and `moe_backend` they are the identifier's, which `identifiers` holds)."""
+    words = re.findall(r"(?<![\w])[a-z][a-z0-9]*(?![\w])", re.sub(r"`[^`]*`", " ", text.lower()))
+    return {w for w in words if w in _KEPT_NAMES}
+
+
 def _squeezed(text: str) -> str:
     """A text as identifiers are looked for in it: lower case, letters, digits and dots."""
     return _ALNUM.sub("", text.lower())
@@ -315,20 +333,37 @@ def _translated(sentences: Sequence[str], unit: Unit, field: str) -> dict[int, s
             ),
             default=source,
         )
-        lost = translation_fault(sentence, original, source + " " + title)
+        # A reason translated is the reason: what the item's own line says beside it is
+        # not taken in ("All 8 TP workers fail" + "… at the profile_run stage").
+        aside = str(unit.facts.get("description", "")) if field == "reason" else ""
+        lost = translation_fault(sentence, original, f"{source} {title}", aside)
         lost = lost or relation_fault(sentence, original)
+        if not lost and original.rstrip().endswith(("…", "...")):
+            # Given "… data across…", a model finishes the sentence ("across devices").
+            lost = "translates a sentence cut short"
         if lost:
             faults[index] = lost
     return faults
 
 
-def translation_fault(translated: str, source: str, beside: str = "") -> str | None:
-    """What a translation lost of its source's identifiers, code and numbers, or added that
-    neither its source nor `beside` (its item's title) has."""
+def translation_fault(
+    translated: str, source: str, beside: str = "", aside: str = ""
+) -> str | None:
+    """What a translation lost of its source's identifiers, code and numbers ("CUDA OOM"
+    keeps "OOMs"), or added that neither its source nor `beside` (its item's title) has, or
+    that `aside` (a text shown beside it) has and its source has not."""
     if not source:
         return None
     said, given = _squeezed(translated), _squeezed(source + " " + beside)
-    lost = sorted(x for x in identifiers(source) if x not in said)
+    mine = _squeezed(source)
+    taken = sorted(x for x in identifiers(translated) & identifiers(aside) if x not in mine)
+    if taken:
+        return "adds " + ", ".join(f"`{x}`" for x in taken[:3]) + ", not in what it translates"
+    lost = sorted(
+        x
+        for x in identifiers(source) | _names(source)
+        if x not in said and not (x.endswith("s") and x[:-1] in said)
+    )
     lost += sorted(f"#{n}" for n in _CITED.findall(source) if f"#{n}" not in translated)
     if lost:
         return "loses " + ", ".join(f"`{x}`" for x in lost[:3]) + " of what it translates"

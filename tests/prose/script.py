@@ -76,8 +76,10 @@ def missing_lines(plain: str, written: str) -> list[str]:
     English sentence → its checked Chinese) or added beside ("；作者说明「✍️ …」")."""
 
     def bare(line: str) -> str:
-        line = re.sub(r"[；;]?\s*[^；;「“]*[「“]✍️[^」”]*[」”]", "", line)
         return re.sub(r"「[^」]*」|“[^”]*”", "「」", line)
 
-    found = {bare(line) for line in written.splitlines()}
+    def beside(line: str) -> str:
+        return bare(re.sub(r"(?:(?<=：)|[；;])[^；;「“：]*[「“]✍️[^」”]*[」”][；;]?", "", line))
+
+    found = {form(line) for line in written.splitlines() for form in (bare, beside)}
     return [line for line in plain.splitlines() if line.strip() and bare(line) not in found]

@@ -25,7 +25,7 @@ from bot.analyze import analyze
 from bot.model.report import Report
 from bot.model.rules import load_rules
 from bot.model.windows import Window
-from bot.prose.inputs import Unit, _brief, day_unit, says
+from bot.prose.inputs import Unit, _brief, day_unit, item_unit, item_units, says
 from bot.prose.vetting import Vetter, copies, identifiers, relation_fault, translation_fault
 from tests.anchor_data import anchor_days, anchor_items, as_activity
 
@@ -41,19 +41,12 @@ def day() -> Report:
 
 
 def unit(number: int, **facts: Any) -> Unit:
-    """An item of the Chinese edition as the model is told it: its own line and the
-    sentence the report quotes as why it matters, as the report has them."""
+    """An item of the Chinese edition as the model is told it (`item_unit`): its own line
+    and the sentence the report quotes as why it matters, whole."""
     report = day()
-    item = report.item(number)
-    found = _brief(report, number)
-    explained = report.sections.explained.get(number) if report.sections else None
-    found.update(
-        kind=item.kind,
-        description=report.sections.what.get(number, "") if report.sections else "",
-        reason=explained.effect if explained is not None else "",
-    )
-    found.update(facts)
-    return Unit("item", number, found, frozenset({number}))
+    told = item_unit(report, number)
+    found = told.facts if told is not None else {**_brief(report, number), "description": ""}
+    return Unit("item", number, {**found, **facts}, frozenset({number}))
 
 
 def vet(answer: dict[str, object], about: Unit, lang: str = "zh") -> tuple[str, list[str]]:
@@ -497,3 +490,42 @@ def test_what_a_copy_is() -> None:
 
 def test_a_code_span_of_punctuation_names_nothing() -> None:
     assert identifiers("routes `->` and `...` through `FP8`") == {"fp8"}
+
+
+def test_a_model_is_given_whole_sentences_only() -> None:
+    """The report cuts an own line at 200 characters and a reason at 220; a model given
+    "… microbenchmarking data across…" finished it ("across devices", made up). What it is
+    given to translate is whole sentences, the same ones the report quotes, however long."""
+    report = day()
+    units = item_units(report, "zh")
+    assert report.sections is not None and len(units) >= 8
+    cut_in_report = [u for u in units if report.sections.what[u.number].endswith("…")]
+    assert cut_in_report, "the day has an own line the report cuts"
+    for told in units:
+        for field in ("description", "reason"):
+            assert not told.facts[field].endswith(("…", "...")), (told.number, field)
+    for told in cut_in_report:
+        shown = report.sections.what[told.number].rstrip("…")
+        assert told.facts["description"].startswith(shown[:80])
+
+
+def test_a_translation_keeps_the_names_it_qualifies_with() -> None:
+    """ "replaced the numpy-based `compute_slot_mapping` with a Triton-only kernel launch"
+    came back as "replaced a Triton-only `compute_slot_mapping`": the reverse, found by the
+    name it lost (`numpy`, written in lower case). A word Chinese has a word for is no such
+    name, and "OOM" keeps "OOMs"."""
+    source = (
+        "PR #32951 replaced the numpy-based `compute_slot_mapping` with a Triton-only "
+        "kernel launch."
+    )
+    turned = "PR #32951 替换了一个 Triton-only 的 `compute_slot_mapping` 函数。"
+    assert translation_fault(turned, source) == "loses `numpy` of what it translates"
+    kept = "PR #32951 将基于 numpy 的 `compute_slot_mapping` 替换为 Triton-only 的内核启动。"
+    assert translation_fault(kept, source) is None
+    assert (
+        translation_fault(
+            "在高并发下，N 增长到 ~300K+，导致一个 ~9.89 GiB 的分配 OOM。",
+            "At high concurrency, N grows to ~300K+, causing a ~9.89 GiB allocation that OOMs.",
+        )
+        is None
+    )

@@ -41,7 +41,7 @@ TRANSLATION = {
     37725: {
         "why": "#37725 这会导致 NVIDIA 自己的 `cuda_fp4.hpp`（通过 "
         "`__CUDA_FP8_INTERNAL_CAN_RELY_ON_PTX_FOR_SHORTTYPESCVT__`）禁用原生的 "
-        "`cvt.rn.satfinite.e2m1x2.f32` PTX 指令，改用软件 E2M1 转换。",
+        "`cvt.rn.satfinite.e2m1x2.f32` PTX 指令，改用软件 E2M1 转换，导致 NVFP4 推理时出现 NaN。",
     },
     38145: {
         "why": "#38145 `AiterTritonMLABackend` 错误地继承自 `MLACommonBackend` 而非 "

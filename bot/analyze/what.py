@@ -461,11 +461,7 @@ def cut(line: str, limit: int) -> str:
     if len(line) <= limit:
         return line
     window = line[: limit + 1]
-    ends = [
-        m.end()
-        for m in _SENTENCE_END.finditer(window)
-        if m.end() <= limit and not _ABBREVIATION.search(window[: m.end()])
-    ]
+    ends = _sentence_ends(window, limit)
     if ends and ends[-1] >= limit // 3:
         return line[: ends[-1]].strip()
     cut = window[: limit - 1].rstrip()
@@ -488,13 +484,14 @@ def whole(line: str, limit: int) -> str:
     if len(line) <= limit and not line.endswith(ELLIPSIS):
         return line
     window = line[: limit + 1].removesuffix(ELLIPSIS)
-    ends = [
-        m.end()
-        for m in _SENTENCE_END.finditer(window)
-        if m.end() <= limit and not _ABBREVIATION.search(window[: m.end()])
-    ]
     items = [m.start() for m in re.finditer(r";\s", window)]
-    return line[: max([*ends, *items], default=0)].strip()
+    return line[: max([*_sentence_ends(window, limit), *items], default=0)].strip()
+
+
+def _sentence_ends(window: str, limit: int) -> list[int]:
+    """Where the sentences of `window` end within `limit` characters ("e.g." ends none)."""
+    found = (m.end() for m in _SENTENCE_END.finditer(window))
+    return [end for end in found if end <= limit and not _ABBREVIATION.search(window[:end])]
 
 
 def says_nothing(line: str) -> bool:

@@ -322,6 +322,19 @@ class Collector:
                 return None
             raise
 
+    def commits_between(self, base: str, head: str) -> list[str] | None:
+        """The messages of the commits `head` is ahead of `base` by, oldest first (GitHub's
+        compare: one request, its first 250); None when GitHub knows either commit not."""
+        try:
+            with self._translate_errors():
+                compare = self._github.get_repo(self.source.repo).compare(base, head)
+                commits: list[Any] = list(compare.commits[:250])
+                return [str(c.commit.message) for c in commits]
+        except CollectError as exc:
+            if isinstance(exc.__cause__, GithubException) and exc.__cause__.status in (404, 422):
+                return None
+            raise
+
     def graphql(
         self, query: str, variables: dict[str, Any], what: str = "the review queue's query"
     ) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request
 from bot.commands.services import Services
-from bot.model.subscriptions import PLUGINS_DIGEST, SubscriptionKey
+from bot.model.subscriptions import HARDWARE, PLUGINS_DIGEST, SubscriptionKey
 
 
 class Topics(Command[Request, None]):
@@ -35,4 +35,12 @@ class Topics(Command[Request, None]):
             )
             names = ", ".join(str(SubscriptionKey.of_plugin(repo)) for repo in plugins)
             lines.append(f"{names} — the same for one plugin: its culprits, open breakage, pin")
+        if services.settings.ci_source is not None:
+            lines.append(
+                f"{SubscriptionKey('ci')} — Red on main: CI jobs failing on vLLM's main, with "
+                "their blame range and who to ask, and CI failures reported on GitHub (a "
+                "subscription; `/vllm-ci` for any window)"
+            )
+            kinds = ", ".join(f"ci:{hardware}" for hardware in HARDWARE)
+            lines.append(f"{kinds} — the same for one hardware (`ci:amd`: AMD's own CI too)")
         return Said("\n".join(lines))

@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0013"
+HEAD_REVISION = "0014"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -383,6 +383,20 @@ class CiFailureRow(Base):
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class CiEvidenceRow(Base):
+    """What Red on main asked to explain a failure, kept as asked (`value`, JSON): a job's
+    runs (`runs`), a blame range's commit messages (`range`), CODEOWNERS (`owners`), the
+    numbers of the GitHub reports of CI failures (`reports`); `key` says of what."""
+
+    __tablename__ = "ci_evidence"
+
+    source: Mapped[str] = mapped_column(String(300), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    asked_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    value: Mapped[Any] = mapped_column(JSON)
 
 
 class CiCorrectionRow(Base):

@@ -329,6 +329,7 @@ class FakeGitHub(FakeServer):
         self.graphql_not_found = False
         self.history: dict[str, list[tuple[str, datetime]]] = {}  # repo → (sha, time), oldest first
         self.tags: dict[str, str] = {}  # the main repository's release tags → their commits
+        self.messages: dict[str, str] = {}  # a commit's message (else "commit <sha>")
         # The commits that touched a file, oldest first, and its text after each (None: that
         # commit deleted it), by (repo, path, branch): `GET …/commits?path=` and the file
         # at a commit (`GET …/contents/{path}?ref=<sha>`) read them.
@@ -614,7 +615,11 @@ class _Handler(BaseHTTPRequestHandler):
         return {
             "sha": sha,
             "url": f"{self.fake.url}/repos/{self.fake.repo}/commits/{sha}",
-            "commit": {"author": person, "committer": person, "message": f"commit {sha[:7]}"},
+            "commit": {
+                "author": person,
+                "committer": person,
+                "message": self.fake.messages.get(sha, f"commit {sha[:7]}"),
+            },
         }
 
     def _find_commit(self, ref: str) -> int | None:

@@ -19,9 +19,11 @@ def add_ci_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         "which CI jobs were failing on vLLM's main at the window's end, since when, and why",
         "Read vLLM's CI dashboard (VLLM_REPORT_CI_URL, one request, archived) and list the jobs "
         "failing on main at the window's end with the build they began failing in, the "
-        "hardware, and the PR the dashboard's analysis suspects when GitHub confirms it "
-        "merged between the job's last pass and its first failure; then what passed again "
-        "in the window. A day no read of the dashboard covers is unknown (exit 1), never "
+        "hardware, the PRs merged between the job's last pass and its first failure (the "
+        "blame range), the suspect only when the evidence singles one out, and who to ask; "
+        "then flaky-looking jobs, infrastructure trouble, what passed again or was closed "
+        "by hand, and the CI failures reported on GitHub (AMD's CI among them). A day no "
+        "read of the dashboard covers is unknown (exit 1), never "
         "'nothing failing'.",
         [
             "vllm-report ci",
@@ -58,6 +60,10 @@ def run_ci(args: argparse.Namespace) -> int:
     check_phrase(args)
     settings, rules = configured(args)
     if settings.ci_source is None:
+        if args.format == "json":  # the JSON is always printed: a script reads "off"
+            from bot.features.ci.render_json import off
+
+            print(json.dumps(off("VLLM_REPORT_CI_URL=none"), indent=2))
         raise UsageError(
             "Red on main is off (VLLM_REPORT_CI_URL=none): set it to the CI dashboard's "
             "address, or leave it out for https://ci.vllm.ai"
@@ -72,7 +78,7 @@ def run_ci(args: argparse.Namespace) -> int:
     topic = args.topic.strip().lower() if args.topic else None
     from bot.app import ci as ci_of
     from bot.features.ci import render as drawn
-    from bot.features.ci.outline import ci_to_dict
+    from bot.features.ci.render_json import ci_to_dict
     from bot.platforms.registry import PLATFORMS
 
     with opened(settings, rules) as bot:

@@ -3,9 +3,16 @@ main, read in one request and turned into our own `Failure`s at the boundary.
 
 `GET {base}/api/alerts/main-ci` answers every open failure episode and those resolved in the
 last 30 days (at most 500, open first), each with its first and last failing job run, the
-passing run that resolved it, and the worker's analysis (`classification`, a `summary` that
-may name the PR it suspects, `suspectedFixPrs`). No key is needed. The compact
+run that closed it, and the worker's analysis of the latest failure (`classification`, a
+prose `summary`, `suspectedFixPrs`, `stale`). No key is needed. The compact
 `/api/agent/failures` gives only the last failure of each, so the report reads this one.
+`GET {base}/api/jobs/runs?jobName=…` answers one job's runs on main (passes too): the
+failure's last pass and its flips come from there (`runs`).
+
+What a field means is what the dashboard's code writes into it (`bot.features.ci.model`):
+a resolution pointing at the episode's own last failing job is a close by hand whatever its
+`state` says; the PR numbers of the prose are data (`Analysis.named`), and a number that
+follows "build" or "job" is a build's, never a PR's.
 
 A record that does not parse is counted (`skipped`) and left out, never guessed at; an
 answer that is not the dashboard's (an error status, not JSON, no `alerts`) raises
@@ -23,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import requests
 
 from bot.collect.numbers import items_by_number
-from bot.features.ci.model import INFRA_STATES, Build, Failure
+from bot.features.ci.model import FAILING_STATES, INFRA_STATES, KINDS, Analysis, Build, Failure
 from bot.model.report import ActivityItem
 
 if TYPE_CHECKING:
@@ -34,15 +41,28 @@ if TYPE_CHECKING:
 PATH = "/api/alerts/main-ci"
 TIMEOUT = 30.0  # seconds: the dashboard's own deadline for a request
 CAP = 500  # the most records one answer holds (the dashboard's MAX_ALERTS)
+RUNS_PATH = "/api/jobs/runs"
 # A vLLM PR in the analysis: "#38139", "vllm#38139" or its URL (another repository's
-# "owner/name#N" is not vLLM's).
+# "owner/name#N" is not vLLM's) ...
 _URL = re.compile(r"github\.com/vllm-project/vllm/pull/(\d{1,7})\b")
 _REF = re.compile(r"(?<![\w/#-])(?:vllm)?#(\d{2,7})\b")
+# ... unless the words before it make it a build's or a job's: "build #61784", "amd-ci #912".
+_NOT_PR = re.compile(r"(?:build|builds|job|run|nightly|pipeline|amd-ci|ci)\s*$", re.I)
+# A sentence of the summary that says a PR did not cause the failure.
+_CLEARS = re.compile(
+    r"innocent|not the (?:cause|culprit)|not responsible|unrelated|not related|ruled out"
+    r"|did(?: not|n't) cause|not caused by|is not to blame",
+    re.I,
+)
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
+_TEST_PATH = re.compile(r"\btests/[\w./-]*\w")
+_BUILD_NUMBER = re.compile(r"/builds/(\d+)")
 # Where a job runs, by its name: "AMD: Kernels Test (mi325_1)", "TPU V1 Test", "Intel XPU
 # Test", "CPU-Test". A name that names no other hardware runs on the NVIDIA fleet, where
 # vLLM's main CI runs by default (its L4, H100, B200 queues).
 _HARDWARE = (
-    ("amd", re.compile(r"\bamd\b|\brocm\b|\bmi\d{3}", re.I)),
+    # AMD's queues name its GPUs: "mi325_1", "mi3xx", "gfx942".
+    ("amd", re.compile(r"(?<![a-z])(?:amd|rocm|mi\d(?:\d\d|xx)|gfx9\d+)(?![a-z])", re.I)),
     ("tpu", re.compile(r"\btpu", re.I)),
     ("intel", re.compile(r"\bintel\b|\bxpu\b|\bhpu\b|\bgaudi\b", re.I)),
     ("neuron", re.compile(r"\bneuron\b|\btrainium\b|\binferentia\b", re.I)),
@@ -80,24 +100,37 @@ class CiDashboard:
         self._get = get or requests.get
 
     def read(self) -> Answer:
-        url = self.base + PATH
+        return parse(self._json(PATH, {}), self.base)
+
+    def runs(self, job: str, start: datetime, end: datetime) -> list[Build]:
+        """Job `job`'s finished runs on main whose builds began from `start`'s day through
+        `end`'s (the route takes dates), oldest first: one request."""
+        params = {"jobName": job, "startDate": start.date().isoformat(),
+                  "endDate": end.date().isoformat()}  # fmt: skip
+        data = self._json(RUNS_PATH, params)
+        rows = data.get("runs") if isinstance(data, dict) else None
+        if not isinstance(rows, list):
+            raise CiUnavailable(f"the CI dashboard at {self.base} answered without a job's runs")
+        found = [run for run in (_run(row) for row in rows) if run is not None]
+        return sorted(found, key=lambda run: run.at)
+
+    def _json(self, path: str, params: dict[str, str]) -> Any:
+        url = self.base + path
+        where = f"the CI dashboard at {self.base}"
         try:
-            response = self._get(url, timeout=TIMEOUT, headers={"Accept": "application/json"})
+            response = self._get(
+                url, params=params, timeout=TIMEOUT, headers={"Accept": "application/json"}
+            )
         except requests.RequestException as exc:
-            where = f"the CI dashboard at {self.base}"
             raise CiUnavailable(f"{where} could not be reached ({_why(exc)})") from None
         if response.status_code != 200:
             raise CiUnavailable(
-                f"the CI dashboard at {self.base} answered HTTP {response.status_code}"
-                + _error_of(response)
+                f"{where} answered HTTP {response.status_code}{_error_of(response)}"
             )
         try:
-            data = response.json()
+            return response.json()
         except ValueError:
-            raise CiUnavailable(
-                f"the CI dashboard at {self.base} answered something not JSON"
-            ) from None
-        return parse(data, self.base)
+            raise CiUnavailable(f"{where} answered something not JSON") from None
 
 
 def parse(data: Any, base: str = "the CI dashboard") -> Answer:
@@ -128,37 +161,71 @@ def _failure(record: Any) -> Failure | None:
         status = record["status"]
         if status not in ("open", "resolved") or first is None or last is None:
             return None
-        resolved = _build(record.get("resolution"))
         closed_at = _moment(record["resolvedAt"]) if record.get("resolvedAt") else None
         if status == "resolved" and closed_at is None:
             return None
-        if resolved is not None and resolved.state not in ("", "passed"):
-            resolved = None  # only a pass resolves a failure
-        analysis = record.get("analysis") or {}
-        fixes = _fix_numbers(analysis.get("suspectedFixPrs"))
-        said = " ".join(
-            str(text)
-            for text in (analysis.get("summary"), *(analysis.get("evidenceUrls") or ()))
-            if isinstance(text, str)
-        )
-        suspects = tuple(n for n in dict.fromkeys(_numbers(said)) if n not in fixes)
-        job = str(record["jobName"])
-        infra = analysis.get("classification") == "infra" or last.state in INFRA_STATES
+        resolved = _build(record.get("resolution"))
+        by_hand = status == "resolved" and not _is_pass(record, resolved, last)
+        job = " ".join(str(record["jobName"]).split())
+        analysis = _analysis(record.get("analysis"))
         return Failure(
             alert_id=str(record["alertId"]),
             job=job,
             hardware=hardware_of(job),
-            infra=infra,
+            kind=_kind(analysis, last),
             first=first,
             last=last,
             count=int(record.get("failureCount") or 1),
-            resolved=resolved,
+            resolved=None if by_hand else resolved,
             closed_at=closed_at,
-            suspects=suspects,
-            fixes=fixes,
+            job_key=str(record.get("jobKey") or ""),
+            by_hand=by_hand,
+            analysis=analysis,
         )
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _is_pass(record: Any, resolution: Build | None, last: Build) -> bool:
+    """Whether a resolved record was closed by an observed pass. The dashboard's resolve
+    route closes by hand by pointing the resolution at the record's own last failing job,
+    and its GET still says `state: "passed"` (`resolutionKind` is not returned today)."""
+    if resolution is None or record.get("resolutionKind") == "manual":
+        return False
+    if resolution.state not in ("", "passed"):
+        return False
+    same_job = bool(resolution.job_id) and resolution.job_id == last.job_id
+    return not same_job and resolution.number != last.number
+
+
+def _kind(analysis: Analysis | None, last: Build) -> str:
+    """The analysis's class decides; the state only where there is none (a hung server the
+    analysis classed `code` is code, though its job timed out)."""
+    if analysis is not None and analysis.classification in KINDS:
+        return analysis.classification
+    return "infra" if last.state in INFRA_STATES else "code"
+
+
+def _analysis(data: Any) -> Analysis | None:
+    if not isinstance(data, dict):
+        return None
+    summary = " ".join(str(data.get("summary") or "").split())
+    urls = " ".join(u for u in data.get("evidenceUrls") or () if isinstance(u, str))
+    fixes = _fix_numbers(data.get("suspectedFixPrs"))
+    cleared = [
+        n for part in _SENTENCE.split(summary) if _CLEARS.search(part) for n in _numbers(part)
+    ]
+    named = [n for n in _numbers(f"{summary} {urls}") if n not in fixes]
+    test = _TEST_PATH.search(summary)
+    return Analysis(
+        classification=str(data.get("classification") or ""),
+        summary=summary[:400],
+        stale=bool(data.get("stale")),
+        named=tuple(dict.fromkeys(named)),
+        cleared=tuple(dict.fromkeys(cleared)),
+        fixes=fixes,
+        test=test.group(0) if test else "",
+    )
 
 
 def _build(ref: Any) -> Build | None:
@@ -170,7 +237,28 @@ def _build(ref: Any) -> Build | None:
         at=_moment(ref["finishedAt"]),
         url=str(ref.get("jobUrl") or ref.get("buildUrl") or ""),
         state=str(ref.get("state") or ""),
+        job_id=str(ref.get("buildkiteJobId") or ""),
     )
+
+
+def _run(row: Any) -> Build | None:
+    """One row of `/api/jobs/runs` (`job_id`, `web_url`, `state`, `finished_at`,
+    `commit_sha`); None for a run not finished or not readable."""
+    try:
+        if not row.get("finished_at") or row.get("state") not in {*FAILING_STATES, "passed"}:
+            return None
+        url = str(row.get("web_url") or "")
+        number = _BUILD_NUMBER.search(url)
+        return Build(
+            number=int(number.group(1)) if number else 0,
+            commit=str(row["commit_sha"]),
+            at=_moment(row["finished_at"]),
+            url=url,
+            state=str(row["state"]),
+            job_id=str(row.get("job_id") or ""),
+        )
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _moment(text: Any) -> datetime:
@@ -181,7 +269,14 @@ def _moment(text: Any) -> datetime:
 
 
 def _numbers(text: str) -> list[int]:
-    return [int(n) for n in _URL.findall(text)] + [int(n) for n in _REF.findall(text)]
+    """The vLLM PRs a text names, in order (a build's or job's number is not one)."""
+    found = [(m.start(), int(m.group(1))) for m in _URL.finditer(text)]
+    found += [
+        (m.start(), int(m.group(1)))
+        for m in _REF.finditer(text)
+        if not _NOT_PR.search(text[max(0, m.start() - 12) : m.start()])
+    ]
+    return [number for _, number in sorted(found)]
 
 
 def _fix_numbers(prs: Any) -> tuple[int, ...]:
@@ -209,7 +304,8 @@ def _error_of(response: Any) -> str:
         said = response.json().get("error")
     except (ValueError, AttributeError):
         return ""
-    return f": “{str(said)[:120]}”" if said else ""
+    # Their words, flattened to one line; the report draws them as a stranger's text.
+    return f": “{' '.join(str(said).split())[:120]}”" if said else ""
 
 
 # -- the suspects, asked of GitHub --------------------------------------------------------

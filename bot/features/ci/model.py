@@ -1,20 +1,25 @@
 """Red on main: the failures of vLLM's CI on its main branch, as its public dashboard records
-them, and what the report says of them.
+them, the GitHub issues that report CI failures the dashboard does not read (AMD's own CI
+among them), and what the report says of them.
 
 The dashboard (ci.vllm.ai, `vllm-project/vllm-dashboard`) keeps one record per failure
-episode of a job on main: the first and the last failing build, the passing build that
-resolved it (when a pass was observed) and a model-written analysis that may name the PR
-it suspects. `bot.features.ci.collect` reads those records and turns them into `Failure`s;
-`bot.features.ci.analyze` decides what a window's section says (`CiState`).
+episode of a job on main, keyed by the job's `jobKey`: its first and last failing job run,
+the run that closed it, and a model-written analysis of the *latest* failure (a
+classification, a summary in prose; no culprit field). What those fields mean, as the
+dashboard's own code writes them:
 
-Words: a **failure** is one episode (one job red from its first failing build until an
-observed pass); it is **open at** a moment when it had begun and no pass was observed by
-then; it is **resolved** only by an observed pass (a record closed by hand, or a job that
-was cancelled or stopped running, is `closed`, never a fix). **Infrastructure** trouble
-(lost agents, expired or timed-out jobs of the fleet, or what the analysis classified as
-infra) is kept apart from code failures. A **suspect** is a vLLM PR the analysis names as
-the cause; it is shown only when GitHub confirms a merged PR that landed between the job's
-last observed pass and its first failure.
+- a record closed by hand (`resolve` route) points its resolution at its own last failing
+  job and still reads `state: "passed"`: **closed by hand, no pass seen**, never a fix;
+- the analysis classes a failure `code`, `flaky` or `infra`; the state decides only where
+  there is no analysis (`broken` and `timed_out` are the fleet's; a hung server classed
+  `code` is code); `stale` marks an analysis of an earlier failure of the episode;
+- PR numbers in the summary are context (earlier fixes, reverts, builds), not a verdict.
+
+So a **suspect** is never read from prose. The **blame range** of a failure is the merged
+PRs between the job's last passing commit and its first failing commit (GitHub's compare);
+one of them is *the suspect* only with evidence that rules the others out: it is alone in
+its range, or its revert (or a fix naming it) was followed by the job's next pass. What the
+analysis names inside the range is shown as evidence; outside it, never as a suspect.
 """
 
 from __future__ import annotations
@@ -26,29 +31,47 @@ from bot.model.subscriptions import CI_PREFIX as CI_PREFIX
 from bot.model.subscriptions import CI_TOPIC as CI_TOPIC
 from bot.model.subscriptions import HARDWARE as HARDWARE
 
-# The subscription key of CI news for one hardware (`ci:amd`; `ci` alone: every hardware)
-# and the hardware names (HARDWARE) are bot.model.subscriptions' vocabulary.
-# States the dashboard gives a failed job attempt that say the fleet failed, not the code.
-INFRA_STATES = frozenset({"expired", "timed_out", "broken", "lost"})
+# The states the dashboard gives a failing job run (its `/api/jobs/runs` and alert rows).
+FAILING_STATES = frozenset({"failed", "failing", "broken", "timed_out"})
+# Of those, the fleet's: an agent lost or a job stopped by its deadline. Only where the
+# analysis did not class the failure.
+INFRA_STATES = frozenset({"broken", "timed_out"})
+KINDS = ("code", "flaky", "infra")  # the analysis's classifications we act on
 
-
-# How long before its first failure a suspect may have merged when no earlier pass of the
-# job is on record: vLLM's main runs its full CI on every merge, so a job that passed on no
-# build for a week is not suspected of a week-old PR by this reading.
-NO_PASS_LOOK_BACK_DAYS = 7
-# The dashboard keeps resolved records this long (its `/api/alerts/main-ci` says 30 days).
+# How far before a failure's first failing run its job's last pass is looked for: vLLM's
+# main runs its CI on every merge, so a job with no pass in a week has no blame range.
+PASS_LOOK_BACK_DAYS = 7
+# The dashboard keeps resolved records this long; the flips of a job are counted over it.
 RETAINED_DAYS = 30
+# Pass↔fail flips in RETAINED_DAYS that make a job "flaky-looking": kept out of suspects.
+FLAKY_FLIPS = 6
 
 
 @dataclass(frozen=True)
 class Build:
-    """One run of a failure's job: its build number on main, commit, when it finished."""
+    """One run of a job on main: its build number, commit, when it finished, its state."""
 
     number: int
     commit: str
     at: datetime
     url: str = ""
-    state: str = ""  # the job's state in that build: failed, timed_out, passed …
+    state: str = ""  # failed, failing, broken, timed_out, passed
+    job_id: str = ""  # Buildkite's id of the job run
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The dashboard's analysis of a failure, as data: its class, its one-line summary (their
+    words), whether it is about an earlier failure than the latest, and the vLLM PRs its
+    prose names (`named`), says were not the cause (`cleared`) or suggests as fixes."""
+
+    classification: str = ""
+    summary: str = ""
+    stale: bool = False
+    named: tuple[int, ...] = ()
+    cleared: tuple[int, ...] = ()
+    fixes: tuple[int, ...] = ()
+    test: str = ""  # the failing test's path, when the summary names one
 
 
 @dataclass(frozen=True)
@@ -59,71 +82,96 @@ class Failure:
     alert_id: str
     job: str
     hardware: str  # a key of HARDWARE
-    infra: bool  # the fleet's trouble, not the code's
+    kind: str  # code, flaky or infra (KINDS)
     first: Build
     last: Build
     count: int  # failing runs recorded
-    resolved: Build | None  # the observed pass that resolved it
+    resolved: Build | None  # the observed pass that closed it
     closed_at: datetime | None  # when the dashboard closed it (with or without a pass)
-    suspects: tuple[int, ...] = ()  # vLLM PRs the analysis names as the cause
-    fixes: tuple[int, ...] = ()  # vLLM PRs the analysis names as a fix
+    job_key: str = ""  # the dashboard's key of the job (names change, keys do not)
+    by_hand: bool = False  # closed by a person, no pass seen
+    analysis: Analysis | None = None
+
+    @property
+    def infra(self) -> bool:
+        return self.kind == "infra"
+
+    @property
+    def key(self) -> str:
+        return self.job_key or self.job
 
     def open_at(self, moment: datetime) -> bool:
         return self.first.at <= moment and (self.closed_at is None or self.closed_at > moment)
 
 
-# Why a PR the analysis named is not shown as the suspect.
-DROPPED = (
-    "missing",  # GitHub has no such vLLM issue or PR
-    "not-asked",  # GitHub could not be asked (no request allowed, or it failed)
-    "issue",  # an issue, not a PR
-    "unmerged",  # a PR not merged
-    "after",  # merged after the first failing build
-    "before-pass",  # merged before the job's last observed pass
-    "too-old",  # no pass on record and merged over NO_PASS_LOOK_BACK_DAYS before
-    "corrected",  # a person said it did not cause the failure
-)
+@dataclass(frozen=True)
+class History:
+    """A job's runs on main around a failure (the dashboard's `/api/jobs/runs`): its last
+    pass before the failure began, and its pass↔fail flips over RETAINED_DAYS."""
+
+    last_pass: Build | None
+    flips: int = 0
+
+    @property
+    def flaky(self) -> bool:
+        return self.flips >= FLAKY_FLIPS
+
+
+@dataclass(frozen=True)
+class BlameRange:
+    """The vLLM PRs merged between a job's last passing commit and its first failing one,
+    oldest first (GitHub's compare of the two commits)."""
+
+    base: str
+    head: str
+    prs: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Suspect:
-    """A suspected PR, as GitHub confirmed it (`verified`) or why it is not shown (`why`)."""
+    """The PR evidence singles out of a blame range: `because` it is alone in it, or "#N
+    reverts it" / "#N fixes it" (and the job passed after)."""
 
     number: int
     title: str = ""
     author: str | None = None
     merged_at: datetime | None = None
-    verified: bool = False
-    why: str = ""  # why not shown: one of DROPPED
-    confirmed_by: str = ""  # "#38200 reverts it", "#38210 fixes it"
-    corrected: bool = False  # a person said it is not the cause (`/vllm-ci wrong`)
-    by: str = ""  # who corrected it
+    because: str = "alone"
 
 
 @dataclass(frozen=True)
 class Red:
-    """A failure as the section tells it: the failure and its shown suspect (if any)."""
+    """A failure as the section tells it."""
 
     failure: Failure
+    history: History | None = None  # None: the job's runs could not be read
+    blame: BlameRange | None = None  # None: no last pass on record, or no compare
     suspect: Suspect | None = None
-    dropped: tuple[Suspect, ...] = ()  # named but not shown, each with its reason
+    evidence: tuple[int, ...] = ()  # PRs the analysis names inside the range
+    outside: tuple[int, ...] = ()  # PRs the analysis names outside it (never suspects)
+    cleared: tuple[int, ...] = ()  # PRs a person said did not cause it
+    owners: tuple[str, ...] = ()  # who to ask: CODEOWNERS of the failing test
     new: bool = False  # its first failure fell in the window
+
+    @property
+    def flaky(self) -> bool:
+        return self.failure.kind == "flaky" or (self.history is not None and self.history.flaky)
 
 
 @dataclass(frozen=True)
-class Attribution:
-    """How the suspects the bot showed have held up: confirmed by a revert or a fix PR that
-    names them, corrected by a person, or neither yet."""
+class Reported:
+    """A CI failure reported on GitHub (`[CI Failure]: …`, label `ci-failure`): AMD's own CI
+    and other vendors' reach vLLM this way, not through the dashboard."""
 
-    confirmed: int = 0
-    corrected: int = 0
-    unconfirmed: int = 0
-
-    @property
-    def precision(self) -> float | None:
-        """Confirmed among those judged (confirmed or corrected); None when none was."""
-        judged = self.confirmed + self.corrected
-        return self.confirmed / judged if judged else None
+    number: int
+    title: str
+    job: str
+    hardware: str
+    opened_at: datetime
+    closed_at: datetime | None = None
+    build: str = ""  # the first failing build the report names ("amd-ci #1234")
+    fix: int | None = None  # a merged PR that says it fixes the report
+    author: str | None = None
 
 
 @dataclass(frozen=True)
@@ -161,10 +209,11 @@ class CiState:
     why: str = ""
     read_at: datetime | None = None  # the read it is drawn from
     red: tuple[Red, ...] = ()  # code failures open at the window's end
+    flaky: tuple[Red, ...] = ()  # classed flaky, or flaky-looking from the job's runs
     infra: tuple[Red, ...] = ()  # infrastructure trouble open at the window's end
-    resolved: tuple[Red, ...] = ()  # resolved in the window by an observed pass
-    closed: tuple[Red, ...] = ()  # closed in the window without an observed pass
-    attribution: Attribution = Attribution()
+    resolved: tuple[Red, ...] = ()  # passing again in the window (an observed pass)
+    closed: tuple[Red, ...] = ()  # closed in the window without a pass (by hand)
+    reported: tuple[Reported, ...] = ()  # GitHub reports open at the end or closed in it
     skipped: int = 0
     topic: str | None = None  # limited to this hardware
 
@@ -173,4 +222,4 @@ class CiState:
         return self.state == "known"
 
     def alerts(self) -> tuple[Red, ...]:
-        return (*self.red, *self.infra, *self.resolved, *self.closed)
+        return (*self.red, *self.flaky, *self.infra, *self.resolved, *self.closed)

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.features.ci.model import CiState
-from bot.features.ci.outline import HARDWARE_NAMES, chat_blocks, ci_section, phrase, when
+from bot.features.ci.outline import chat_blocks, ci_section
+from bot.features.ci.words import HARDWARE_NAMES, phrase, when
 from bot.model.outline_parts import OneMessage
 from formatters.markdown import section_text
 

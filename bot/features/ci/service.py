@@ -1,18 +1,18 @@
 """Red on main for any window: the CI dashboard read (one request, archived), the failures
-that touch the window, and each failure's suspect checked with GitHub.
+that touch the window with their evidence, and GitHub's reports of CI failures.
 
 - The daily run reads the dashboard once (`ask`); `vllm-report ci` and `/vllm-ci` read it
-  when no read is newer than `FRESH` and the window has ended since the last one. Every
-  read is archived (`bot.features.ci.store`), the failed ones with their reason, so a past day's
-  state is answered from the archive alone, and a day no read covers is `unknown`, with
-  the reason, never zero.
-- Suspects come from the archive (the bot archives vLLM's PRs every day); the numbers it
-  lacks are asked of GitHub in one GraphQL request (`bot.features.ci.collect.suspects_of`) and
-  archived with the lookups, so a number is asked once.
-- A suspect shown is **confirmed** when vLLM later merged a revert of it or a fix whose
-  title says fix and which names it (the archive's merged PRs), and **corrected** when a
-  person said it did not cause that failure (`correct`: `/vllm-ci wrong`). The section
-  shows how the suspects shown so far held up (`Attribution`).
+  when the archive holds no read that covers the window: again after RETRY when the last
+  read failed, not more often than FRESH when it worked. Every read is archived
+  (`bot.features.ci.store`), the failed ones with their reason, so a past day is answered
+  from the archive alone, and a day no read covers is `unknown` with its real reason.
+- Evidence, asked once and archived: each failing job's runs (`/api/jobs/runs`: its last
+  pass, its flips), the blame range between that pass and the first failure (GitHub's
+  compare), vLLM's CODEOWNERS (who owns the failing test), the `ci-failure` reports on
+  GitHub (two searches a day), and the range's PRs (one GraphQL request for those the
+  archive lacks).
+- A suspect is confirmed by a revert of it, or a fix naming it, merged while the job was
+  red (the archive's merged PRs), and never a PR a person cleared (`/vllm-ci wrong`).
 """
 
 from __future__ import annotations
@@ -25,16 +25,9 @@ from datetime import UTC, datetime, timedelta
 from bot.analyze.references import links, reverted_numbers
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
-from bot.features.ci.analyze import (
-    attribution,
-    ci_state,
-    is_news,
-    last_pass,
-    of_hardware,
-    red_of,
-    unknown,
-)
+from bot.features.ci.analyze import ci_state, is_news, of_hardware, red_of, unknown
 from bot.features.ci.collect import CiDashboard, CiUnavailable, suspects_of
+from bot.features.ci.evidence import Evidence
 from bot.features.ci.model import (
     HARDWARE,
     RETAINED_DAYS,
@@ -43,9 +36,12 @@ from bot.features.ci.model import (
     CiState,
     Failure,
     Red,
+    Reported,
 )
 from bot.features.ci.outline import CiPart, ci_of
+from bot.features.ci.reported import also_on_dashboard, reported_of
 from bot.features.ci.store import CiArchive
+from bot.features.ci.words import when
 from bot.model.asking import AskError
 from bot.model.report import ActivityItem, Report
 from bot.model.subscriptions import SubscriptionKey
@@ -55,7 +51,8 @@ from bot.store import Span
 log = logging.getLogger(__name__)
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-FRESH = timedelta(minutes=10)  # a read this recent is not repeated (a command, both languages)
+FRESH = timedelta(minutes=10)  # a read that worked this recently is not repeated
+RETRY = timedelta(seconds=30)  # a read that failed is tried again after this
 _FIX_TITLE = re.compile(r"\bfix", re.I)
 
 
@@ -74,6 +71,7 @@ class CiService:
         self.repo = repo
         self.dashboard = dashboard or CiDashboard(self.source)
         self.archive = CiArchive.of_store(archiver.store)
+        self.evidence = Evidence(archiver, self.archive, self.dashboard, self.source, repo, clock)
 
     def read(self) -> CiRead:
         """One request to the dashboard, archived with what it held or why it failed."""
@@ -94,26 +92,29 @@ class CiService:
 
     def state(self, window: Window, *, ask: bool = False, topic: str | None = None) -> CiState:
         """The window's section: from the archive, after one read of the dashboard when
-        `ask` and no read is fresh enough (and GitHub asked about new suspects)."""
+        `ask` and no read covers the window (and the evidence asked for what is new)."""
         if topic is not None and topic not in HARDWARE:
             raise AskError(f"'{topic}' is no hardware CI runs on: say one of {', '.join(HARDWARE)}")
         now = self.clock()
-        # A window in progress is told as it stands now.
-        start, end = window.start, min(window.end, now)
-        if ask and self.archiver.fetch and not self._fresh(end, now):
+        # A window in progress is told as it stands now, in the window's own zone.
+        start, end = window.start, min(window.end, now).astimezone(window.end.tzinfo)
+        if ask and self.archiver.fetch and self._due(end, now):
             self.read()
         covering = self.archive.covering(self.source, start, end)
+        if covering is None and window.end > now:
+            # Today, as the last read that worked saw it (a read is not repeated within FRESH).
+            last = self.archive.last_read(self.source)
+            if last is not None and last.ok and now - last.at < FRESH and last.at > start:
+                end = last.at.astimezone(window.end.tzinfo)
+                covering = self.archive.covering(self.source, start, end)
         if covering is None:
-            return unknown(self.source, start, end, self._why_unknown(window), topic)
-        every = self.archive.failures(self.source, EPOCH, now)
-        touching = [f for f in every if f.first.at <= end and (f.closed_at or now) > start]
-        facts = self._facts({n for f in touching for n in f.suspects}, ask, now)
-        reds = self._judged(touching, every, facts, now)
-        measured = attribution(self._judged(every, every, self._facts(
-            {n for f in every for n in f.suspects}, False, now), now))  # fmt: skip
+            return unknown(self.source, start, end, self._why_unknown(window, end), topic)
+        touching = self.archive.failures(self.source, start, end)
+        reds = self._judged(touching, ask, now)
+        reported = self._reported(start, end, touching, ask)
         return ci_state(
-            reds, source=self.source, start=start, end=end, read_at=covering.at,
-            skipped=covering.skipped, topic=topic, measured=measured,
+            reds, reported, source=self.source, start=start, end=end, read_at=covering.at,
+            skipped=covering.skipped, topic=topic,
         )  # fmt: skip
 
     def correct(self, alert_id: str, said_pr: str, by: str) -> str:
@@ -126,9 +127,13 @@ class CiService:
                 "section shows (`vllm-report ci`)"
             )
         number = _number(said_pr)
-        if number not in failure.suspects:
-            named = ", ".join(f"#{n}" for n in failure.suspects) or "no PR"
-            raise AskError(f"failure {alert} names {named} as its suspect, not #{number}")
+        blame = self.evidence.blame(failure, self.evidence.history(failure, False), False)
+        named = (failure.analysis.named if failure.analysis else ()) + (blame.prs if blame else ())
+        if number not in named:
+            listed = ", ".join(f"#{n}" for n in dict.fromkeys(named)) or "no PR"
+            raise AskError(
+                f"failure {alert} has {listed} in its analysis or blame range, not #{number}"
+            )
         done = self.archive.correct(CiCorrection(alert, number, by, self.clock()))
         if not done:
             return f"#{number} was already corrected for failure {alert}"
@@ -139,16 +144,23 @@ class CiService:
 
     # -- the steps ---------------------------------------------------------------------------
 
-    def _fresh(self, end: datetime, now: datetime) -> bool:
+    def _due(self, end: datetime, now: datetime) -> bool:
+        """Whether to read the dashboard: no read at or after `end` worked, and the last
+        read is older than RETRY (it failed) or FRESH (it worked)."""
         last = self.archive.last_read(self.source)
-        return last is not None and last.at >= end and now - last.at < FRESH
+        if last is None:
+            return True
+        if last.ok and last.at >= end:
+            return False
+        return now - last.at >= (FRESH if last.ok else RETRY)
 
-    def _why_unknown(self, window: Window) -> str:
+    def _why_unknown(self, window: Window, end: datetime) -> str:
         last = self.archive.last_read(self.source)
-        if last is not None and not last.ok and last.at >= min(window.end, self.clock()):
-            return last.problem
         if last is None:
             return f"the CI dashboard at {self.source} has not been read yet"
+        if not last.ok and (last.at >= end or window.end > self.clock()):
+            # The read meant to cover this window failed: its own reason, and when.
+            return f"{last.problem} (read at {when(last.at, window.end.tzinfo)})"
         if window.end - window.start > timedelta(days=RETAINED_DAYS):
             # One read tells what ended in the 30 days before it: a longer window cannot be
             # told whole, whatever the archive holds. Said so, rather than "not read".
@@ -161,19 +173,13 @@ class CiService:
             f"run and keeps resolved failures {RETAINED_DAYS} days)"
         )
 
-    def _facts(
-        self, numbers: Iterable[int], ask: bool, now: datetime
-    ) -> dict[int, ActivityItem | None]:
-        """GitHub's word on these numbers: archived items, archived "none" answers, then (when
-        `ask`) one request for the rest. A number in no answer is left out (not asked)."""
+    def _facts(self, numbers: Iterable[int], ask: bool) -> dict[int, ActivityItem | None]:
+        """GitHub's word on these PRs: the archive's items, then (when `ask`) one request for
+        the rest. A number in no answer is left out (not asked)."""
         wanted = sorted(set(numbers))
         found: dict[int, ActivityItem | None] = {
             it.number: it for it in self.archiver.store.items.many(self.repo, wanted)
         }
-        looked = self.archiver.looked_up(self.repo, [f"#{n}" for n in wanted if n not in found])
-        for key, answer in looked.items():
-            if answer.number is None:
-                found[int(key[1:])] = None
         missing = [n for n in wanted if n not in found]
         if missing and ask and self.archiver.fetch:
             try:
@@ -182,21 +188,13 @@ class CiService:
             except CollectError as exc:
                 log.warning("CI suspects not checked: %s", exc)
                 return found
-            self.archiver.store.items.save([it for it in answers.values() if it], now)
-            for number, item in answers.items():
-                self.archiver.store.lookups.save(
-                    self.repo, f"#{number}", item.number if item else None, now
-                )
-                found[number] = item
+            self.archiver.store.items.save([it for it in answers.values() if it], self.clock())
+            found.update(answers)
         return found
 
-    def _judged(
-        self,
-        failures: Sequence[Failure],
-        every: Sequence[Failure],
-        facts: dict[int, ActivityItem | None],
-        now: datetime,
-    ) -> list[Red]:
+    def _judged(self, failures: Sequence[Failure], ask: bool, now: datetime) -> list[Red]:
+        """Each failure with its evidence: the job's runs, the blame range, the suspect the
+        evidence singles out, who to ask."""
         corrections = self.archive.corrections()
         since = min((f.first.at for f in failures), default=now)
         merged = [
@@ -204,13 +202,44 @@ class CiService:
             for it in self.archiver.items(self.repo, Span(since, now + timedelta(seconds=1)))
             if it.kind == "pr" and it.merged_at is not None
         ]
-        named = _named_by(merged)
+        named_by = _named_by(merged)
+        tested = any(f.analysis and f.analysis.test for f in failures)
+        owners = self.evidence.codeowners(ask) if tested else ""
         judged = []
         for failure in failures:
-            confirmations = _confirmations(failure, named)
-            passed = last_pass(failure, every)
-            judged.append(red_of(failure, facts, passed, corrections, confirmations))
-        return judged
+            history = None if failure.infra else self.evidence.history(failure, ask)
+            blame = self.evidence.blame(failure, history, ask)
+            cleared = [c.number for c in corrections if c.alert_id == failure.alert_id]
+            judged.append((failure, history, blame, cleared))
+
+        def reds(facts: dict[int, ActivityItem | None]) -> list[Red]:
+            return [red_of(f, h, b, facts, named_by, c, owners) for f, h, b, c in judged]
+
+        # GitHub is asked about the suspects alone (their title and author), not every PR
+        # of every range.
+        suspects = {r.suspect.number for r in reds({}) if r.suspect is not None}
+        return reds(self._facts(suspects, ask))
+
+    def _reported(
+        self, start: datetime, end: datetime, failures: Sequence[Failure], ask: bool
+    ) -> list[Reported]:
+        """GitHub's reports of CI failures that the dashboard does not already tell."""
+        items = self.evidence.reports(start, end, ask) or []
+        fixes = {
+            link.target: it.number
+            for it in self.archiver.items(
+                self.repo, Span(start - timedelta(days=RETAINED_DAYS), end)
+            )
+            if it.kind == "pr" and it.merged_at is not None and it.merged_at <= end
+            for link in links(it.title, it.body, it.repo, it.number)
+        }
+        jobs = [f.job for f in failures]
+        found = []
+        for item in items:
+            report = reported_of(item, fixes.get(item.number))
+            if report is not None and not also_on_dashboard(report, jobs):
+                found.append(report)
+        return found
 
 
 def _named_by(merged: Sequence[ActivityItem]) -> dict[int, list[tuple[datetime, str]]]:
@@ -227,18 +256,6 @@ def _named_by(merged: Sequence[ActivityItem]) -> dict[int, list[tuple[datetime, 
                 said = f"#{item.number} fixes it"
                 found.setdefault(link.target, []).append((item.merged_at, said))
     return found
-
-
-def _confirmations(
-    failure: Failure, named: dict[int, list[tuple[datetime, str]]]
-) -> dict[int, str]:
-    """Which of the failure's suspects were reverted or fixed after it began failing."""
-    said = {}
-    for number in failure.suspects:
-        after = [words for at, words in named.get(number, ()) if at >= failure.first.at]
-        if after:
-            said[number] = after[0]
-    return said
 
 
 def _number(said: str) -> int:

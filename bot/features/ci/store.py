@@ -1,5 +1,7 @@
 """Red on main's archive: each read of the CI dashboard, the failure records it held (the
-newest reading of each), and the suspects people corrected.
+newest reading of each), the suspects people corrected, and the evidence asked to explain
+a failure (`evidence`/`keep_evidence`: a job's runs, a range's commits, CODEOWNERS, the
+GitHub reports).
 
 A past day's CI state is answered from here alone. It is known only when a read that
 worked covers it: a read at or after the day's end and within the dashboard's 30 days of
@@ -16,9 +18,16 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 
-from bot.features.ci.model import RETAINED_DAYS, Build, CiCorrection, CiRead, Failure
+from bot.features.ci.model import (
+    RETAINED_DAYS,
+    Analysis,
+    Build,
+    CiCorrection,
+    CiRead,
+    Failure,
+)
 from bot.store.engine import Transactions
-from bot.store.schema import CiCorrectionRow, CiFailureRow, CiReadRow
+from bot.store.schema import CiCorrectionRow, CiEvidenceRow, CiFailureRow, CiReadRow
 
 if TYPE_CHECKING:
     from bot.store import Store
@@ -102,16 +111,22 @@ class CiArchive:
             ).all()
             return [_failure(row.record) for row in rows]
 
-    def failures_of(self, source: str, job: str, before: datetime) -> list[Failure]:
-        """A job's earlier failures (their passes bound when a later one's suspect merged)."""
+    def evidence(self, source: str, kind: str, key: str) -> Any | None:
+        """What was asked and kept as `kind` of `key` (None: never asked)."""
         with self._tx.begin() as session:
-            rows = session.scalars(
-                select(CiFailureRow).where(
-                    CiFailureRow.source == source, CiFailureRow.opened_at < before
+            row = session.get(CiEvidenceRow, (source, kind, key[:300]))
+            return row.value if row is not None else None
+
+    def keep_evidence(self, source: str, kind: str, key: str, value: Any, at: datetime) -> None:
+        """Keep an answer (a newer answer of the same key replaces it)."""
+        with self._tx.begin(conflicts=True) as session:
+            row = session.get(CiEvidenceRow, (source, kind, key[:300]))
+            if row is None:
+                session.add(
+                    CiEvidenceRow(source=source, kind=kind, key=key[:300], asked_at=at, value=value)
                 )
-            ).all()
-            found = [_failure(row.record) for row in rows]
-        return [f for f in found if f.job == job]
+            else:
+                row.asked_at, row.value = at, value
 
     def correct(self, correction: CiCorrection) -> bool:
         """Keep a correction; False when the same pair was corrected before."""
@@ -153,29 +168,47 @@ def _record(failure: Failure) -> dict[str, Any]:
         if data[key] is not None:
             data[key]["at"] = data[key]["at"].isoformat()
     data["closed_at"] = failure.closed_at.isoformat() if failure.closed_at else None
-    data["suspects"], data["fixes"] = list(failure.suspects), list(failure.fixes)
     return data
 
 
-def _failure(data: dict[str, Any]) -> Failure:
-    def build(part: dict[str, Any] | None) -> Build | None:
-        if part is None:
-            return None
-        return Build(**{**part, "at": datetime.fromisoformat(part["at"])})
+def build_of(part: dict[str, Any] | None) -> Build | None:
+    if part is None:
+        return None
+    return Build(**{**part, "at": datetime.fromisoformat(part["at"])})
 
-    first, last = build(data["first"]), build(data["last"])
+
+def build_dict(build: Build) -> dict[str, Any]:
+    return {**asdict(build), "at": build.at.isoformat()}
+
+
+def _failure(data: dict[str, Any]) -> Failure:
+    first, last = build_of(data["first"]), build_of(data["last"])
     if first is None or last is None:  # never stored so (`keep` stores both)
         raise ValueError(f"CI failure {data['alert_id']} is stored without its builds")
+    said = data.get("analysis")
+    analysis = None
+    if said is not None:
+        analysis = Analysis(
+            classification=said["classification"],
+            summary=said["summary"],
+            stale=said["stale"],
+            named=tuple(said["named"]),
+            cleared=tuple(said["cleared"]),
+            fixes=tuple(said["fixes"]),
+            test=said.get("test", ""),
+        )
     return Failure(
         alert_id=data["alert_id"],
         job=data["job"],
         hardware=data["hardware"],
-        infra=data["infra"],
+        # A record kept before the kinds were read (revision 0013) said only `infra`.
+        kind=data.get("kind") or ("infra" if data.get("infra") else "code"),
         first=first,
         last=last,
         count=data["count"],
-        resolved=build(data["resolved"]),
+        resolved=build_of(data["resolved"]),
         closed_at=datetime.fromisoformat(data["closed_at"]) if data["closed_at"] else None,
-        suspects=tuple(data["suspects"]),
-        fixes=tuple(data["fixes"]),
+        job_key=data.get("job_key", ""),
+        by_hand=data.get("by_hand", False),
+        analysis=analysis,
     )

@@ -19,7 +19,7 @@ from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.windows import Window, day_window
 from bot.platforms.registry import DISCORD, SLACK
-from tests.fakes.ci_dashboard import FakeCiDashboard
+from tests.fakes.ci_dashboard import FakeCiDashboard, serve_main
 from tests.fakes.github_api import FakeGitHub
 
 REPO = "vllm-project/vllm"
@@ -39,6 +39,7 @@ NOW = window_of(DAY).end + timedelta(minutes=15)
 def dashboard(
     fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> Iterator[FakeCiDashboard]:
+    serve_main(fake_github)
     with FakeCiDashboard() as fake:
         fake.now = NOW
         monkeypatch.setenv("VLLM_REPORT_CI_URL", fake.url)
@@ -71,28 +72,34 @@ def test_the_daily_report_says_what_is_red_on_main_in_both_languages(
 
     report = daily()
     en = section(render_markdown(report, "en"), "🚦 Red on main")
-    assert "### Failing at the day's end (5)" in en
+    assert "### Failing at the day's end (4)" in en
     assert (
-        "AMD: Entrypoints Test (mi325_1) — red since 2026-03-25 13:50 (build #58850; "
+        "AMD: Entrypoints Test (mi325_1) — red since 2026-03-25 13:50 UTC+8 (build #58850; "
         "2 failing runs; failure 1008)\n"
-        "   - Suspected: [#37640](https://github.com/vllm-project/vllm/pull/37640) [ROCm][Test] "
-        "Fix ROCM_AITER_UNIFIED_ATTN attn+quant fusion test by @vllmellm, merged 2026-03-25"
+        "   - Suspect: [#37640](https://github.com/vllm-project/vllm/pull/37640) [ROCm][Test] "
+        "Fix ROCM_AITER_UNIFIED_ATTN attn+quant fusion test by @vllmellm — the only change "
+        "merged between the job's last pass (build #57850) and its first failure"
     ) in en
     assert "🆕 [NVIDIA] Entrypoints Integration Test (API Server) — red since" in en
-    assert (
-        "#37833 (merged after the first failure), #37616 (merged before the job last passed)" in en
-    )
+    assert "One of 7 changes merged between the last pass (build #57890)" in en
+    assert "Named by the analysis outside the range, not suspects: [#37833]" in en
+    assert "Cleared by a person: [#37616]" in en
+    assert "### Flaky-looking, not blamed on a change (1)" in en
     assert "### Passing again (1)" in en
-    assert "passed in build #58920 on 2026-03-25 20:00, red since 2026-03-25 (1 failing run)" in en
+    assert (
+        "passed in build #58920 at 2026-03-25 20:00 UTC+8, red since 2026-03-25 (1 failing run)"
+        in en
+    )
     zh = section(render_markdown(daily(lang="zh"), "zh"), "🚦 main 分支 CI 失败")
-    assert "### 截至当日结束仍失败（5）" in zh
-    assert "疑似原因：[#37640](https://github.com/vllm-project/vllm/pull/37640)" in zh
-    assert "#37833（在首次失败之后才合并）、#37616（在该任务上次通过之前已合并）" in zh
+    assert "### 截至当日结束仍失败（4）" in zh
+    assert "嫌疑改动：[#37640](https://github.com/vllm-project/vllm/pull/37640)" in zh
+    assert "已有人澄清与此无关：[#37616]" in zh
     data = report_to_dict(report)["ci"]
     assert data["state"] == "known"
     assert {f["id"]: f["suspect"] and f["suspect"]["number"] for f in data["red"]} == {
-        "1010": None, "1009": 37913, "1008": 37640, "1006": 37483, "1007": None,
+        "1010": None, "1008": 37640, "1006": None, "1007": None,
     }  # fmt: skip
+    assert [f["id"] for f in data["flaky"]] == ["1009"]
     assert [f["resolved_by"]["build"] for f in data["resolved"]] == [58920]
 
 
@@ -105,13 +112,13 @@ def test_the_chat_post_says_it_in_its_first_message_and_a_reply(
     slack = dict(chat_parts("slack", report, "en"))
     headline = json.dumps(slack["headline"], ensure_ascii=False)
     assert (
-        "🚦 Red on main: 5 failing (2 AMD, 1 CPU, 1 Intel, 1 NVIDIA), 3 new; 1 passing again"
-        in headline
+        "🚦 Red on main: 4 failing (2 AMD, 1 Intel, 1 NVIDIA), 3 new; 1 flaky-looking; "
+        "1 passing again" in headline
     )
     reply = json.dumps(slack["ci"], ensure_ascii=False)
     assert "<https://github.com/vllm-project/vllm/pull/37640|#37640>" in reply
     discord = dict(chat_parts("discord", report, "zh"))
-    assert "main 分支 CI：5 个任务失败" in json.dumps(discord["headline"], ensure_ascii=False)
+    assert "main 分支 CI：4 个任务失败" in json.dumps(discord["headline"], ensure_ascii=False)
     assert "[#37640](https://github.com/vllm-project/vllm/pull/37640)" in json.dumps(
         discord["ci"], ensure_ascii=False
     )
@@ -126,7 +133,7 @@ def test_a_person_s_report_reads_no_dashboard_and_says_what_the_archive_holds(
     again = daily(queue=False)
     assert len(dashboard.requests) == asked
     state = ci_of(again)
-    assert state is not None and state.known and len(state.red) == 5
+    assert state is not None and state.known and len(state.red) == 4
 
 
 def test_a_dashboard_down_on_the_daily_run_gives_unknown_never_zero(
@@ -144,6 +151,32 @@ def test_a_dashboard_down_on_the_daily_run_gives_unknown_never_zero(
     assert report_to_dict(report)["ci"]["state"] == "unknown"
     headline = json.dumps(dict(chat_parts("slack", report, "en"))["headline"])
     assert "Red on main: unknown (" in headline
+
+
+HOSTILE = "see [x](http://evil.example) **now** <!channel>\n# Heading @everyone"
+
+
+def test_the_dashboard_s_own_words_cannot_link_ping_or_add_a_heading(
+    dashboard: FakeCiDashboard,
+) -> None:
+    """The dashboard's error sentence is a stranger's text: on one line, with no live
+    link, no Slack ping and no Discord heading or mention, in the section and the
+    headline, on every surface."""
+    from bot.platforms.registry import chat_parts
+    from formatters.markdown import render_markdown
+
+    dashboard.mode = "down"
+    dashboard.error = HOSTILE
+    report = daily()
+    markdown = render_markdown(report, "en")
+    assert "](http://evil.example)" not in markdown and "\n# Heading" not in markdown
+    for lang in ("en", "zh"):
+        slack = json.dumps(dict(chat_parts("slack", report, lang)), ensure_ascii=False)
+        assert "<!channel>" not in slack and "&lt;!channel&gt;" in slack
+        assert "\\n# Heading" not in slack
+        discord = json.dumps(dict(chat_parts("discord", report, lang)), ensure_ascii=False)
+        assert "\\n# Heading" not in discord and "[x](http" not in discord
+        assert "@everyone" not in discord.replace("@\u200beveryone", "")
 
 
 def post_daily_to(

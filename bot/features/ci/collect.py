@@ -194,8 +194,9 @@ def _is_pass(record: Any, resolution: Build | None, last: Build) -> bool:
         return False
     if resolution.state not in ("", "passed"):
         return False
-    same_job = bool(resolution.job_id) and resolution.job_id == last.job_id
-    return not same_job and resolution.number != last.number
+    if resolution.job_id and last.job_id:
+        return resolution.job_id != last.job_id
+    return resolution.number != last.number
 
 
 def _kind(analysis: Analysis | None, last: Build) -> str:

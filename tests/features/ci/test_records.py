@@ -58,8 +58,10 @@ def test_a_pass_resolves_a_failure_and_a_close_by_hand_never_does() -> None:
     last = outcome(104, T0 + timedelta(hours=4), "passed", job="job-104")
     by_job = one(record(resolution=last))
     assert by_job.by_hand and by_job.resolved is None
-    same_build = one(record(resolution=outcome(104, T0 + timedelta(hours=4), "passed", "x")))
-    assert same_build.by_hand
+    unnamed = {**outcome(104, T0 + timedelta(hours=4), "passed"), "buildkiteJobId": None}
+    last_unnamed = {**outcome(104, T0 + timedelta(hours=4)), "buildkiteJobId": None}
+    assert one(record(resolution=unnamed, lastFailure=last_unnamed)).by_hand  # same build
+    assert one(record(resolution=outcome(110, T0, "timed_out"))).by_hand
     assert one(record(resolutionKind="manual")).by_hand
     assert one(record(resolution=outcome(110, T0, "failed"))).by_hand
     assert one(record(resolution=None)).by_hand
@@ -174,6 +176,7 @@ def test_what_is_news_to_a_ci_subscriber() -> None:
     assert is_news(state_of(red=(replace(quiet, new=True),)))
     closed = Red(failure_of(by_hand=True, closed_at=T0 + timedelta(hours=2)))
     assert is_news(state_of(closed=(closed,)))
+    assert is_news(state_of(resolved=(closed,)))
     old = Reported(1, "[CI Failure]: mi325_1: X", "mi325_1: X", "amd", T0 - timedelta(days=3))
     assert not is_news(state_of(reported=(old,)))
     assert is_news(state_of(reported=(replace(old, opened_at=T0 + timedelta(hours=1)),)))

@@ -218,11 +218,14 @@ def test_a_failed_read_says_why_today_and_the_next_ask_reads_again(red: Red) -> 
     """Today, the dashboard down: unknown with its own reason and when it was read, in the
     report's zone; half a minute later it is back and the next ask reads it."""
     red.dashboard.mode = "down"
-    today = window_of("2026-03-26")
+    today = window_of("2026-03-25")  # to 11:45 on the 26th
     red.at(datetime(2026, 3, 25, 20, 0, tzinfo=UTC))  # 04:00 on the 26th in Shanghai
     down = red.service.state(today, ask=True)
     assert not down.known
     assert "answered HTTP 503" in down.why and "(read at 2026-03-26 04:00 UTC+8)" in down.why
+    red.at(datetime(2026, 3, 25, 20, 0, 10, tzinfo=UTC))  # 10 s later: not retried yet
+    still = red.service.state(today, ask=True)
+    assert still.why == down.why and len(red.dashboard.requests) == 1
     red.dashboard.mode = "ok"
     red.at(datetime(2026, 3, 25, 20, 0, 31, tzinfo=UTC))
     back = red.service.state(today, ask=True)

@@ -7,6 +7,11 @@ For reading the report as its readers would, side by side with the published one
 
     python tools/fixture_day.py 2026-03-25 [--lang zh] [--format markdown|slack|discord|json]
     python tools/fixture_day.py all --lines     # line counts before the appendix, every day
+    python tools/fixture_day.py 2026-03-25 --ci  # with Red on main, as the daily run reads it
+
+`--ci` serves the recorded month of CI failures (tests/data/ci/) on a fake dashboard, with
+main's history on the fake GitHub, and reads it as the day's daily run does (15 minutes
+after the cutoff) before the report is shown.
 """
 
 from __future__ import annotations
@@ -14,13 +19,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import sys
+from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.anchor_data import anchor_days  # noqa: E402
+from tests.fakes.ci_dashboard import serve_main  # noqa: E402
 from tests.fixture_run import fixture_github  # noqa: E402
 
 
@@ -36,6 +45,27 @@ def show(label: str, lang: str, fmt: str, extra: list[str]) -> str:
     return out.getvalue()
 
 
+@contextlib.contextmanager
+def ci_read(label: str) -> Iterator[None]:
+    """The fake CI dashboard read for day `label` as its daily run reads it."""
+    import bot.app.wiring
+    import bot.cli.common
+    from bot.cli import main as cli
+    from tests.fakes.ci_dashboard import FakeCiDashboard
+
+    day = next(d for d in anchor_days() if d.label == label)
+    with FakeCiDashboard() as dashboard:
+        dashboard.now = day.end + timedelta(minutes=15)
+        os.environ["VLLM_REPORT_CI_URL"] = dashboard.url
+        os.environ.setdefault("GITHUB_TOKEN", "ghp-fixture")
+        clock = lambda: dashboard.now  # noqa: E731
+        bot.cli.common.now = clock  # type: ignore[assignment]
+        bot.app.wiring.now = clock  # type: ignore[assignment]
+        with contextlib.redirect_stdout(io.StringIO()):
+            cli(["ci", label, "--cutoff", day.cutoff])
+        yield
+
+
 def before_appendix(text: str) -> int:
     """Lines of a Markdown report before its appendix heading."""
     lines = text.splitlines()
@@ -49,14 +79,20 @@ def main() -> None:
     parser.add_argument("--lang", default="en", choices=("en", "zh"))
     parser.add_argument("--format", default="markdown")
     parser.add_argument("--lines", action="store_true", help="print line counts only")
+    parser.add_argument("--ci", action="store_true", help="with Red on main (a fake dashboard)")
     args, extra = parser.parse_known_args()
     labels = [d.label for d in anchor_days()] if args.day == "all" else [args.day]
-    with fixture_github():
+    with fixture_github() as github:
+        if args.ci:
+            serve_main(github)
         for label in labels:
             if args.lines:
                 for lang in ("en", "zh"):
                     text = show(label, lang, "markdown", extra)
                     print(f"{label} {lang}: {before_appendix(text)} lines before the appendix")
+            elif args.ci:
+                with ci_read(label):
+                    print(show(label, args.lang, args.format, extra), end="")
             else:
                 print(show(label, args.lang, args.format, extra), end="")
 

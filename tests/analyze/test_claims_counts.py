@@ -120,6 +120,14 @@ def test_a_share_is_checked_on_both_its_numbers(text: str) -> None:
         assert said(wrong)[0][1] == "wrong", wrong
 
 
+def test_a_count_between_two_points_is_not_the_window_s() -> None:
+    """Red on main's blame range ("merged between the last pass and the first failure")
+    counts the changes of that span, not the window's merged PRs."""
+    assert said("上次通过（构建 #57890）与首次失败之间合并了 7 个改动：#37968") == []
+    assert said("今天合并了 3 个 PR") == [("merged_prs 3", "correct", "merged_prs 3")]
+    assert said("One of 7 changes merged between the last pass and the first failure") == []
+
+
 def test_a_share_is_one_claim_not_also_a_count_of_new_prs() -> None:
     assert len(said("1 of the 6 new PRs were merged; 3 PRs were merged")) == 2
 

@@ -7,12 +7,14 @@ at the fake's `now`: a run after `now` is not there yet, an episode
 resolved after `now` is still open, one resolved over 30 days before `now` is gone, and
 the answer is cut at 500 (open first, then the newest resolution). `mode` makes it fail as
 a server can: `down` (503 with the dashboard's error JSON), `garbage` (not JSON),
+`drip` (the answer one byte at a time),
 `pending` (the schema not migrated yet). Every request is recorded."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import time
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -52,10 +54,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": "Not found"})
         elif fake.mode == "down":
             self._send(503, {"error": fake.error})
+        elif fake.mode == "drip":
+            self._drip(json.dumps(fake.answer()).encode())
         elif fake.mode == "garbage":
             self._raw(200, b"<html>maintenance</html>", "text/html")
         elif fake.mode == "pending":
             self._send(200, {"alerts": [], "schemaStatus": "pending"})
+        elif path == "/api/jobs/runs" and fake.runs_down:
+            self._send(500, {"error": "Failed to fetch job runs"})
         elif path == "/api/jobs/runs":
             query = {k: v[0] for k, v in parse_qs(split.query).items()}
             if "jobName" not in query:
@@ -64,6 +70,21 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(200, {"runs": fake.runs(query)})
         else:
             self._send(200, fake.answer())
+
+    def _drip(self, body: bytes) -> None:
+        """Headers at once, then the body one byte every `drip_every` seconds (a server
+        that never quite stops answering), until the client hangs up."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            for i in range(len(body)):
+                self.wfile.write(body[i : i + 1])
+                self.wfile.flush()
+                time.sleep(self.fake.drip_every)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def _send(self, status: int, body: dict[str, Any]) -> None:
         self._raw(status, json.dumps(body).encode(), "application/json")
@@ -89,6 +110,8 @@ class FakeCiDashboard(FakeServer):
         self.now = datetime(2026, 4, 1, tzinfo=UTC)
         self.mode = "ok"
         self.error = "Main CI job alerts could not be loaded."  # what `down` answers
+        self.drip_every = 0.2  # seconds between the bytes of a `drip` answer
+        self.runs_down = False  # `/api/jobs/runs` answers 500, as its route does on errors
         self.requests: list[str] = []
 
     def answer(self) -> dict[str, Any]:

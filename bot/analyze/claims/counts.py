@@ -61,7 +61,9 @@ _COUNT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             r"(?<!未)合并\s*PR\s*[:：]?\s*(\d+)",
             r"(\d+)\s*个\s*(?:已)?合并",
-            r"合并了\s*(\d+)\s*个",
+            # Not a span's own count: "上次通过与首次失败之间合并了 7 个改动" (between two
+            # builds) is not the window's.
+            r"(?<!之间)合并了\s*(\d+)\s*个",
             r"\b(\d+)\s+PRs?\s+(?:were\s+)?merged",
             r"\bmerged\s+(\d+)\s+PRs?",
             r"\b(\d+)\s+merged\s+PRs?\b",

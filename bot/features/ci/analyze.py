@@ -101,9 +101,9 @@ def red_of(
     analysis = failure.analysis
     named = analysis.named if analysis else ()
     cleared = frozenset((*(analysis.cleared if analysis else ()), *corrected))
-    flaky = failure.kind == "flaky" or (history is not None and history.flaky)
-    found = suspect_of(failure, blame, flaky, cleared, named_by)
+    found = suspect_of(failure, blame, Red(failure, history).flaky, cleared, named_by)
     suspect = _suspect(found, facts)
+    found_number = found[0] if found else None
     in_range = set(blame.prs) if blame else set()
     owners = _owners(codeowners, analysis.test if analysis else "")
     if suspect is not None and suspect.author:
@@ -113,7 +113,10 @@ def red_of(
         history=history,
         blame=blame,
         suspect=suspect,
-        evidence=tuple(n for n in named if n in in_range and n not in cleared),
+        # What the analysis names in the range, but the suspect (shown once, on its line).
+        evidence=tuple(
+            n for n in named if n in in_range and n not in cleared and n != found_number
+        ),
         outside=tuple(n for n in named if blame and n not in in_range and n not in cleared),
         cleared=tuple(n for n in named if n in cleared),
         owners=tuple(dict.fromkeys(owners)),

@@ -21,13 +21,16 @@ answer that is not the dashboard's (an error status, not JSON, no `alerts`) rais
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import requests
+import urllib3
 
 from bot.collect.numbers import items_by_number
 from bot.features.ci.model import FAILING_STATES, INFRA_STATES, KINDS, Analysis, Build, Failure
@@ -40,6 +43,10 @@ if TYPE_CHECKING:
 
 PATH = "/api/alerts/main-ci"
 TIMEOUT = 30.0  # seconds: the dashboard's own deadline for a request
+# The whole answer must arrive in this long: `timeout` bounds each wait for a byte, so a
+# server that sends one byte every few seconds would otherwise hold a daily post forever.
+DEADLINE = 60.0
+BIGGEST = 20_000_000  # bytes: 500 records are under 2 MB; more is not the dashboard's answer
 CAP = 500  # the most records one answer holds (the dashboard's MAX_ALERTS)
 RUNS_PATH = "/api/jobs/runs"
 # A vLLM PR in the analysis: "#38139", "vllm#38139" or its URL (another repository's
@@ -95,9 +102,12 @@ class CiDashboard:
     """The dashboard at `base` (`https://ci.vllm.ai`), read with `get` (requests by default;
     one request per `read`)."""
 
-    def __init__(self, base: str, get: Callable[..., Any] | None = None) -> None:
+    def __init__(
+        self, base: str, get: Callable[..., Any] | None = None, deadline: float = DEADLINE
+    ) -> None:
         self.base = base.rstrip("/")
         self._get = get or requests.get
+        self.deadline = deadline
 
     def read(self) -> Answer:
         return parse(self._json(PATH, {}), self.base)
@@ -115,22 +125,43 @@ class CiDashboard:
         return sorted(found, key=lambda run: run.at)
 
     def _json(self, path: str, params: dict[str, str]) -> Any:
-        url = self.base + path
         where = f"the CI dashboard at {self.base}"
         try:
             response = self._get(
-                url, params=params, timeout=TIMEOUT, headers={"Accept": "application/json"}
+                self.base + path,
+                params=params,
+                timeout=TIMEOUT,
+                headers={"Accept": "application/json"},
+                stream=True,
             )
-        except requests.RequestException as exc:
+            with response:
+                body = _body(response, time.monotonic() + self.deadline, where, self.deadline)
+        except (requests.RequestException, urllib3.exceptions.HTTPError) as exc:
             raise CiUnavailable(f"{where} could not be reached ({_why(exc)})") from None
-        if response.status_code != 200:
-            raise CiUnavailable(
-                f"{where} answered HTTP {response.status_code}{_error_of(response)}"
-            )
         try:
-            return response.json()
+            data = json.loads(body)
         except ValueError:
-            raise CiUnavailable(f"{where} answered something not JSON") from None
+            data = None
+        if response.status_code != 200:
+            raise CiUnavailable(f"{where} answered HTTP {response.status_code}{_error_of(data)}")
+        if data is None:
+            raise CiUnavailable(f"{where} answered something not JSON")
+        return data
+
+
+def _body(response: Any, deadline: float, where: str, allowed: float) -> bytes:
+    """The whole answer, or CiUnavailable when it does not arrive by `deadline` or grows
+    past BIGGEST (a slow drip or an endless body never holds the caller). `read1` returns
+    what has arrived, so the deadline is checked as each piece comes."""
+    chunks, size = [], 0
+    while chunk := response.raw.read1(65536, decode_content=True):
+        chunks.append(chunk)
+        size += len(chunk)
+        if time.monotonic() > deadline:
+            raise CiUnavailable(f"{where} sent no whole answer in {allowed:g} s")
+        if size > BIGGEST:
+            raise CiUnavailable(f"{where} answered more than {BIGGEST // 1_000_000} MB")
+    return b"".join(chunks)
 
 
 def parse(data: Any, base: str = "the CI dashboard") -> Answer:
@@ -292,19 +323,16 @@ def _fix_numbers(prs: Any) -> tuple[int, ...]:
 
 
 def _why(exc: Exception) -> str:
-    if isinstance(exc, requests.Timeout):
+    if isinstance(exc, requests.Timeout | urllib3.exceptions.TimeoutError):
         return f"no answer in {TIMEOUT:g} s"
     if isinstance(exc, requests.ConnectionError):
         return "connection failed"
     return type(exc).__name__
 
 
-def _error_of(response: Any) -> str:
+def _error_of(data: Any) -> str:
     """The dashboard's own `error` sentence, when it gave one (short, quoted)."""
-    try:
-        said = response.json().get("error")
-    except (ValueError, AttributeError):
-        return ""
+    said = data.get("error") if isinstance(data, dict) else None
     # Their words, flattened to one line; the report draws them as a stranger's text.
     return f": “{' '.join(str(said).split())[:120]}”" if said else ""
 

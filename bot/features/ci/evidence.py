@@ -18,13 +18,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.features.ci.analyze import history_of, prs_merged
 from bot.features.ci.collect import CiDashboard, CiUnavailable
-from bot.features.ci.model import PASS_LOOK_BACK_DAYS, RETAINED_DAYS, BlameRange, Failure, History
+from bot.features.ci.model import (
+    FRESH,
+    PASS_LOOK_BACK_DAYS,
+    RETAINED_DAYS,
+    BlameRange,
+    Failure,
+    History,
+)
 from bot.features.ci.reported import LABEL
 from bot.features.ci.store import CiArchive, build_dict, build_of
 from bot.model.report import ActivityItem
@@ -32,6 +39,7 @@ from bot.model.report import ActivityItem
 log = logging.getLogger(__name__)
 
 CODEOWNERS = ".github/CODEOWNERS"
+RUNS_PER_ASK = 40  # the most failing jobs whose runs one ask reads; the rest on the next
 
 
 @dataclass
@@ -42,12 +50,20 @@ class Evidence:
     source: str
     repo: str
     clock: Callable[[], datetime]
+    # Runs requests one ask may still make (`begin` sets it): a day with many failing
+    # jobs, or a dashboard whose runs route fails, never holds a daily post for long.
+    runs_left: int = 0
+
+    def begin(self) -> None:
+        self.runs_left = RUNS_PER_ASK
 
     def history(self, failure: Failure, ask: bool) -> History | None:
         """The job's last pass and flips around the failure (None: its runs never read)."""
         kept = self.archive.evidence(self.source, "runs", failure.alert_id)
         through = failure.last.at.isoformat()
-        if ask and self.archiver.fetch and (kept is None or kept["through"] < through):
+        stale = kept is None or kept["through"] < through
+        if ask and self.archiver.fetch and stale and self.runs_left > 0:
+            self.runs_left -= 1
             start = min(
                 failure.first.at - timedelta(days=PASS_LOOK_BACK_DAYS),
                 failure.last.at - timedelta(days=RETAINED_DAYS),
@@ -56,6 +72,7 @@ class Evidence:
                 runs = self.dashboard.runs(failure.job, start, failure.last.at)
             except CiUnavailable as exc:
                 log.info("CI runs of %s not read: %s", failure.job, exc)
+                self.runs_left = 0  # the dashboard is unwell: no more waits on it this time
             else:
                 kept = {"through": through, "runs": [build_dict(r) for r in runs]}
                 self.archive.keep_evidence(
@@ -105,16 +122,17 @@ class Evidence:
 
     def reports(self, start: datetime, end: datetime, ask: bool) -> list[ActivityItem] | None:
         """The `ci-failure` issues opened in the RETAINED_DAYS before the window's end or
-        closed in the window (None: never asked for this end)."""
-        key = end.isoformat()
+        closed in the window (None: never asked). GitHub's searches take UTC dates, so an
+        answer serves every window of the same dates; it is asked again only when it was
+        asked over FRESH before the end told (today, as it goes on)."""
+        first, last = start.astimezone(UTC).date(), end.astimezone(UTC).date()
+        since = last - timedelta(days=RETAINED_DAYS)
+        key = f"{since}..{last} {first}"
         kept = self.archive.evidence(self.source, "reports", key)
-        if kept is None and ask and self.archiver.fetch:
-            since = (end - timedelta(days=RETAINED_DAYS)).date().isoformat()
+        stale = kept is None or datetime.fromisoformat(kept["at"]) < end - FRESH
+        if stale and ask and self.archiver.fetch:
             base = f"repo:{self.repo} is:issue label:{LABEL}"
-            queries = (
-                f"{base} created:{since}..{end.date().isoformat()}",
-                f"{base} closed:{start.date().isoformat()}..{end.date().isoformat()}",
-            )
+            queries = (f"{base} created:{since}..{last}", f"{base} closed:{first}..{last}")
             try:
                 with self.archiver.github(self.repo) as github:
                     found = [
@@ -122,10 +140,11 @@ class Evidence:
                     ]
             except CollectError as exc:
                 log.warning("CI failure reports not read: %s", exc)
-                return None
-            self.archiver.store.items.save(found, self.clock())
-            kept = sorted({it.number for it in found})
-            self.archive.keep_evidence(self.source, "reports", key, kept, self.clock())
+            else:
+                now = self.clock()
+                self.archiver.store.items.save(found, now)
+                kept = {"at": now.isoformat(), "numbers": sorted({it.number for it in found})}
+                self.archive.keep_evidence(self.source, "reports", key, kept, now)
         if kept is None:
             return None
-        return self.archiver.store.items.many(self.repo, kept)
+        return self.archiver.store.items.many(self.repo, kept["numbers"])

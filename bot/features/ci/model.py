@@ -25,7 +25,7 @@ analysis names inside the range is shown as evidence; outside it, never as a sus
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.model.subscriptions import CI_PREFIX as CI_PREFIX
 from bot.model.subscriptions import CI_TOPIC as CI_TOPIC
@@ -43,6 +43,9 @@ KINDS = ("code", "flaky", "infra")  # the analysis's classifications we act on
 PASS_LOOK_BACK_DAYS = 7
 # The dashboard keeps resolved records this long; the flips of a job are counted over it.
 RETAINED_DAYS = 30
+# A dashboard read that worked, or GitHub's answer on the reports, this much older than
+# the moment told is still told from (a command asked twice, both languages).
+FRESH = timedelta(minutes=10)
 # Pass↔fail flips in RETAINED_DAYS that make a job "flaky-looking": kept out of suspects.
 FLAKY_FLIPS = 6
 
@@ -95,10 +98,6 @@ class Failure:
     @property
     def infra(self) -> bool:
         return self.kind == "infra"
-
-    @property
-    def key(self) -> str:
-        return self.job_key or self.job
 
     def open_at(self, moment: datetime) -> bool:
         return self.first.at <= moment and (self.closed_at is None or self.closed_at > moment)

@@ -31,6 +31,8 @@ REPO = "vllm-project/vllm"
 CHAT_ROWS = 5  # failures in each block of the chat reply; the rest by /vllm-ci
 RANGE_SHOWN = 5  # PRs of a blame range named in its line; the rest counted
 SUMMARY_LIMIT = 220  # characters of the dashboard's analysis shown
+OWNERS_SHOWN = 3  # CODEOWNERS of a failing test named; the rest counted
+INLINE_SHOWN = 8  # items of a one-paragraph group (flaky, passing again …); the rest counted
 
 
 def ci_line(state: CiState, lang: str) -> str:
@@ -67,20 +69,20 @@ def ci_section(state: CiState, lang: str) -> ol.Section:
         why = (ol.Our(phrase(lang, "unknown")), ol.Theirs(state.why.rstrip("."), 400), ol.Our("."))
         return ol.Section("ci", phrase(lang, "title"), (ol.Block(None, (ol.Entry(why),), "text"),))
     blocks: list[ol.Block] = []
-    drawn: dict[str, tuple[ol.Entry, ...]] = {
-        "red": tuple(_open(r, lang, state.end) for r in state.red),
-        "flaky": tuple(_flaky(r, lang, state.end) for r in state.flaky),
-        "infra": tuple(_open(r, lang, state.end, evidence=False) for r in state.infra),
-        "resolved": tuple(_passed(r, lang, tz) for r in state.resolved),
-        "closed": tuple(_closed(r, lang, tz) for r in state.closed),
+    if state.red:
+        entries = tuple(_open(r, lang, state.end) for r in state.red)
+        blocks.append(ol.Block(phrase(lang, "red", n=len(entries)), entries, "numbered"))
+    # The rest, one paragraph a group: what a reader acts on is what is still red.
+    groups: dict[str, list[list[ol.Part]]] = {
+        "flaky": [_flaky(r, lang, tz) for r in state.flaky],
+        "infra": [_infra(r, lang, tz) for r in state.infra],
+        "resolved": [_passed_inline(r, lang, tz) for r in state.resolved],
+        "closed": [list(_closed(r, lang, tz).head) for r in state.closed],
+        "reported": [_reported(r, lang, tz) for r in state.reported],
     }
-    for key, entries in drawn.items():
-        if entries:
-            style = "numbered" if key == "red" else "list"
-            blocks.append(ol.Block(phrase(lang, key, n=len(entries)), entries, style))
-    if state.reported:
-        entries = tuple(_reported(r, lang, tz) for r in state.reported)
-        blocks.append(ol.Block(phrase(lang, "reported", n=len(entries)), entries))
+    for key, said in groups.items():
+        if said:
+            blocks.append(_paragraph(phrase(lang, key, n=len(said)), said, lang, state))
     if not state.red and not state.flaky and not state.infra:
         blocks.insert(0, _text_block(phrase(lang, "green")))
     blocks.append(_text_block(_footer(state, lang)))
@@ -136,14 +138,39 @@ def _open(red: Red, lang: str, end: datetime, evidence: bool = True) -> ol.Entry
     return ol.Entry((*_head(red, lang), ol.Our(said)), lines)
 
 
-def _flaky(red: Red, lang: str, end: datetime) -> ol.Entry:
-    entry = _open(red, lang, end, evidence=False)
+def _paragraph(group: str, said: list[list[ol.Part]], lang: str, state: CiState) -> ol.Block:
+    """A group in one paragraph: its first INLINE_SHOWN items, the rest by the command."""
+    line: list[ol.Part] = [ol.Our(phrase(lang, "lead", group=group))]
+    for i, parts in enumerate(said[:INLINE_SHOWN]):
+        line += [ol.Our(phrase(lang, "joint"))] if i else []
+        line += parts
+    hidden = len(said) - INLINE_SHOWN
+    if hidden > 0:
+        command = f"/vllm-ci {state.topic or ''}".rstrip()
+        line.append(ol.Our(phrase(lang, "joint") + phrase(lang, "more", n=hidden, command=command)))
+    return ol.Block(None, (ol.Entry(tuple(line)),), "text")
+
+
+def _flaky(red: Red, lang: str, tz: tzinfo | None) -> list[ol.Part]:
     history = red.history
     if history is not None and history.flaky:
         why = phrase(lang, "flips", n=history.flips)
     else:
         why = phrase(lang, "classed_flaky")
-    return replace(entry, head=(*entry.head, ol.Our(why)))
+    return [*_head(red, lang), ol.Our(why)]
+
+
+def _infra(red: Red, lang: str, tz: tzinfo | None) -> list[ol.Part]:
+    return [
+        *_head(red, lang),
+        ol.Our(phrase(lang, "infra_since", day=when(red.failure.first.at, tz))),
+    ]
+
+
+def _passed_inline(red: Red, lang: str, tz: tzinfo | None) -> list[ol.Part]:
+    entry = _passed(red, lang, tz)
+    suspect = [p for line in entry.lines for p in (ol.Our(" — "), *line)]
+    return [*entry.head, *suspect]
 
 
 def _passed(red: Red, lang: str, tz: tzinfo | None) -> ol.Entry:
@@ -164,7 +191,7 @@ def _closed(red: Red, lang: str, tz: tzinfo | None) -> ol.Entry:
     return ol.Entry((*_head(red, lang), ol.Our(said)))
 
 
-def _reported(report: Reported, lang: str, tz: tzinfo | None) -> ol.Entry:
+def _reported(report: Reported, lang: str, tz: tzinfo | None) -> list[ol.Part]:
     build = phrase(lang, "reported_build", build=report.build) if report.build else ""
     values = {"hardware": HARDWARE_NAMES[report.hardware], "day": day(report.opened_at, tz),
               "build": build}  # fmt: skip
@@ -174,9 +201,8 @@ def _reported(report: Reported, lang: str, tz: tzinfo | None) -> ol.Entry:
         said = phrase(lang, "reported_closed", closed=day(report.closed_at, tz), **values)
     if report.fix is not None:
         said += phrase(lang, "reported_fix", n=report.fix)
-    head = (ol.Ref(report.number, item_url(REPO, "issue", report.number)), ol.Our(" "),
-            ol.Theirs(report.job), ol.Our(said))  # fmt: skip
-    return ol.Entry(head, number=report.number)
+    return [ol.Ref(report.number, item_url(REPO, "issue", report.number)), ol.Our(" "),
+            ol.Theirs(report.job), ol.Our(said)]  # fmt: skip
 
 
 def _numbers(numbers: tuple[int, ...], lang: str) -> list[ol.Part]:
@@ -189,46 +215,60 @@ def _numbers(numbers: tuple[int, ...], lang: str) -> list[ol.Part]:
 
 
 def _evidence(red: Red, lang: str, tz: tzinfo | None) -> tuple[ol.Line, ...]:
-    """The failure's evidence: the suspect or the blame range (or why there is none), what
-    the analysis names in and outside it, the analysis, and who to ask."""
-    lines: list[ol.Line] = []
-    history, blame = red.history, red.blame
-    if red.suspect is not None:
-        lines.append(_suspect(red, lang, tz))
-    elif history is None:
-        lines.append((ol.Our(phrase(lang, "no_runs")),))
-    elif history.last_pass is None:
-        lines.append((ol.Our(phrase(lang, "no_pass", days=PASS_LOOK_BACK_DAYS)),))
-    elif blame is None:
-        lines.append((ol.Our(phrase(lang, "no_range", build=history.last_pass.number)),))
-    elif not blame.prs:
-        lines.append((ol.Our(phrase(lang, "range_empty", build=history.last_pass.number)),))
-    else:
-        shown = blame.prs[:RANGE_SHOWN]
-        line: list[ol.Part] = [
-            ol.Our(phrase(lang, "range", n=len(blame.prs), build=history.last_pass.number))
-        ]
-        line += _numbers(shown, lang)
-        if len(blame.prs) > RANGE_SHOWN:
-            line.append(ol.Our(phrase(lang, "range_more", n=len(blame.prs) - RANGE_SHOWN)))
-        lines.append(tuple(line))
+    """The failure's evidence in two lines: the suspect or the blame range (or why there is
+    none) with what the analysis names in and outside it; then the analysis and who owns
+    the failing test."""
+    line = list(_verdict(red, lang, tz))
     for key, numbers in (("evidence", red.evidence), ("outside", red.outside),
                          ("cleared", red.cleared)):  # fmt: skip
         if numbers:
             head, _, tail = phrase(lang, key, items="\0").partition("\0")
-            lines.append((ol.Our(head), *_numbers(numbers, lang), ol.Our(tail)))
-    lines += _analysis(red, lang)
-    if red.owners:
-        lines.append((ol.Our(phrase(lang, "ask", who="")), ol.Theirs(" ".join(red.owners), 200)))
-    return tuple(lines)
+            line += [ol.Our(head), *_numbers(numbers, lang), ol.Our(tail)]
+    said = _analysis(red, lang, owners=True)
+    if red.blame is None and len(line) == 1 and said:
+        # No range and nothing named: the verdict is one short sentence, the analysis on it.
+        return ((*line, ol.Our(phrase(lang, "then")), *said[0]),)
+    return (tuple(line), *said)
 
 
-def _analysis(red: Red, lang: str) -> tuple[ol.Line, ...]:
+def _verdict(red: Red, lang: str, tz: tzinfo | None) -> ol.Line:
+    history, blame = red.history, red.blame
+    if red.suspect is not None:
+        return _suspect(red, lang, tz)
+    if history is None:
+        return (ol.Our(phrase(lang, "no_runs")),)
+    if history.last_pass is None:
+        return (ol.Our(phrase(lang, "no_pass", days=PASS_LOOK_BACK_DAYS)),)
+    build = history.last_pass.number
+    if blame is None:
+        return (ol.Our(phrase(lang, "no_range", build=build)),)
+    if not blame.prs:
+        return (ol.Our(phrase(lang, "range_empty", build=build)),)
+    line: list[ol.Part] = [ol.Our(phrase(lang, "range", n=len(blame.prs), build=build))]
+    line += _numbers(blame.prs[:RANGE_SHOWN], lang)
+    if len(blame.prs) > RANGE_SHOWN:
+        line.append(ol.Our(phrase(lang, "range_more", n=len(blame.prs) - RANGE_SHOWN)))
+    return tuple(line)
+
+
+def _analysis(red: Red, lang: str, owners: bool = False) -> tuple[ol.Line, ...]:
+    """The dashboard's analysis (their words) and, with `owners`, who owns the failing
+    test (the suspect's author is on the suspect's line already)."""
     analysis = red.failure.analysis
-    if analysis is None or not analysis.summary:
-        return ()
-    label = phrase(lang, "stale" if analysis.stale else "analysis")
-    return ((ol.Our(label), ol.Theirs(analysis.summary, SUMMARY_LIMIT)),)
+    line: list[ol.Part] = []
+    if analysis is not None and analysis.summary:
+        label = phrase(lang, "stale" if analysis.stale else "analysis")
+        line += [ol.Our(label), ol.Theirs(analysis.summary, SUMMARY_LIMIT)]
+    author = f"@{red.suspect.author}" if red.suspect and red.suspect.author else None
+    ask = [o for o in red.owners if o != author] if owners else []
+    if ask:
+        shown = " ".join(ask[:OWNERS_SHOWN])
+        more = (
+            phrase(lang, "ask_more", n=len(ask) - OWNERS_SHOWN) if len(ask) > OWNERS_SHOWN else ""
+        )
+        line += [ol.Our(phrase(lang, "ask").lstrip() if not line else phrase(lang, "ask")),
+                 ol.Theirs(shown, 200), ol.Our(more)]  # fmt: skip
+    return (tuple(line),) if line else ()
 
 
 def _suspect(red: Red, lang: str, tz: tzinfo | None) -> ol.Line:

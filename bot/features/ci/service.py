@@ -29,6 +29,7 @@ from bot.features.ci.analyze import ci_state, is_news, of_hardware, red_of, unkn
 from bot.features.ci.collect import CiDashboard, CiUnavailable, suspects_of
 from bot.features.ci.evidence import Evidence
 from bot.features.ci.model import (
+    FRESH,
     HARDWARE,
     RETAINED_DAYS,
     CiCorrection,
@@ -51,7 +52,6 @@ from bot.store import Span
 log = logging.getLogger(__name__)
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-FRESH = timedelta(minutes=10)  # a read that worked this recently is not repeated
 RETRY = timedelta(seconds=30)  # a read that failed is tried again after this
 _FIX_TITLE = re.compile(r"\bfix", re.I)
 
@@ -110,8 +110,17 @@ class CiService:
         if covering is None:
             return unknown(self.source, start, end, self._why_unknown(window, end), topic)
         touching = self.archive.failures(self.source, start, end)
-        reds = self._judged(touching, ask, now)
-        reported = self._reported(start, end, touching, ask)
+        self.evidence.begin()
+        # vLLM's merged PRs, read once: reverts and fixes of suspects, fixes of reports.
+        since = min((f.first.at for f in touching), default=start)
+        span = Span(min(since, start - timedelta(days=RETAINED_DAYS)), now + timedelta(seconds=1))
+        merged = [
+            it
+            for it in self.archiver.items(self.repo, span)
+            if it.kind == "pr" and it.merged_at is not None
+        ]
+        reds = self._judged(touching, merged, ask)
+        reported = self._reported(start, end, touching, merged, ask)
         return ci_state(
             reds, reported, source=self.source, start=start, end=end, read_at=covering.at,
             skipped=covering.skipped, topic=topic,
@@ -192,16 +201,12 @@ class CiService:
             found.update(answers)
         return found
 
-    def _judged(self, failures: Sequence[Failure], ask: bool, now: datetime) -> list[Red]:
+    def _judged(
+        self, failures: Sequence[Failure], merged: Sequence[ActivityItem], ask: bool
+    ) -> list[Red]:
         """Each failure with its evidence: the job's runs, the blame range, the suspect the
         evidence singles out, who to ask."""
         corrections = self.archive.corrections()
-        since = min((f.first.at for f in failures), default=now)
-        merged = [
-            it
-            for it in self.archiver.items(self.repo, Span(since, now + timedelta(seconds=1)))
-            if it.kind == "pr" and it.merged_at is not None
-        ]
         named_by = _named_by(merged)
         tested = any(f.analysis and f.analysis.test for f in failures)
         owners = self.evidence.codeowners(ask) if tested else ""
@@ -221,17 +226,22 @@ class CiService:
         return reds(self._facts(suspects, ask))
 
     def _reported(
-        self, start: datetime, end: datetime, failures: Sequence[Failure], ask: bool
+        self,
+        start: datetime,
+        end: datetime,
+        failures: Sequence[Failure],
+        merged: Sequence[ActivityItem],
+        ask: bool,
     ) -> list[Reported]:
-        """GitHub's reports of CI failures that the dashboard does not already tell."""
+        """GitHub's reports of CI failures that the dashboard does not already tell, each
+        with the merged PR (by the window's end) that says it fixes it."""
         items = self.evidence.reports(start, end, ask) or []
         fixes = {
             link.target: it.number
-            for it in self.archiver.items(
-                self.repo, Span(start - timedelta(days=RETAINED_DAYS), end)
-            )
-            if it.kind == "pr" and it.merged_at is not None and it.merged_at <= end
+            for it in merged
+            if it.merged_at is not None and it.merged_at <= end
             for link in links(it.title, it.body, it.repo, it.number)
+            if link.kind == "fixes"  # "Fixes #34637", not a mention
         }
         jobs = [f.job for f in failures]
         found = []

@@ -82,18 +82,23 @@ def test_the_daily_report_says_what_is_red_on_main_in_both_languages(
     ) in en
     assert "🆕 [NVIDIA] Entrypoints Integration Test (API Server) — red since" in en
     assert "One of 7 changes merged between the last pass (build #57890)" in en
-    assert "Named by the analysis outside the range, not suspects: [#37833]" in en
-    assert "Cleared by a person: [#37616]" in en
-    assert "### Flaky-looking, not blamed on a change (1)" in en
-    assert "### Passing again (1)" in en
+    assert "; the dashboard's analysis names [#37483](" in en
+    assert "; it also names [#37833](https://github.com/vllm-project/vllm/pull/37833), " in en
+    assert "; [#37616](https://github.com/vllm-project/vllm/pull/37616) cleared by a person" in en
+    assert "Ask: @mgoin @tlrmchlsmth @WoosukKwon +3" in en  # CODEOWNERS of its test
+    amd_entry = en.split("failure 1008)", 1)[1].split("\n4. ", 1)[0]
+    assert amd_entry.count("@vllmellm") == 1  # the suspect's author: on its line, not asked again
+    assert amd_entry.count("#37640](") == 1
+    assert "Flaky-looking, not blamed on a change (1): CPU-Test (x86) — 9 pass↔fail flips" in en
     assert (
-        "passed in build #58920 at 2026-03-25 20:00 UTC+8, red since 2026-03-25 (1 failing run)"
-        in en
-    )
+        "Passing again (1): [AMD] mi325_1: Kernels Test — passed in build #58920 at "
+        "2026-03-25 20:00 UTC+8, red since 2026-03-25 (1 failing run)"
+    ) in en
+    assert "Reported on GitHub, not on the dashboard (3): [#38101](" in en
     zh = section(render_markdown(daily(lang="zh"), "zh"), "🚦 main 分支 CI 失败")
     assert "### 截至当日结束仍失败（4）" in zh
     assert "嫌疑改动：[#37640](https://github.com/vllm-project/vllm/pull/37640)" in zh
-    assert "已有人澄清与此无关：[#37616]" in zh
+    assert "[#37616](https://github.com/vllm-project/vllm/pull/37616) 已有人澄清与此无关" in zh
     data = report_to_dict(report)["ci"]
     assert data["state"] == "known"
     assert {f["id"]: f["suspect"] and f["suspect"]["number"] for f in data["red"]} == {

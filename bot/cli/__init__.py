@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import NoReturn
@@ -47,7 +49,23 @@ def run() -> NoReturn:
     # files, has nothing left to stop, and would print Python's own traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if _left_running():
+        # An interrupted command leaves its steps' daemon threads in a request (bot.app's
+        # Workers abandon them). Python's exit would end each mid-call (pthread_exit), and
+        # native code on such a stack can abort the process instead ("terminate called
+        # without an active exception", SIGABRT, exit 134): everything is said and
+        # committed, so the process leaves at once with its own status.
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     raise SystemExit(code)
+
+
+def _left_running() -> list[threading.Thread]:
+    """The daemon threads still running (a step abandoned by an interrupt, a timer)."""
+    main_thread = threading.main_thread()
+    return [t for t in threading.enumerate() if t is not main_thread and t.daemon and t.is_alive()]
 
 
 class Terminated(KeyboardInterrupt):

@@ -170,9 +170,12 @@ def plugins_check(settings: Settings) -> Check:
 
 
 def store_check(settings: Settings) -> Check:
-    """The store opens, its schema is (or was just brought) at the newest revision, and a
-    SQLite store passes `PRAGMA quick_check` (every page read: opening reads only the
-    schema revision, so damage elsewhere would show only when a report reads it)."""
+    """The store opens, its schema is (or was just brought) at the newest revision, it takes
+    a write (one that changes nothing, rolled back: a read-only file or folder, or a
+    PostgreSQL user or server that takes no writes, would otherwise show only at the first
+    report or post), and a SQLite store passes `PRAGMA quick_check` (every page read:
+    opening reads only the schema revision, so damage elsewhere would show only when a
+    report reads it)."""
     from bot.store import Store, StoreError, StoreUrlError
     from bot.store.engine import safe_url
     from bot.store.integrity import store_damage
@@ -183,7 +186,10 @@ def store_check(settings: Settings) -> Check:
     try:
         before = _revision(url)
         store = Store(url)
-        store.close()
+        try:
+            store.check_writable()
+        finally:
+            store.close()
         damage = store_damage(url)
     except (StoreError, StoreUrlError) as exc:
         return Check("store", False, str(exc), setting=isinstance(exc, StoreUrlError))
@@ -208,7 +214,7 @@ def store_check(settings: Settings) -> Check:
     else:
         done = f"schema at revision {HEAD_REVISION} (the newest)"
     checked = ", quick_check ok" if url.startswith("sqlite") else ""
-    return Check("store", True, f"{where}: {done}{checked}")
+    return Check("store", True, f"{where}: {done}, writable{checked}")
 
 
 def fonts_check(settings: Settings) -> Check:

@@ -42,6 +42,7 @@ from bot.analyze.history import history
 from bot.analyze.references import referenced
 from bot.analyze.topics import classify_all
 from bot.analyze.trends import baseline_windows
+from bot.collect import deadline
 from bot.collect.sync import Archiver
 from bot.model.errors import InputError, ServiceError
 from bot.model.history import History
@@ -275,9 +276,11 @@ class Reports:
     ) -> Report:
         """The report with a feature's part (the review queue, the plugins' radar, Red on
         main); one its source cannot give (an anonymous rate limit, a refused query) is a
-        note, never a lost report."""
+        note, never a lost report. Its sources have PART_SECONDS in all: past them, what it
+        could not read is said and the report goes on without waiting."""
         try:
-            return add(report, asking)
+            with deadline.limited(f"the {part} section", deadline.PART_SECONDS):
+                return add(report, asking)
         except (InputError, ServiceError) as exc:
             log.warning("the report of %s has no %s: %s", report.window.label, part, exc)
             return replace(report, notes=(*report.notes, f"{part}: {exc}"))

@@ -31,6 +31,7 @@ from bot.store.engine import (
     StoreError,
     StoreUrlError,
     Transactions,
+    check_writable,
     describe,
     first_line,
     open_engine,
@@ -90,6 +91,11 @@ class Store:
         self.pulls = PullDetailsStore(transactions)
         self.changes = Changes(transactions)
         self.lookups = Lookups(transactions)
+
+    def check_writable(self) -> None:
+        """A write that changes nothing, rolled back: StoreError (what to change) when the
+        store cannot be written (opening only reads a store at the newest revision)."""
+        check_writable(self.engine, self.url)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -20,10 +20,19 @@ and a store written by a newer vllm-report (a revision this version's migrations
 hold: upgrade, or restore the backup taken before; Alembic would say "Can't locate
 revision"). `postgres://` URLs (Heroku, Render, Supabase) and `postgresql://` ones without a
 driver are PostgreSQL through psycopg 3, the driver the project installs.
+
+A SQLite URL that cannot keep the store is refused before anything is opened
+(`check_sqlite_url`): one in memory (`sqlite://`, `:memory:`) loses the delivery ledger at
+every restart, so a post could be sent twice; a read-only one (`mode=ro`) cannot take the
+archive and the ledger every command writes. A store the bot may not write (a read-only file
+or folder, a PostgreSQL user without the grants or a read-only server) fails its writes with
+one sentence on what to change (`describe`); `check_writable` (for `doctor`) finds it by a
+write it rolls back.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import secrets
@@ -33,7 +42,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, event, inspect, text
+from sqlalchemy import create_engine, event, inspect, make_url, text
 from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -52,6 +61,13 @@ SCHEMA_LOCK = 0x766C6C6D5F736368  # "vllm_sch"
 # The URL schemes read as PostgreSQL, and the driver they are opened with (psycopg 3).
 POSTGRES_SCHEMES = ("postgres://", "postgresql://")
 POSTGRES_DRIVER = "postgresql+psycopg://"
+# The query options SQLAlchemy's SQLite driver reads itself; any other one it ignores (with a
+# warning) unless `uri=true` hands it to SQLite.
+SQLITE_DRIVER_OPTIONS = frozenset(
+    {"uri", "timeout", "isolation_level", "detect_types", "check_same_thread", "cached_statements"}
+)
+# The store as a file, for the sentences that refuse a URL which cannot keep it.
+EXAMPLE_URL = "sqlite:////data/vllm-report.sqlite3"
 _MISSING_DATABASE = re.compile(r'database "(?P<name>[^"]+)" does not exist')
 T = TypeVar("T")
 
@@ -114,6 +130,17 @@ def describe(exc: BaseException, where: str, doing: str = "the store ({where}) f
             f"the store ({where}) stayed locked by another process longer than its wait "
             f"({BUSY_SECONDS:.0f} s by default); try again when the other run has finished"
         )
+    if "readonly database" in low:  # SQLITE_READONLY: the file, its folder, its -wal/-shm
+        return _read_only_file(where)
+    if "read-only transaction" in low:  # PostgreSQL: a standby, or read-only by default
+        return (
+            f"the store's database ({where}) accepts no writes ({said}): it is a read-only "
+            "standby or default_transaction_read_only is on; point DATABASE_URL at the primary "
+            "server, or turn default_transaction_read_only off for this user and database"
+        )
+    denied = "permission denied for" in low and "permission denied for database" not in low
+    if denied or "no schema has been selected" in low:
+        return _denied(where, said)  # PostgreSQL: a user without the store's grants
     if "malformed" in low or "not a database" in low or "file is encrypted" in low:
         return (
             f"the store ({where}) is damaged ({said}): restore it from a backup, or move it "
@@ -138,6 +165,93 @@ def describe(exc: BaseException, where: str, doing: str = "the store ({where}) f
             "`chown 10001` the host folder you mount, or use a named volume)"
         )
     return f"{doing.format(where=where)}: {said}"
+
+
+def _read_only_file(where: str) -> str:
+    """SQLite may not write the store: the file, or the folder it keeps -wal and -shm in."""
+    path = sqlite_file(where)
+    if path is None:  # a `uri=true` URL: SQLite reads the path itself
+        return (
+            f"the store ({where}) cannot be written (a read-only file or folder): give the "
+            f"bot's user (uid {os.getuid()}) write access to the file and its folder"
+        )
+    folder = path.resolve().parent
+    return (
+        f"the store {path} cannot be written (a read-only file or folder): give the bot's "
+        f"user (uid {os.getuid()}) write access to it and to its folder {folder}, where "
+        "SQLite keeps its -wal and -shm files"
+    )
+
+
+def _denied(where: str, said: str) -> str:
+    """PostgreSQL refused the user DATABASE_URL names a privilege the store needs."""
+    user = _pg_user(where)
+    if "schema" in said.lower():  # PostgreSQL 15 gives no one but the owner CREATE on public
+        return (
+            f"the store ({where}) cannot be made or read there ({said}): let {user} use the "
+            f"schema and create tables in it (GRANT USAGE, CREATE ON SCHEMA public TO {user}), "
+            "or have the database's owner run vllm-report doctor once to create the store"
+        )
+    return (
+        f"the store ({where}) refused a write ({said}): grant {user} the store's tables "
+        f"(GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {user}; "
+        f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {user}), or use the user that "
+        "created them"
+    )
+
+
+def _pg_user(where: str) -> str:
+    try:
+        user = make_url(where).username
+    except Exception:  # a URL SQLAlchemy cannot read would not have connected
+        user = None
+    return user or "the user DATABASE_URL names"
+
+
+def check_writable(engine: Engine, url: str) -> None:
+    """The store takes a write: one that changes nothing, rolled back (StoreError if not).
+
+    Opening a store at the newest revision only reads, so a read-only file, a folder SQLite
+    cannot put its -wal file in, a PostgreSQL user without the grants or a read-only server
+    would show only at the first write of a report or a post. On SQLite a write to one page
+    proves the whole file; on PostgreSQL each table's privileges are asked first (a user may
+    hold some and not others), then a write proves the server takes writes."""
+    where = safe_url(url)
+    try:
+        with engine.connect() as connection:
+            if connection.dialect.name == "sqlite":
+                connection.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock, as a write takes
+            elif connection.dialect.name == "postgresql":
+                lock = f"SET LOCAL lock_timeout = '{int(BUSY_SECONDS * 1000)}ms'"
+                connection.execute(text(lock))
+                _check_grants(connection, where)
+            connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            connection.rollback()
+    except SQLAlchemyError as exc:
+        raise StoreError(describe(exc, where)) from exc
+
+
+_MISSING_GRANTS = text(
+    """
+    SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND (
+        (c.relkind IN ('r', 'p') AND NOT (
+            has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, 'INSERT')
+            AND has_table_privilege(c.oid, 'UPDATE') AND has_table_privilege(c.oid, 'DELETE')))
+        OR (c.relkind = 'S' AND NOT has_sequence_privilege(c.oid, 'USAGE')))
+    ORDER BY c.relname
+    """
+)
+
+
+def _check_grants(connection: Connection, where: str) -> None:
+    """Each table and sequence of the store's schema this user may read and write."""
+    missing = [str(row[0]) for row in connection.execute(_MISSING_GRANTS)]
+    if not missing:
+        return
+    more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+    said = f"permission denied for {', '.join(missing[:3])}{more}"
+    raise StoreError(_denied(where, said))
 
 
 def open_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
@@ -243,7 +357,7 @@ def create_schema(connection: Connection) -> None:
 
 def sqlite_file(url: str) -> Path | None:
     """The file a SQLite URL names (None: not SQLite, in memory, or a `uri=true` URL)."""
-    if not url.startswith("sqlite") or "uri=true" in url.lower():
+    if not url.startswith("sqlite") or "uri=true" in url.lower() or "///" not in url:
         return None
     path = url.split("///", 1)[-1].split("?", 1)[0]
     if not path or path == ":memory:":
@@ -308,12 +422,55 @@ def _upgrade_on(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
+def check_sqlite_url(url: str) -> None:
+    """Refuse a SQLite URL that cannot keep the store, or whose options would be ignored
+    (StoreUrlError, one sentence). Before SQLAlchemy reads it: it would warn, in its own
+    words, of an option it ignores (`?mode=ro` without `uri=true`), and carry on writing."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return  # not a URL SQLAlchemy reads: the opening says so
+    shown = safe_url(url)
+    options = {key.lower(): str(value).lower() for key, value in parsed.query.items()}
+    uri = options.get("uri") in ("true", "1", "yes", "on")
+    database = parsed.database or ""
+    named = database.removeprefix("file:").split("?", 1)[0] if uri else database
+    if named in ("", ":memory:") or options.get("mode") == "memory":
+        raise StoreUrlError(
+            f"DATABASE_URL={shown} keeps nothing across restarts (an in-memory or temporary "
+            "SQLite database), so the delivery ledger would be lost and a post could be sent "
+            f"twice: name a file, e.g. {EXAMPLE_URL}, or unset DATABASE_URL to keep the store "
+            "in the data folder"
+        )
+    immutable = options.get("immutable") in ("1", "true", "yes", "on")
+    if options.get("mode") == "ro" or immutable:
+        option = f"immutable={options['immutable']}" if immutable else "mode=ro"
+        raise StoreUrlError(
+            f"DATABASE_URL={shown} opens the store read-only, but every command writes to it "
+            f"(the archive it fetches, the delivery ledger): remove {option} from "
+            "DATABASE_URL, and make the file writable by the bot's user"
+        )
+    if uri and not database.startswith("file:"):
+        raise StoreUrlError(
+            f"DATABASE_URL={shown} has uri=true but its path does not begin with file:, so "
+            "SQLite would take its options for part of the file name: write "
+            "sqlite:///file:/path/to/file.sqlite3?uri=true&…, or leave uri=true out"
+        )
+    ignored = sorted(set(options) - SQLITE_DRIVER_OPTIONS)
+    if ignored and not uri:
+        raise StoreUrlError(
+            f"DATABASE_URL={shown} has the option(s) {', '.join(ignored)}, which SQLite "
+            "ignores without uri=true: remove them (the store needs none)"
+        )
+
+
 def make_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1].split("?", 1)[0]
-        if path and path != ":memory:":
-            check_sqlite_file(Path(path), url)
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        check_sqlite_url(url)
+        path = sqlite_file(url)
+        if path is not None:
+            check_sqlite_file(path, url)
+            path.parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": busy_seconds})
 
         @event.listens_for(engine, "connect")
@@ -325,8 +482,25 @@ def make_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
             cursor.close()
 
         return engine
+    _quiet_psycopg()
     # pre-ping: a long-lived process outlives server restarts and idle timeouts.
     return create_engine(driver_url(url), pool_pre_ping=True)
+
+
+class _TerminatingNoise(logging.Filter):
+    """psycopg logs a second failure when it leaves a pipeline (an `executemany`) or a COPY
+    that a first failure aborted: "error ignored terminating <psycopg.Pipeline …>: pipeline
+    aborted". The first failure is raised, and told in one sentence (`describe`); this line
+    would only reach the operator's terminal raw beside it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("error ignored terminating")
+
+
+def _quiet_psycopg() -> None:
+    logger = logging.getLogger("psycopg")
+    if not any(isinstance(f, _TerminatingNoise) for f in logger.filters):
+        logger.addFilter(_TerminatingNoise())
 
 
 def driver_url(url: str) -> str:

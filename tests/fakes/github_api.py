@@ -252,6 +252,15 @@ class Fault:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     incomplete: bool = False  # answer normally, but with incomplete_results: true
+    # Answer normally, but the body one byte every `drip` seconds (headers at once) for
+    # `drip_for` seconds, then the rest: a server that hardly answers, until the client
+    # hangs up (a client that never does gets the whole answer late, and a test says so).
+    drip: float = 0.0
+    drip_for: float = 15.0
+
+    @classmethod
+    def trickle(cls, every: float = 0.5, for_seconds: float = 15.0) -> Fault:
+        return cls(status=0, drip=every, drip_for=for_seconds)
 
     @classmethod
     def server_error(cls, status: int = 502) -> Fault:
@@ -313,6 +322,8 @@ class FakeGitHub(FakeServer):
         self.latency = latency
         self.requests: list[RecordedRequest] = []
         self.faults: list[Fault] = []
+        self.hung_up = 0  # dripped answers the client hung up on
+        self.hung_up_on = threading.Event()  # set when it first does
         self.fault_rule: Callable[[int, str], Fault | None] | None = None
         self._lock = threading.Lock()
         # More repositories at the same address (the hardware plugins), and what the
@@ -446,7 +457,7 @@ class _Handler(BaseHTTPRequestHandler):
         except BadRequest as exc:
             status, answer = 200, {"errors": [{"message": str(exc)}]}
         self._record(split.path, {}, status, "POST", body.get("query") if status == 200 else None)
-        self._send(status, answer, {})
+        self._send(status, answer, {}, fault)
 
     def do_GET(self) -> None:
         split = urlsplit(self.path)
@@ -475,7 +486,7 @@ class _Handler(BaseHTTPRequestHandler):
         except BadRequest as exc:
             status, body, headers = 422, {"message": str(exc)}, {}
         self._record(split.path, query, status)
-        self._send(status, body, headers)
+        self._send(status, body, headers, fault)
 
     def _record(
         self,
@@ -491,7 +502,9 @@ class _Handler(BaseHTTPRequestHandler):
             )
         )
 
-    def _send(self, status: int, body: Any, headers: dict[str, str]) -> None:
+    def _send(
+        self, status: int, body: Any, headers: dict[str, str], fault: Fault | None = None
+    ) -> None:
         payload = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -504,7 +517,21 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in headers.items():
             self.send_header(key, value)
         self.end_headers()
-        self.wfile.write(payload)
+        if fault is None or not fault.drip:
+            self.wfile.write(payload)
+            return
+        until = time.monotonic() + fault.drip_for
+        try:
+            sent = 0
+            while sent < len(payload) and time.monotonic() < until:
+                self.wfile.write(payload[sent : sent + 1])
+                self.wfile.flush()
+                sent += 1
+                time.sleep(fault.drip)
+            self.wfile.write(payload[sent:])
+        except (BrokenPipeError, ConnectionResetError):
+            self.fake.hung_up += 1  # the client gave up on the answer
+            self.fake.hung_up_on.set()
 
     # -- routes ------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import requests
 import urllib3
 
+from bot.collect import deadline
 from bot.collect.numbers import items_by_number
 from bot.features.ci.model import FAILING_STATES, INFRA_STATES, KINDS, Analysis, Build, Failure
 from bot.model.report import ActivityItem
@@ -127,6 +128,11 @@ class CiDashboard:
     def _json(self, path: str, params: dict[str, str]) -> Any:
         where = f"the CI dashboard at {self.base}"
         try:
+            deadline.check(where)  # the section's time limit (bot/collect/deadline.py)
+        except deadline.OutOfTime as exc:
+            raise CiUnavailable(str(exc)) from None
+        at, late = deadline.answer_by(where, self.deadline)
+        try:
             response = self._get(
                 self.base + path,
                 params=params,
@@ -135,7 +141,7 @@ class CiDashboard:
                 stream=True,
             )
             with response:
-                body = _body(response, time.monotonic() + self.deadline, where, self.deadline)
+                body = _body(response, at, late, where)
         except (requests.RequestException, urllib3.exceptions.HTTPError) as exc:
             raise CiUnavailable(f"{where} could not be reached ({_why(exc)})") from None
         try:
@@ -149,16 +155,16 @@ class CiDashboard:
         return data
 
 
-def _body(response: Any, deadline: float, where: str, allowed: float) -> bytes:
-    """The whole answer, or CiUnavailable when it does not arrive by `deadline` or grows
+def _body(response: Any, at: float, late: str, where: str) -> bytes:
+    """The whole answer, or CiUnavailable (`late`) when it does not arrive by `at` or grows
     past BIGGEST (a slow drip or an endless body never holds the caller). `read1` returns
     what has arrived, so the deadline is checked as each piece comes."""
     chunks, size = [], 0
     while chunk := response.raw.read1(65536, decode_content=True):
         chunks.append(chunk)
         size += len(chunk)
-        if time.monotonic() > deadline:
-            raise CiUnavailable(f"{where} sent no whole answer in {allowed:g} s")
+        if time.monotonic() > at:
+            raise CiUnavailable(late)
         if size > BIGGEST:
             raise CiUnavailable(f"{where} answered more than {BIGGEST // 1_000_000} MB")
     return b"".join(chunks)

@@ -32,6 +32,8 @@ from bot.store.schema import CiCorrectionRow, CiEvidenceRow, CiFailureRow, CiRea
 if TYPE_CHECKING:
     from bot.store import Store
 
+IN_CHUNK = 500  # alert ids per `IN (…)`: well under SQLite's and PostgreSQL's limits
+
 
 class CiArchive:
     def __init__(self, transactions: Transactions) -> None:
@@ -55,11 +57,26 @@ class CiArchive:
                     oldest=read.oldest,
                 )
             )
+            # The rows already kept, read at once: one SELECT per IN_CHUNK records, not one
+            # per record (a hostile 20,000-record answer costs 20 reads, not 20,000).
+            ids = [failure.alert_id for failure in failures]
+            kept: dict[str, CiFailureRow] = {}
+            for start in range(0, len(ids), IN_CHUNK):
+                chunk = ids[start : start + IN_CHUNK]
+                kept.update(
+                    (row.alert_id, row)
+                    for row in session.scalars(
+                        select(CiFailureRow).where(
+                            CiFailureRow.source == read.source, CiFailureRow.alert_id.in_(chunk)
+                        )
+                    )
+                )
             for failure in failures:
-                row = session.get(CiFailureRow, (read.source, failure.alert_id))
+                row = kept.get(failure.alert_id)
                 if row is None:
                     row = CiFailureRow(source=read.source, alert_id=failure.alert_id)
                     session.add(row)
+                    kept[failure.alert_id] = row  # an answer naming a record twice
                 elif row.seen_at > read.at:
                     continue  # a newer read already told more
                 row.opened_at = failure.first.at

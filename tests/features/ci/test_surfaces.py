@@ -353,3 +353,30 @@ def test_a_dashboard_with_nothing_failing_says_so_never_unknown(
         assert main(["ci", "2026-03-25", "--lang", "zh", "--format", "json"]) == 0
         data = json.loads(capsys.readouterr().out)
     assert (data["state"], data["red"], data["resolved"]) == ("known", [], [])
+
+
+def test_a_dashboard_that_trickles_holds_no_post_its_section_says_unknown(
+    dashboard: FakeCiDashboard,
+    fake_github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    store_url: str,
+) -> None:
+    """A dashboard that sends its headers and then a byte at a time, and a GitHub whose
+    GraphQL answers trickle too, hold no daily post: each section's sources get their time
+    (PART_SECONDS, here 2 s) and each answer its own (ANSWER_SECONDS, here 2 s), then the
+    post goes out saying what is unknown and why."""
+    from bot.collect import deadline
+    from tests.fakes.github_api import Fault
+
+    monkeypatch.setattr(deadline, "PART_SECONDS", 2.0)
+    monkeypatch.setattr(deadline, "ANSWER_SECONDS", 2.0)
+    dashboard.mode = "drip"
+    dashboard.drip_every = 0.5
+    slow = Fault.trickle(every=0.5, for_seconds=120)
+    fake_github.fault_rule = lambda index, path: slow if path == "/graphql" else None
+    posts = post_daily_to(monkeypatch, store_url, {})
+    parts = dict(posts["C1"])
+    assert "Red on main: unknown (" in parts["headline"]
+    ci = parts["ci"]
+    assert "did not answer within the 2 s allowed for the Red on main section" in ci
+    assert fake_github.hung_up_on.wait(timeout=30)  # GitHub's trickle was hung up on too

@@ -19,7 +19,9 @@ DAY = anchor_days()[2]  # 2026-03-25
 
 
 def collector(fake: FakeGitHub) -> Collector:
-    return Collector(GitHubSource("vllm-project/vllm", api_url=fake.url, token="t", retries=0))
+    # Retries as the bot has them (no backoff): a hung-up answer is not asked again.
+    source = GitHubSource("vllm-project/vllm", api_url=fake.url, token="t", backoff=0.0)
+    return Collector(source)
 
 
 def test_an_answer_that_trickles_is_hung_up_on_at_its_deadline(

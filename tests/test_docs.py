@@ -1,6 +1,8 @@
 """The docs stay true to the code: every setting in docs/settings.md, every module in
-docs/architecture.md, a README people read (at most 200 lines), and no relative link in the
-README or docs/ that lands nowhere.
+docs/architecture.md, a README people read (at most 200 lines), no relative link in the
+README or docs/ that lands nowhere and no path outside the repository, every section a page
+sends readers to a heading there, the schema revisions they quote, and every slash command of
+manifest.yml in the Slack app's steps.
 
 Read from the source text alone (config/fields.py parsed, not imported), so this file
 imports nothing heavy and reaches no network."""
@@ -201,3 +203,150 @@ def test_the_link_reader_finds_links_and_headings() -> None:
         "a",
         "a-1",
     }
+
+
+# -- nothing outside the repository ------------------------------------------------------
+
+
+def outside_references(text: str, folder: Path) -> list[str]:
+    """What a page in `folder` names outside the repository: a relative link that resolves
+    above the repository's root, or any `../` path in its prose and code (commands run from
+    the root, where `../` is outside)."""
+    found = []
+    for target in links(text):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
+            continue
+        if not (folder / target.partition("#")[0]).resolve().is_relative_to(ROOT):
+            found.append(target)
+    rest = _INLINE_LINK.sub("]", _REFERENCE_LINK.sub("", text))
+    return found + re.findall(r"(?<![\w.])\.\./[^\s`)\]]*", rest)
+
+
+@pytest.mark.parametrize(
+    "page", [*PAGES, ROOT / ".env.example"], ids=lambda p: p.relative_to(ROOT).as_posix()
+)
+def test_no_doc_points_outside_the_repository(page: Path) -> None:
+    assert outside_references(page.read_text(encoding="utf-8"), page.parent) == []
+
+
+def test_the_outside_finder_tells_inside_from_outside() -> None:
+    text = (
+        "[in](../manifest.yml) `../shared/tools/run.sh serve`, [out](../../x.md)\n"
+        "```bash\n../other/tool.sh\n```\n"
+    )
+    assert outside_references(text, DOCS) == [
+        "../../x.md",
+        "../shared/tools/run.sh",
+        "../other/tool.sh",
+    ]
+
+
+# -- README sections named elsewhere -----------------------------------------------------
+
+_SECTION_REFERENCE = re.compile(
+    r"(?<![\w/])(?P<page>README(?:\.md)?|docs/[\w-]+\.md)(?:'s)?"
+    r"(?:\s*\((?P<paren>[A-Z][^)\n]*)\)|:\s+(?P<colon>[A-Z][\w ,/-]*[\w])|"
+    r"\s+(?P<named>[A-Z][\w -]*?)\s+section)"
+)
+
+
+def section_references(text: str) -> list[tuple[str, str]]:
+    """(page, section) for each "README.md (Settings)", "README: Deployment modes",
+    "the README's Settings section" or "docs/operating.md: Docker" a text names."""
+    found = []
+    for match in _SECTION_REFERENCE.finditer(" ".join(text.split())):
+        page = match.group("page")
+        page = "README.md" if page.startswith("README") else page
+        name = match.group("paren") or match.group("colon") or match.group("named")
+        found.append((page, name.strip()))
+    return found
+
+
+def headings(page: Path) -> set[str]:
+    return {
+        re.sub(r"[`*]", "", h).strip().lower()
+        for h in re.findall(
+            r"^#{1,6}\s+(.+?)\s*#*\s*$", _FENCE.sub("", page.read_text(encoding="utf-8")), re.M
+        )
+    }
+
+
+def test_the_section_reader_finds_what_a_file_points_at() -> None:
+    text = (
+        "# See README.md (Settings) for what each one does.\n"
+        "# Several processes (see README: Deployment modes).\n"
+        "the README's Settings section, or docs/operating.md: Deployment modes."
+    )
+    assert section_references(text) == [
+        ("README.md", "Settings"),
+        ("README.md", "Deployment modes"),
+        ("README.md", "Settings"),
+        ("docs/operating.md", "Deployment modes"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "page", [*PAGES, ROOT / ".env.example"], ids=lambda p: p.relative_to(ROOT).as_posix()
+)
+def test_every_section_a_file_names_is_a_heading_there(page: Path) -> None:
+    """A pointer such as "see README.md (Settings)" sends a reader to a heading that exists:
+    a README section that moved to docs/ leaves no pointer behind."""
+    missing = [
+        f"{target}: {name}"
+        for target, name in section_references(page.read_text(encoding="utf-8"))
+        if name.lower() not in headings(ROOT / target)
+    ]
+    assert missing == []
+
+
+# -- schema revisions --------------------------------------------------------------------
+
+MIGRATIONS = ROOT / "bot" / "store" / "migrations" / "versions"
+_HEAD_PHRASES = (
+    r"schema at\s+revision (\d{4}) \(the newest\)",
+    r"created at schema revision (\d{4})",
+    r"migrated from revision \d{4} to (\d{4})",
+    r"revision (\d{4}); this version knows up to \d{4}",
+)
+
+
+def revisions() -> list[str]:
+    return sorted(p.name[:4] for p in MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.py"))
+
+
+def test_every_revision_the_docs_name_exists_and_the_newest_is_the_head() -> None:
+    """A doctor line or an error quoted in the docs names revisions that exist, and one
+    said as this version's newest is the newest migration."""
+    known, head = set(revisions()), revisions()[-1]
+    assert head >= "0014"
+    wrong, named = [], 0
+    for page in PAGES:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        for number in re.findall(r"revisions?\s+(?:\w+\s+){0,3}?(\d{4})\b", text):
+            named += 1
+            if number not in known:
+                wrong.append(f"{page.name}: revision {number} does not exist")
+        for phrase in _HEAD_PHRASES:
+            wrong += [
+                f"{page.name}: {n} is said to be the newest, the newest is {head}"
+                for n in re.findall(phrase, text)
+                if n != head
+            ]
+    assert named >= 3 and wrong == []
+
+
+# -- slash commands ----------------------------------------------------------------------
+
+
+def test_the_slack_app_steps_and_the_commands_page_list_every_command_of_the_manifest() -> None:
+    import yaml
+
+    manifest = yaml.safe_load((ROOT / "manifest.yml").read_text(encoding="utf-8"))
+    commands = [c["command"] for c in manifest["features"]["slash_commands"]]
+    assert len(commands) >= 9
+    operating = (DOCS / "operating.md").read_text(encoding="utf-8")
+    step = re.search(r"^\d+\. \*Slash Commands\*:(.*?)(?=^\d+\. )", operating, re.M | re.S)
+    assert step is not None, "operating.md's Slack steps have no *Slash Commands* step"
+    assert [c for c in commands if f"`{c}`" not in step.group(1)] == []
+    reference = (DOCS / "commands.md").read_text(encoding="utf-8")
+    assert [c for c in commands if f"`{c}" not in reference] == []

@@ -2,7 +2,8 @@
 
 Shared by the Slack (HMAC v0) and Discord (Ed25519) HTTP endpoints. The memory is per
 process: behind a load balancer, a replay sent to another replica is still refused by the
-timestamp check (5 minutes) but not by this cache; see the README's deployment notes.
+timestamp check (5 minutes) but not by this cache; see docs/operating.md,
+"Deployment modes".
 """
 
 from __future__ import annotations

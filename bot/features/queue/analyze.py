@@ -1,7 +1,7 @@
 """The review queue, computed: waiting ages, response-time percentiles, stale soon, first-timers.
 
-Pure: `(lists, response facts, archive items, window, rules, now) -> Queue`. Definitions (the
-README repeats them for readers):
+Pure: `(lists, response facts, archive items, window, rules, now) -> Queue`. Definitions
+(docs/reports.md, "The review queue: what waits on whom", repeats them for readers):
 
 - *time to first review*: for a PR merged in the period, from when it was opened (or first
   marked ready for review, if it was opened as a draft) to its first review by a person other

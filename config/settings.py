@@ -31,6 +31,7 @@ from config.sources import (
     env_name,
     env_names,
     field_name,
+    where_set,
 )
 
 __all__ = [
@@ -124,5 +125,8 @@ def said(err: Mapping[str, Any]) -> str:
     return str(err["msg"]).removeprefix("Value error, ")
 
 
-def _env_name(field: str) -> str:
-    return env_name(Settings, field)
+def _env_name(loc: str) -> str:
+    """The setting behind an error's location as the person set it: its environment name,
+    or its key in the settings file when the value came from there."""
+    field = field_name(Settings, loc)
+    return where_set(Settings, field) if field is not None else env_name(Settings, loc)

@@ -147,7 +147,7 @@ def check_toml(path: Path, known: Mapping[str, FieldInfo]) -> None:
     _check_toml_text(path, data, known)
 
 
-def _check_toml_keys(path: Path, data: dict[str, Any], known: Collection[str]) -> None:
+def _check_toml_keys(path: Path, data: dict[str, Any], known: Mapping[str, FieldInfo]) -> None:
     """Every key of the file is a setting: a typo (`langg`) or a table (`[slack]`) would
     otherwise be ignored in silence, and the setting meant stay at its default."""
     for key, value in data.items():
@@ -157,9 +157,31 @@ def _check_toml_keys(path: Path, data: dict[str, Any], known: Collection[str]) -
                 f'(write e.g. {key}_channels = "…" above any table)'
             )
         if key not in known:
-            near = difflib.get_close_matches(key, sorted(known), n=1)
-            hint = f": did you mean '{near[0]}'?" if near else ": see the README's Settings"
-            raise SettingsError(f"settings file {path}: '{key}' is not a setting{hint}")
+            raise SettingsError(f"settings file {path}: {_unknown_key(key, known)}")
+
+
+def _unknown_key(key: str, known: Mapping[str, FieldInfo]) -> str:
+    """What is wrong with a key of the settings file that is no setting, and the key meant.
+
+    The file names a setting by its own name (`cutoff`), so an environment name written in
+    it (`VLLM_REPORT_CUTOFF`, or one mistyped: `VLLM_REPORT_LANGUAGE`) is told the key it
+    stands for; a key mistyped (`langg`, `Cutoff`) its nearest key."""
+    by_env = {env: field for field, info in known.items() for env in _env_names_of(field, info)}
+    upper = key.upper()
+    if upper in by_env:
+        return (
+            f"'{key}' is an environment name, not a key of this file: did you mean "
+            f"'{by_env[upper]}'?"
+        )
+    env = _meant(upper, by_env.keys())
+    near = difflib.get_close_matches(key.lower(), sorted(known), n=1)
+    if env is not None and (key.isupper() or not near):
+        return (
+            f"'{key}' is not a setting: did you mean '{by_env[env]}' (the file's name for {env})?"
+        )
+    if near:
+        return f"'{key}' is not a setting: did you mean '{near[0]}'?"
+    return f"'{key}' is not a setting: see {SETTINGS_DOC} for the file's keys"
 
 
 def _check_toml_text(path: Path, data: dict[str, Any], known: Mapping[str, FieldInfo]) -> None:
@@ -235,6 +257,15 @@ PREFIXES = (OURS, "GITHUB_", "SLACK_", "DISCORD_", "LLM_", "DATABASE_")
 NEAR = 0.9
 
 
+# Where every setting is told, by its environment name and its key in the settings file.
+SETTINGS_DOC = "docs/settings.md"
+# How alike the part after `VLLM_REPORT_` must be to a setting's for a name of ours (no other
+# program's) to be taken for it: `LANGUAGE` is 0.67 from `LANG`, so a name that begins
+# with a whole setting's name (or the other way round) is taken as well, when only one does.
+OURS_NEAR = 0.75
+OURS_PREFIX = 4  # the shortest setting's name taken as the start of a longer one (LANG)
+
+
 def misnamed(name: str, known: Collection[str]) -> str | None:
     """What to say after "NAME is not a setting" when `name` looks like a mistyped setting
     (": did you mean X?", or where to look), None when it is a setting or another
@@ -242,13 +273,36 @@ def misnamed(name: str, known: Collection[str]) -> str | None:
     upper = name.upper()
     if upper in known:
         return None
-    meant = next((moved for moved in _moved(upper) if moved in known), None)
-    if meant is None:
-        near = difflib.get_close_matches(upper, sorted(known), n=1, cutoff=NEAR)
-        meant = near[0] if near else None
+    meant = _meant(upper, known)
     if meant is not None:
         return f": did you mean {meant}?"
-    return ": see docs/settings.md" if upper.startswith(OURS) else None
+    return f": see {SETTINGS_DOC}" if upper.startswith(OURS) else None
+
+
+def _meant(upper: str, known: Collection[str]) -> str | None:
+    """The environment name `upper` (not one of `known`) was meant as, if it looks like one:
+    its prefix moved, a letter or two away, or — a name of ours alone — a setting's name
+    after the prefix spelled longer or shorter (`VLLM_REPORT_LANGUAGE`)."""
+    meant = next((moved for moved in _moved(upper) if moved in known), None)
+    if meant is not None:
+        return meant
+    near = difflib.get_close_matches(upper, sorted(known), n=1, cutoff=NEAR)
+    if near:
+        return near[0]
+    if not upper.startswith(OURS):
+        return None
+    word = upper.removeprefix(OURS)
+    ours = {name.removeprefix(OURS): name for name in known if name.startswith(OURS)}
+    near = difflib.get_close_matches(word, sorted(ours), n=1, cutoff=OURS_NEAR)
+    if near:
+        return ours[near[0]]
+    starts = [
+        name
+        for name in ours
+        if min(len(name), len(word)) >= OURS_PREFIX
+        and (name.startswith(word) or word.startswith(name))
+    ]
+    return ours[starts[0]] if len(starts) == 1 else None
 
 
 def _moved(upper: str) -> Iterator[str]:
@@ -283,10 +337,15 @@ def env_names(settings_cls: type[BaseSettings]) -> set[str]:
     """Every environment name a setting is read from, its `_FILE` forms included."""
     names = {"VLLM_REPORT_CONFIG"}
     for name, info in settings_cls.model_fields.items():
-        choices = [c for c in _aliases(info) if c.upper() == c]  # the field name is TOML's
-        names.update(choices or [f"VLLM_REPORT_{name.upper()}"])
+        names.update(_env_names_of(name, info))
     names.update(f"{env_name(settings_cls, field)}_FILE" for field in SECRET_FILE_FIELDS)
     return names
+
+
+def _env_names_of(field: str, info: FieldInfo) -> list[str]:
+    """The environment names one setting is read from (not its `_FILE` form)."""
+    choices = [c for c in _aliases(info) if c.upper() == c]  # the field name is TOML's
+    return choices or [f"VLLM_REPORT_{field.upper()}"]
 
 
 def _aliases(info: FieldInfo) -> list[str]:
@@ -328,7 +387,7 @@ def ordered_sources(
     """Where settings come from, first wins: arguments, the environment, `.env`, secret files
     named by `*_FILE`, the TOML file (`VLLM_REPORT_CONFIG`, else ./vllm-report.toml), then
     the secrets folder."""
-    toml_path = os.environ.get("VLLM_REPORT_CONFIG") or DEFAULT_TOML
+    toml_path = _toml_path()
     dotenv: Mapping[str, str | None] = getattr(dotenv_settings, "env_vars", {})
     sources: list[PydanticBaseSettingsSource] = [
         init_settings,
@@ -346,3 +405,40 @@ def ordered_sources(
         raise SettingsError(f"{toml_path} is a folder, not a settings file: rename it")
     sources.append(file_secret_settings)
     return tuple(sources)
+
+
+def _toml_path() -> str:
+    return os.environ.get("VLLM_REPORT_CONFIG") or DEFAULT_TOML
+
+
+def where_set(settings_cls: type[BaseSettings], field: str) -> str:
+    """Where the value of `field` came from, as the person would find it: its environment
+    name (the environment, `.env`, or its secret file's `NAME_FILE`), or its key and the
+    settings file when only that file sets it."""
+    name = env_name(settings_cls, field)
+    info = settings_cls.model_fields.get(field)
+    names = _env_names_of(field, info) if info is not None else [name]
+    seen = {k.upper(): v for k, v in _dotenv_values().items()}
+    seen.update({k.upper(): v for k, v in os.environ.items()})
+    if any((seen.get(n.upper()) or "").strip() for n in names):
+        return name
+    if (seen.get(f"{name}_FILE") or "").strip():
+        return f"{name}_FILE"
+    path = Path(_toml_path())
+    if path.is_file():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # read and checked before: said there
+            return name
+        if field in data:
+            return f"{field} in settings file {path}"
+    return name
+
+
+def _dotenv_values() -> dict[str, str | None]:
+    path = Path(".env")
+    if not path.is_file():
+        return {}
+    from dotenv import dotenv_values
+
+    return dict(dotenv_values(path, encoding="utf-8"))

@@ -85,15 +85,10 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
         schedule_digest(scheduler, queue_digest(bot, job), settings, leader.gate)
         web = await _start_http(settings, health, metrics, clock)  # first: a taken port stops
         scheduler.start()
-        event(log, "started", started_line(bot, job.destinations(), due), next_run=due.isoformat())
-        if settings.slack_bot_token and not settings.slack_commands_on:
-            problem(
-                log,
-                "slack-commands-off",
-                "Slack slash commands are off: SLACK_BOT_TOKEN is set but neither "
-                "SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode); daily "
-                "posts still go out — set one of them to answer commands",
-            )
+        destinations = job.destinations()
+        event(log, "started", started_line(bot, destinations, due), next_run=due.isoformat())
+        for name, said in setup_problems(settings, destinations):
+            problem(log, name, "%s", said)
         # The catch-up runs each time this replica becomes the leader (at once when alone).
         tasks: list[asyncio.Task[Any]] = [
             asyncio.create_task(
@@ -155,12 +150,15 @@ def started_line(bot: Bot, destinations: Sequence[Destination], due: datetime) -
     settings = bot.settings
     platforms = []
     if settings.slack_bot_token:
+        posts = any(d.platform == "slack" for d in destinations)
         way = (
             "Socket Mode"
             if settings.slack_app_token
             else f"HTTP mode on :{settings.slack_port}"
             if settings.slack_signing_secret
             else "posting only, commands off"
+            if posts
+            else "commands off, no channel to post to"
         )
         platforms.append(f"Slack ({way})")
     if settings.discord_bot_token or settings.discord_public_key:
@@ -179,6 +177,67 @@ def started_line(bot: Bot, destinations: Sequence[Destination], due: datetime) -
         f"{local:%Y-%m-%d %H:%M} {settings.timezone} (report day {day}); catch-up of "
         f"{settings.catch_up_days} day{'' if settings.catch_up_days == 1 else 's'}"
     )
+
+
+def setup_problems(
+    settings: Settings, destinations: Sequence[Destination]
+) -> list[tuple[str, str]]:
+    """What start-up warns of a chat set-up that does less than it seems to, each as (its
+    event name, one sentence true of what this process will do and saying what to set).
+
+    No chat token at all is a set-up of its own (archive only: the files and the site), said
+    by the started line alone."""
+    found: list[tuple[str, str]] = []
+    for name, channels, token in (
+        ("SLACK", settings.slack_channel_list, settings.slack_bot_token),
+        ("DISCORD", settings.discord_channel_list, settings.discord_bot_token),
+    ):
+        if channels and token is None:
+            found.append(
+                (
+                    f"{name.lower()}-no-token",
+                    f"{name}_CHANNELS is set but {name}_BOT_TOKEN is not: nothing is posted to "
+                    f"{', '.join(channels)}; set {name}_BOT_TOKEN to post there",
+                )
+            )
+    to_post = _to_post(settings)
+    if settings.slack_bot_token and not settings.slack_commands_on:
+        told = (
+            f"Slack slash commands are off: SLACK_BOT_TOKEN is set but neither {_WAYS_IN}; "
+            f"daily posts still go out (to {', '.join(d.key for d in destinations)}) — set "
+            "one of them to answer commands"
+            if destinations
+            else "Slack slash commands are off and no daily post goes out: SLACK_BOT_TOKEN is "
+            f"set but neither {_WAYS_IN}, and no daily destination is set — set one of them "
+            f"to answer commands, and {to_post} to post"
+        )
+        found.append(("slack-commands-off", told))
+    elif not destinations and (
+        settings.slack_commands_on or settings.discord_bot_token or settings.discord_public_key
+    ):
+        found.append(
+            (
+                "no-destination",
+                "no daily destination is set: slash commands answer, but no daily post goes "
+                f"out; set {to_post} to post",
+            )
+        )
+    return found
+
+
+_WAYS_IN = "SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode)"
+
+
+def _to_post(settings: Settings) -> str:
+    """What to set for daily posts on the platforms whose tokens are there."""
+    wanted = []
+    if settings.slack_bot_token:
+        wanted.append("SLACK_CHANNELS=C0123ABCD (channel IDs, comma-separated)")
+    if settings.discord_bot_token:
+        wanted.append("DISCORD_CHANNELS=<channel IDs, comma-separated>")
+    elif settings.discord_public_key:  # commands over HTTP; posting needs the bot's token
+        wanted.append("DISCORD_BOT_TOKEN and DISCORD_CHANNELS")
+    return " or ".join(wanted)
 
 
 async def _start_http(

@@ -152,11 +152,34 @@ class opened:
     def __enter__(self) -> Bot:
         from bot.app import open_bot
 
+        data_folder(self.settings)
         self.bot = open_bot(self.settings, self.rules)
         return self.bot
 
     def __exit__(self, *exc: object) -> None:
         self.bot.close()
+
+
+def data_folder(settings: Settings) -> None:
+    """The data folder made, when the store is the SQLite file in it (the store would make
+    it, and tell a refusal as Python's errno): one sentence naming the folder and
+    VLLM_REPORT_DATA_DIR otherwise."""
+    from bot.report_files import DATA_DIR, unwritable
+
+    if settings.database_url is not None:  # the store is elsewhere; the archive says its own
+        return
+    try:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise unwritable(settings.data_dir, DATA_DIR, exc, "the store") from None
+
+
+def written(settings: Settings, exc: OSError) -> Exception:
+    """A file of the report archive that could not be written, in one sentence naming the
+    folder and VLLM_REPORT_DATA_DIR (the archive tells its own; this is for the rest)."""
+    from bot.report_files import DATA_DIR, unwritable
+
+    return unwritable(settings.report_files_dir, DATA_DIR, exc, "the report archive")
 
 
 def now() -> datetime:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli.common import configured, opened
+from bot.cli.common import configured, opened, written
 from bot.cli.options import UsageError, command, common_options, lang_option
 
 if TYPE_CHECKING:
@@ -124,12 +124,9 @@ def run_backfill(args: argparse.Namespace) -> int:
         )
         windows = job.windows(phrase)
         try:
-            cost = view.run(job, windows, sys.stderr)
+            cost = view.run(job, windows, sys.stderr, bar=not args.verbose)
         except OSError as exc:
-            raise UsageError(
-                f"cannot write {exc.filename or settings.data_dir} ({exc.strerror or exc}): "
-                "make the folder writable or set VLLM_REPORT_DATA_DIR"
-            ) from None
+            raise written(settings, exc) from None
     print(view.summary(phrase, cost, meter.remaining()))
     return 1 if cost.incomplete or cost.stopped else 0
 

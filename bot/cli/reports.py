@@ -22,6 +22,7 @@ from bot.cli.common import (
     progress,
     render,
     repo_checked,
+    written,
 )
 from bot.cli.options import (
     FORMATS,
@@ -233,7 +234,11 @@ def run_chart(args: argparse.Namespace) -> int:
     try:
         path.write_bytes(drawn.png)
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+        from bot.report_files import unwritable
+
+        if path.is_dir():
+            raise UsageError(f"{path} is a folder: name the PNG file to write (-o)") from None
+        raise unwritable(path.parent, None, exc, "the chart") from None
     print(drawn.alt)
     print(f"wrote {path} ({len(drawn.png)} bytes)", file=sys.stderr)
     return 0
@@ -254,7 +259,9 @@ def run_site_build(args: argparse.Namespace) -> int:
         try:
             built = builder.build(root, progress=say)
         except OSError as exc:
-            raise UsageError(f"cannot write the site to {root}: {exc.strerror}") from None
+            from bot.report_files import unwritable
+
+            raise unwritable(root, None, exc, "the site") from None
         cutoff = settings.cutoff_time.strftime("%H:%M")
         elsewhere = _published_elsewhere(bot.reports.files, builder, settings.repo, cutoff)
     print(
@@ -343,10 +350,7 @@ def run_post(args: argparse.Namespace) -> int:
                 post_once(bot, window, args.refresh, lambda r: empty_checked(settings, r))
             )
     except OSError as exc:  # the report files (or the data folder) cannot be written
-        raise UsageError(
-            f"cannot write {exc.filename or settings.data_dir} ({exc.strerror or exc}): make "
-            "the folder writable or set VLLM_REPORT_DATA_DIR to one that is"
-        ) from None
+        raise written(settings, exc) from None
     return _told_post(settings, window, result)
 
 

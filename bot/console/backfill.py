@@ -1,20 +1,55 @@
 """`vllm-report backfill` on the terminal: a Rich progress bar (days, GitHub requests, rate
-limit left), then what it cost."""
+limit left), then what it cost. Off a terminal (a log file, a pipe, `2>backfill.log`) no bar
+is drawn: one plain line per day, each whole, with no carriage return."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from bot.console import progress
 from bot.model.errors import ServiceError
 from bot.model.windows import Window
-from bot.service.backfill import Backfill, BackfillCost
+from bot.service.backfill import Backfill, BackfillCost, DayDone
 
-
-def run(backfill: Backfill, windows: Sequence[Window], out: TextIO) -> BackfillCost:
-    """Fill `windows` oldest first with a progress bar on `out`; stops at the first failure
-    (the days done stay done: running again goes on from there)."""
+if TYPE_CHECKING:
     from rich.console import Console
+
+
+def run(
+    backfill: Backfill, windows: Sequence[Window], out: TextIO, bar: bool = True
+) -> BackfillCost:
+    """Fill `windows` oldest first, told on `out`: a progress bar on a terminal (unless
+    `bar` is False: -v's log lines would be written over), else a line per day. Stops at
+    the first failure (the days done stay done: running again goes on from there)."""
+    console = progress.terminal(out) if bar else None  # tests replace it to force one
+    if console is None:
+        return _lines(backfill, windows, out)
+    return _bar(backfill, windows, console)
+
+
+def _lines(backfill: Backfill, windows: Sequence[Window], out: TextIO) -> BackfillCost:
+    """A line per day as it is done, flushed: what a log file or `tail -f` can read."""
+    cost = BackfillCost()
+    for number, window in enumerate(windows, 1):
+        if not _filled(backfill, window, cost):
+            break
+        print(_day_line(cost.days[-1], number, len(windows), cost, backfill), file=out)
+        out.flush()
+    return cost
+
+
+def _day_line(day: DayDone, number: int, total: int, cost: BackfillCost, backfill: Backfill) -> str:
+    done = (
+        "already archived" if day.skipped else "archived" if day.complete else "archived as partial"
+    )
+    return (
+        f"backfill {day.label}: {done} · {number}/{total} days · {cost.requests} requests"
+        f"{_left(backfill)}"
+    )
+
+
+def _bar(backfill: Backfill, windows: Sequence[Window], console: Console) -> BackfillCost:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -24,7 +59,6 @@ def run(backfill: Backfill, windows: Sequence[Window], out: TextIO) -> BackfillC
     )
 
     cost = BackfillCost()
-    console = Console(file=out, highlight=False)
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -32,19 +66,27 @@ def run(backfill: Backfill, windows: Sequence[Window], out: TextIO) -> BackfillC
         TextColumn("days · {task.fields[requests]} requests{task.fields[left]}"),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task(
+    with Progress(*columns, console=console, transient=False) as shown:
+        task = shown.add_task(
             windows[0].label, total=len(windows), requests=0, left=_left(backfill)
         )
         for window in windows:
-            progress.update(task, description=window.label)
-            try:
-                cost.days.append(backfill.fill(window))
-            except ServiceError as exc:  # GitHub or the store: the days done stay done
-                cost.stopped = (window.label, str(exc))
+            shown.update(task, description=window.label)
+            if not _filled(backfill, window, cost):
                 break
-            progress.update(task, advance=1, requests=cost.requests, left=_left(backfill))
+            shown.update(task, advance=1, requests=cost.requests, left=_left(backfill))
     return cost
+
+
+def _filled(backfill: Backfill, window: Window, cost: BackfillCost) -> bool:
+    """One day filled into `cost`; False when it failed (GitHub or the store: the days done
+    stay done, and `cost.stopped` says where and why)."""
+    try:
+        cost.days.append(backfill.fill(window))
+    except ServiceError as exc:
+        cost.stopped = (window.label, str(exc))
+        return False
+    return True
 
 
 def _left(backfill: Backfill) -> str:

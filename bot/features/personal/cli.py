@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from bot.cli.common import asked_window, check_phrase, configured, now, opened
 from bot.cli.options import command, common_options
+
+if TYPE_CHECKING:
+    from bot.app import Bot
+    from bot.model.subscriptions import Filter
 
 
 def add_digest_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,6 +62,8 @@ def run_digest(args: argparse.Namespace) -> int:
     from bot.model.query import ReportQuery
 
     with opened(settings, rules) as bot:
+        if rule.kind == "label":  # a typo would select nothing, said as a quiet window
+            _label_checked(rule, bot)
         report = bot.reports.report(ReportQuery(settings.repo, window, counts_only=True))
         digests = PersonalDigests(bot.reports.archiver, GitHubLinks(bot.store.transactions))
         digest = digests.one(report, rule, login, now())
@@ -68,3 +75,16 @@ def run_digest(args: argparse.Namespace) -> int:
         payloads = [p for _, p in personal_parts(args.format, digest, settings.lang)]
         print(json.dumps(payloads, ensure_ascii=False, indent=2))
     return 0
+
+
+def _label_checked(rule: Filter, bot: Bot) -> None:
+    """The label checked with GitHub as `/vllm-subscribe label:…` checks it (one request,
+    bot.commands.filters.confirm): an unknown one is one sentence with the nearest label
+    the repository has (exit status 2), not a digest of nothing."""
+    from bot.commands.filters import confirm
+    from bot.commands.services import Services
+
+    services = Services(
+        bot.settings, bot.rules, bot.reports, bot.store.subscriptions, bot.reports.clock
+    )
+    confirm(rule, services)

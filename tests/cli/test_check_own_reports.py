@@ -265,3 +265,30 @@ def test_a_text_with_nothing_to_settle_says_so(
     code, out = run(capsys, "check", str(path), "--cutoff", day.cutoff)
     assert code == 0
     assert "Nothing was settled" in out and "No claim is wrong" not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_slack_messages_fallback_text_is_not_read_beside_its_blocks(
+    lang: str, fake_github: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Slack shows a message's top-level `text` only in notifications once it has blocks,
+    and ours repeats the headline counts the blocks say: each count is one claim, not two,
+    and a fallback that summarizes otherwise (a changed figure, an item said merged that the
+    blocks never name) is not what the channel shows, so it is no claim at all."""
+    day = anchor_days()[2]
+    args = ("show", day.label, "--cutoff", day.cutoff, "--lang", lang, "--format", "slack")
+    _, out = run(capsys, *args)
+    messages = json.loads(out)
+    first = messages[0]
+    assert "blocks" in first and "44" in first["text"]  # the fallback repeats the counts
+    _, claims = check(capsys, tmp_path, out)
+    counts = [c["claimed"] for c in claims if c["type"] == "count"]
+    assert "merged_prs 44" in counts
+    assert len(counts) == len(set(counts))  # said once in the channel: checked once
+    for message in messages:  # each fallback now says what the blocks do not
+        message["text"] = (
+            "Merged PRs 45 | New issues 999" if lang == "en" else "合并 PR 45 | 新 issue 999"
+        ) + " — #99999 merged"
+    code, altered = check(capsys, tmp_path, json.dumps(messages, ensure_ascii=False))
+    assert wrong(altered) == [] and code == 0
+    assert altered == claims  # the same claims, the same verdicts: the fallback is not read

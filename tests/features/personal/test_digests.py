@@ -645,3 +645,34 @@ def test_a_closed_pr_is_never_a_review_request(world: World) -> None:
     assert asked.listed == [world.asked] and asked.count == 1
     told = [n for g in got.values() for n in g.listed]
     assert merged.number not in told and unmerged.number not in told
+
+
+# -- one DM a person, daily before weekly (issue 53: mutants the tests above let live) --------
+
+
+def test_on_the_weekly_day_the_daily_group_comes_before_the_weekly_one(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A weekly `label:rocm` subscribed before a daily `author:AndreasKaratzas`: on the
+    weekly day the person gets one DM holding both, the day's group first (it is named with
+    its day) and the week's after it, whatever the order they subscribed in."""
+    said = slack_says(
+        world,
+        "U7",
+        "/vllm-subscribe label:rocm dm weekly",
+        "/vllm-subscribe author:AndreasKaratzas dm",
+    )
+    assert said[0].startswith("your DMs will get the label:rocm digest once a week")
+    assert said[1].startswith("your DMs will get the author:andreaskaratzas digest after each")
+    monkeypatch.setenv("VLLM_REPORT_QUEUE_DIGEST_DAY", "wed")  # 2026-03-25 is a Wednesday
+    post()
+    (dm,) = slack_digests(world, "U7")  # one DM, not one per subscription
+    assert dm["blocks"][0]["text"]["text"] == "vLLM digest for you · 2026-03-19..2026-03-25"
+    daily, weekly = f"opened by andreaskaratzas · {DAY.label}", "label rocm"
+    got = groups(slack_rows(dm), [daily, weekly], SLACK_HEADING, SLACK_REF)
+    assert list(got) == [daily, weekly]  # the day first, then the week
+    karatzas = authored(world, "AndreasKaratzas")
+    assert set(got[daily].listed) == karatzas and got[daily].count == len(karatzas)
+    week = got[weekly]
+    assert day_items(world) <= set(week.listed) | set(week.also)  # the week holds the day
+    assert "2 subscriptions" in json.dumps(dm, ensure_ascii=False)

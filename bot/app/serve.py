@@ -145,7 +145,7 @@ async def _ended(tasks: set[asyncio.Task[Any]]) -> None:
 
 def started_line(bot: Bot, destinations: Sequence[Destination], due: datetime) -> str:
     """The one line `serve` starts with: platforms, store, when the next run is."""
-    from bot.store.engine import safe_url
+    from bot.store.failures import safe_url
 
     settings = bot.settings
     platforms = []

@@ -177,7 +177,7 @@ def store_check(settings: Settings) -> Check:
     opening reads only the schema revision, so damage elsewhere would show only when a
     report reads it)."""
     from bot.store import Store, StoreError, StoreUrlError
-    from bot.store.engine import safe_url
+    from bot.store.failures import safe_url
     from bot.store.integrity import store_damage
     from bot.store.schema import HEAD_REVISION
 

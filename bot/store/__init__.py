@@ -26,15 +26,13 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from bot.store.changes import Changes
 from bot.store.coverage import Coverage
-from bot.store.engine import (
+from bot.store.engine import Transactions, check_writable, open_engine
+from bot.store.failures import (
     BUSY_SECONDS,
     StoreError,
     StoreUrlError,
-    Transactions,
-    check_writable,
     describe,
     first_line,
-    open_engine,
     safe_url,
 )
 from bot.store.items import Items

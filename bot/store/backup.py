@@ -27,18 +27,10 @@ from pathlib import Path
 from sqlalchemy import URL, make_url
 
 from bot.model.errors import InputError
-from bot.store.engine import (
-    BUSY_SECONDS,
-    POSTGRES_DRIVER,
-    StoreError,
-    check_sqlite_file,
-    describe,
-    driver_url,
-    missing_database,
-    safe_url,
-    sqlite_file,
-)
+from bot.store.engine import missing_database
+from bot.store.failures import BUSY_SECONDS, StoreError, describe, safe_url, sqlite_file
 from bot.store.integrity import sqlite_damage
+from bot.store.urls import POSTGRES_DRIVER, check_sqlite_file, driver_url
 
 
 class BackupError(InputError):

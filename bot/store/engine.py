@@ -36,48 +36,54 @@ import logging
 import os
 import re
 import secrets
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, event, inspect, make_url, text
+from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import URL, Connection, Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.model.errors import InputError, ServiceError
+from bot.store.failures import (
+    BUSY_SECONDS,
+    StoreError,
+    StoreUrlError,
+    describe,
+    first_line,
+    safe_url,
+    sqlite_file,
+    without_grants,
+)
 from bot.store.schema import HEAD_REVISION, Base
+from bot.store.urls import (
+    VERSION_TABLE,
+    check_sqlite_file,
+    check_sqlite_url,
+    driver_url,
+)
+
+__all__ = [  # what the rest of the store and its tests import from here
+    "BUSY_SECONDS",
+    "MIGRATIONS",
+    "StoreError",
+    "StoreUrlError",
+    "Transactions",
+    "describe",
+    "driver_url",
+    "make_engine",
+    "safe_url",
+    "sqlite_file",
+]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-VERSION_TABLE = "alembic_version"
-SQLITE_MAGIC = b"SQLite format 3\x00"
-BUSY_SECONDS = 30.0  # how long a SQLite writer waits for another process's lock
 WRITE_ATTEMPTS = 3
 # The PostgreSQL advisory lock openers take to create or upgrade the schema; any constant
 # no other program on the database uses (advisory locks are per database).
 SCHEMA_LOCK = 0x766C6C6D5F736368  # "vllm_sch"
-# The URL schemes read as PostgreSQL, and the driver they are opened with (psycopg 3).
-POSTGRES_SCHEMES = ("postgres://", "postgresql://")
-POSTGRES_DRIVER = "postgresql+psycopg://"
-# The query options SQLAlchemy's SQLite driver reads itself; any other one it ignores (with a
-# warning) unless `uri=true` hands it to SQLite.
-SQLITE_DRIVER_OPTIONS = frozenset(
-    {"uri", "timeout", "isolation_level", "detect_types", "check_same_thread", "cached_statements"}
-)
-# The store as a file, for the sentences that refuse a URL which cannot keep it.
-EXAMPLE_URL = "sqlite:////data/vllm-report.sqlite3"
 _MISSING_DATABASE = re.compile(r'database "(?P<name>[^"]+)" does not exist')
 T = TypeVar("T")
-
-
-class StoreError(ServiceError):
-    """The database could not be opened or written; the message says which and why."""
-
-
-class StoreUrlError(InputError):
-    """DATABASE_URL is wrong (not a URL, an unknown driver, a file that is no database)."""
 
 
 class Transactions:
@@ -119,93 +125,6 @@ class Transactions:
                         f"the store ({self._where}) kept refusing a write: {first_line(exc)}"
                     ) from exc
         raise AssertionError("unreachable")  # pragma: no cover
-
-
-def describe(exc: BaseException, where: str, doing: str = "the store ({where}) failed") -> str:
-    """One sentence for a database failure, with what to do about the common ones."""
-    said = first_line(exc)
-    low = said.lower()
-    if any(words in low for words in ("database is locked", "table is locked", "lock timeout")):
-        return (
-            f"the store ({where}) stayed locked by another process longer than its wait "
-            f"({BUSY_SECONDS:.0f} s by default); try again when the other run has finished"
-        )
-    if "readonly database" in low:  # SQLITE_READONLY: the file, its folder, its -wal/-shm
-        return _read_only_file(where)
-    if "read-only transaction" in low:  # PostgreSQL: a standby, or read-only by default
-        return (
-            f"the store's database ({where}) accepts no writes ({said}): it is a read-only "
-            "standby or default_transaction_read_only is on; point DATABASE_URL at the primary "
-            "server, or turn default_transaction_read_only off for this user and database"
-        )
-    denied = "permission denied for" in low and "permission denied for database" not in low
-    if denied or "no schema has been selected" in low:
-        return _denied(where, said)  # PostgreSQL: a user without the store's grants
-    if "malformed" in low or "not a database" in low or "file is encrypted" in low:
-        return (
-            f"the store ({where}) is damaged ({said}): restore it from a backup, or move it "
-            "aside and the archive is fetched again from GitHub"
-        )
-    if "disk is full" in low or "no space left" in low:  # SQLITE_FULL, ENOSPC
-        return (
-            f"the disk holding the store ({where}) is full: free some space and run again "
-            "(a write that did not fit was rolled back whole)"
-        )
-    if "disk i/o error" in low:  # SQLite's word when the disk refuses, full or failing
-        return (
-            f"the store ({where}) could not be read or written (disk I/O error): the disk "
-            "is full or failing; free some space or check the disk, then run again"
-        )
-    if "does not exist" in low and "database" in low:
-        return f"the store's database is gone ({where}): {said}"
-    if "unable to open database file" in low:  # SQLite: the folder is missing or not ours
-        return (
-            f"cannot open the SQLite store ({where}): its folder must exist and be writable "
-            f"by this user (uid {os.getuid()}; in Docker the image's user is 10001: "
-            "`chown 10001` the host folder you mount, or use a named volume)"
-        )
-    return f"{doing.format(where=where)}: {said}"
-
-
-def _read_only_file(where: str) -> str:
-    """SQLite may not write the store: the file, or the folder it keeps -wal and -shm in."""
-    path = sqlite_file(where)
-    if path is None:  # a `uri=true` URL: SQLite reads the path itself
-        return (
-            f"the store ({where}) cannot be written (a read-only file or folder): give the "
-            f"bot's user (uid {os.getuid()}) write access to the file and its folder"
-        )
-    folder = path.resolve().parent
-    return (
-        f"the store {path} cannot be written (a read-only file or folder): give the bot's "
-        f"user (uid {os.getuid()}) write access to it and to its folder {folder}, where "
-        "SQLite keeps its -wal and -shm files"
-    )
-
-
-def _denied(where: str, said: str) -> str:
-    """PostgreSQL refused the user DATABASE_URL names a privilege the store needs."""
-    user = _pg_user(where)
-    if "schema" in said.lower():  # PostgreSQL 15 gives no one but the owner CREATE on public
-        return (
-            f"the store ({where}) cannot be made or read there ({said}): let {user} use the "
-            f"schema and create tables in it (GRANT USAGE, CREATE ON SCHEMA public TO {user}), "
-            "or have the database's owner run vllm-report doctor once to create the store"
-        )
-    return (
-        f"the store ({where}) refused a write ({said}): grant {user} the store's tables "
-        f"(GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {user}; "
-        f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {user}), or use the user that "
-        "created them"
-    )
-
-
-def _pg_user(where: str) -> str:
-    try:
-        user = make_url(where).username
-    except Exception:  # a URL SQLAlchemy cannot read would not have connected
-        user = None
-    return user or "the user DATABASE_URL names"
 
 
 def check_writable(engine: Engine, url: str) -> None:
@@ -251,7 +170,7 @@ def _check_grants(connection: Connection, where: str) -> None:
         return
     more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
     said = f"permission denied for {', '.join(missing[:3])}{more}"
-    raise StoreError(_denied(where, said))
+    raise StoreError(without_grants(where, said))
 
 
 def open_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
@@ -355,16 +274,6 @@ def create_schema(connection: Connection) -> None:
     )
 
 
-def sqlite_file(url: str) -> Path | None:
-    """The file a SQLite URL names (None: not SQLite, in memory, or a `uri=true` URL)."""
-    if not url.startswith("sqlite") or "uri=true" in url.lower() or "///" not in url:
-        return None
-    path = url.split("///", 1)[-1].split("?", 1)[0]
-    if not path or path == ":memory:":
-        return None
-    return Path(path)
-
-
 def _new_sqlite_file(url: str) -> Path | None:
     """The SQLite file `url` names when it does not exist yet (None: not a new file)."""
     path = sqlite_file(url)
@@ -422,48 +331,6 @@ def _upgrade_on(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
-def check_sqlite_url(url: str) -> None:
-    """Refuse a SQLite URL that cannot keep the store, or whose options would be ignored
-    (StoreUrlError, one sentence). Before SQLAlchemy reads it: it would warn, in its own
-    words, of an option it ignores (`?mode=ro` without `uri=true`), and carry on writing."""
-    try:
-        parsed = make_url(url)
-    except Exception:
-        return  # not a URL SQLAlchemy reads: the opening says so
-    shown = safe_url(url)
-    options = {key.lower(): str(value).lower() for key, value in parsed.query.items()}
-    uri = options.get("uri") in ("true", "1", "yes", "on")
-    database = parsed.database or ""
-    named = database.removeprefix("file:").split("?", 1)[0] if uri else database
-    if named in ("", ":memory:") or options.get("mode") == "memory":
-        raise StoreUrlError(
-            f"DATABASE_URL={shown} keeps nothing across restarts (an in-memory or temporary "
-            "SQLite database), so the delivery ledger would be lost and a post could be sent "
-            f"twice: name a file, e.g. {EXAMPLE_URL}, or unset DATABASE_URL to keep the store "
-            "in the data folder"
-        )
-    immutable = options.get("immutable") in ("1", "true", "yes", "on")
-    if options.get("mode") == "ro" or immutable:
-        option = f"immutable={options['immutable']}" if immutable else "mode=ro"
-        raise StoreUrlError(
-            f"DATABASE_URL={shown} opens the store read-only, but every command writes to it "
-            f"(the archive it fetches, the delivery ledger): remove {option} from "
-            "DATABASE_URL, and make the file writable by the bot's user"
-        )
-    if uri and not database.startswith("file:"):
-        raise StoreUrlError(
-            f"DATABASE_URL={shown} has uri=true but its path does not begin with file:, so "
-            "SQLite would take its options for part of the file name: write "
-            "sqlite:///file:/path/to/file.sqlite3?uri=true&…, or leave uri=true out"
-        )
-    ignored = sorted(set(options) - SQLITE_DRIVER_OPTIONS)
-    if ignored and not uri:
-        raise StoreUrlError(
-            f"DATABASE_URL={shown} has the option(s) {', '.join(ignored)}, which SQLite "
-            "ignores without uri=true: remove them (the store needs none)"
-        )
-
-
 def make_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
     if url.startswith("sqlite"):
         check_sqlite_url(url)
@@ -501,80 +368,3 @@ def _quiet_psycopg() -> None:
     logger = logging.getLogger("psycopg")
     if not any(isinstance(f, _TerminatingNoise) for f in logger.filters):
         logger.addFilter(_TerminatingNoise())
-
-
-def driver_url(url: str) -> str:
-    """`url` with the driver the project uses: `postgres://` (Heroku, Render, Supabase) and
-    `postgresql://` are PostgreSQL through psycopg 3; other URLs are kept as written."""
-    for scheme in POSTGRES_SCHEMES:
-        if url.startswith(scheme):
-            return POSTGRES_DRIVER + url.removeprefix(scheme)
-    return url
-
-
-def check_sqlite_file(path: Path, url: str) -> None:
-    """Refuse a path that holds something other than a SQLite database: SQLite would turn an
-    empty file into a database and fail later on any other, and neither is what was meant.
-    Refuse another program's SQLite database too: the store's tables would be made beside
-    its own, in silence."""
-    if path.is_dir():
-        raise StoreUrlError(f"DATABASE_URL names {path}, which is a folder: name a file in it")
-    if not path.exists():
-        return
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(len(SQLITE_MAGIC))
-    except OSError as exc:
-        raise StoreError(f"cannot read the store ({safe_url(url)}): {exc.strerror}") from None
-    if head != SQLITE_MAGIC:
-        what = "an empty file" if not head else "a file that is not a SQLite database"
-    elif _is_another_programs(path):
-        what = "a SQLite database of another program (none of its tables is the store's)"
-    else:
-        return
-    raise StoreUrlError(
-        f"DATABASE_URL names {path}, {what}; refusing to touch it: point DATABASE_URL "
-        "at a new file name (or at an existing store)"
-    )
-
-
-def _is_another_programs(path: Path) -> bool:
-    """The SQLite database at `path` holds tables and none of them is the store's (any
-    revision's store holds `items`, made by the first migration).
-
-    Read before the engine connects: its first connection switches the file to WAL, which
-    rewrites the header of a database that is not ours. Read-only, and `immutable` unless a
-    WAL file is beside it (then its tables may still be there, and a reader needs its -shm):
-    a read-only reader of a WAL database would otherwise leave -wal and -shm files beside
-    another program's. A file SQLite cannot read here is left for the opening to report
-    (damaged, locked, not permitted)."""
-    mode = "mode=ro" if path.with_name(path.name + "-wal").exists() else "immutable=1"
-    try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
-    except sqlite3.Error:
-        return False
-    try:
-        rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        tables = {str(row[0]) for row in rows} - {VERSION_TABLE}
-    except sqlite3.Error:
-        return False
-    finally:
-        connection.close()
-    tables = {name for name in tables if not name.startswith("sqlite_")}  # SQLite's own
-    return bool(tables) and not tables & set(Base.metadata.tables)
-
-
-def safe_url(url: str) -> str:
-    """The URL without its password, for messages."""
-    scheme, sep, rest = url.partition("://")
-    if "@" in rest:
-        creds, _, host = rest.rpartition("@")
-        user = creds.split(":", 1)[0]
-        return f"{scheme}{sep}{user}:***@{host}"
-    return url
-
-
-def first_line(exc: BaseException) -> str:
-    inner = exc.orig if isinstance(exc, DBAPIError) else None
-    text_ = str(inner or exc).strip()
-    return text_.splitlines()[0] if text_ else type(exc).__name__

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.store.engine import BUSY_SECONDS, StoreError, describe, sqlite_file
+from bot.store.failures import BUSY_SECONDS, StoreError, describe, sqlite_file
 
 SHOWN = 3  # what SQLite found, at most this many of its lines
 

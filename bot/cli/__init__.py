@@ -45,6 +45,11 @@ def run() -> NoReturn:
     except KeyboardInterrupt as exc:  # before the command started (still importing it)
         print("vllm-report: interrupted before anything was done", file=sys.stderr)
         code = 143 if isinstance(exc, Terminated) else 130
+    except BrokenPipeError:
+        # The reader went away (`vllm-report topics | head -1`): what it wanted it has, and
+        # the rest has nowhere to go. Python would print a traceback flushing stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 141  # 128 + SIGPIPE, as a shell says of a writer whose reader left
     # The answer is given: a Ctrl-C from here on lands while Python closes its threads and
     # files, has nothing left to stop, and would print Python's own traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

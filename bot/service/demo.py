@@ -78,7 +78,7 @@ class Demo:
         self.reports = Reports(
             archiver.reading_only(),
             rules,
-            ReportFiles(folder / "archive", None, self.sample.repo),
+            ReportFiles(folder / "archive", None, self.sample.repo, setting="--output"),
             lambda: self.sample.now,
         )
 

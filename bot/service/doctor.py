@@ -62,8 +62,9 @@ def _combinations(settings: Settings) -> list[Check]:
             Check(
                 "slack commands",
                 True,
-                "slash commands are off (posts only): neither SLACK_APP_TOKEN (Socket Mode) "
-                "nor SLACK_SIGNING_SECRET (HTTP mode) is set; set one to answer them",
+                f"slash commands are off{' (posts only)' if settings.slack_channel_list else ''}: "
+                "neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode) is "
+                "set; set one to answer them",
             )
         )
     if settings.slack_channel_list and not settings.slack_bot_token:

@@ -48,3 +48,30 @@ def test_an_interrupt_with_a_step_still_running_exits_130_without_pythons_exit(
     # With a step still running, Python's exit (and its threads' teardown) is skipped;
     # with none, the exit is Python's own, atexit handlers included.
     assert ("Python's exit ran" in result.stdout) is not with_step
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
+    """`vllm-report topics | head -1`: the reader closes the pipe after its line; the
+    command ends with 141 (128 + SIGPIPE, as shells say) and no traceback."""
+    probe = (
+        "import bot.cli\n"
+        "def main():\n"
+        "    for n in range(200_000):\n"
+        "        print(f'line {n}')\n"
+        "    return 0\n"
+        "bot.cli.main = main\n"
+        "bot.cli.run()\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", probe],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline() == "line 0\n"
+    process.stdout.close()  # as `head -1` does
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert "Traceback" not in err and "BrokenPipeError" not in err

@@ -9,16 +9,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def run_script(*argv: str) -> subprocess.CompletedProcess[str]:
+    """A benchmark script's run; when it fails, the failure shows what it printed (a
+    captured output nobody sees cannot be mended)."""
+    result = subprocess.run(
+        [sys.executable, *argv], capture_output=True, text=True, cwd=ROOT, timeout=600
+    )
+    assert result.returncode == 0, (
+        f"{argv[0]} exited {result.returncode}\n--- stdout\n{result.stdout}"
+        f"\n--- stderr\n{result.stderr[-4000:]}"
+    )
+    return result
+
+
 def test_benchmark_prints_its_table() -> None:
     """A small, zero-latency run prints every row with identical one-day counts."""
-    result = subprocess.run(
-        [sys.executable, "benchmarks/github_requests.py", "--latency", "0", "--history", "500"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=True,
-    )
+    result = run_script("benchmarks/github_requests.py", "--latency", "0", "--history", "500")
     rows = {line[:32].strip(): line.split() for line in result.stdout.splitlines()[2:]}
     assert set(rows) == {
         "cold, 1 day (search)",
@@ -41,14 +47,7 @@ def test_benchmark_prints_its_table() -> None:
 def test_personal_digests_benchmark_prints_its_table() -> None:
     """100 personal subscribers add one GraphQL request per 50 of the day's PRs (the files
     and review requests `path:` and `mine` read), nothing for a label, nothing the next run."""
-    result = subprocess.run(
-        [sys.executable, "benchmarks/personal_requests.py", "--latency", "0", "--history", "500"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=True,
-    )
+    result = run_script("benchmarks/personal_requests.py", "--latency", "0", "--history", "500")
     lines = result.stdout.splitlines()
     prs = int(lines[0].split(" PRs")[0].rsplit(" ", 1)[1])
     rows = {line[:36].strip(): line[36:].split() for line in lines[2:]}
@@ -66,14 +65,7 @@ def test_personal_digests_benchmark_prints_its_table() -> None:
 def test_radar_requests_benchmark_prints_cold_warm_and_archived_rows() -> None:
     """A 3-day run: the cold rows ask GitHub, the warm rows and every day's archived
     Plugins section ask nothing."""
-    result = subprocess.run(
-        [sys.executable, "benchmarks/radar_requests.py", "--days", "3"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=True,
-    )
+    result = run_script("benchmarks/radar_requests.py", "--days", "3")
     rows = {line[:34].strip(): line[34:].split() for line in result.stdout.splitlines()[2:]}
     assert set(rows) == {
         f"3{kind}, {name}"

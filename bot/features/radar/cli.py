@@ -74,6 +74,7 @@ def run_radar(args: argparse.Namespace) -> int:
     from bot.app import radar as radar_of
     from bot.features.radar import render as drawn
     from bot.features.radar.message import radar_message
+    from bot.features.radar.phrases import said
     from bot.features.radar.render_json import render_radar_json
     from bot.platforms.registry import PLATFORMS
 
@@ -89,8 +90,11 @@ def run_radar(args: argparse.Namespace) -> int:
         print(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         print(drawn.render_radar_markdown(found, lang), end="")
-    if not found.complete:
-        print("vllm-report: incomplete: " + "; ".join(found.notes), file=sys.stderr)
+    if not found.complete:  # exit 1: GitHub failed (docs/commands.md), said in one line
+        told = drawn.incomplete_text(found, lang, "incomplete_cli")
+        if found.unread and not args.verbose:  # with -v the log gave GitHub's own words
+            told += ("" if lang == "zh" else " ") + said(lang, "unread_verbose")
+        print(f"vllm-report: {told}", file=sys.stderr)
         return 1
     return 0
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.features.radar.model import Radar
 from bot.features.radar.outline import by_fixes, culprit_entry, open_entry
-from bot.features.radar.phrases import said
+from bot.features.radar.phrases import said, sentence, window_label
 from bot.features.radar.render import (
     counts_line,
     incomplete_text,
@@ -38,7 +38,7 @@ def radar_message(platform: Platform, radar: Radar, lang: str) -> dict[str, Any]
 
 
 def radar_outline(radar: Radar, lang: str) -> ol.OneMessage:
-    title = said(lang, "title", label=radar.window.label)
+    title = said(lang, "title", label=window_label(lang, radar.window.label))
     plugins = ",".join(radar.plugins)
     payload = {"window": radar.window.label, "plugins": plugins, "part": "radar"}
     return ol.OneMessage(
@@ -65,10 +65,9 @@ def radar_section(radar: Radar, lang: str) -> ol.Section:
         blocks.append(ol.Block(said(lang, "culprits"), entries, "numbered", rest=rest))
     else:
         blocks.append(_text(said(lang, "none_broke")))
-    stop, sep = (".", ". ") if lang == "en" else ("。", "。")
-    notes = [line for line in (reverts, precision_line(radar, lang)) if line]
+    notes = [sentence(line, lang) for line in (reverts, precision_line(radar, lang)) if line]
     if notes:
-        blocks.append(_text(sep.join(notes) + stop))
+        blocks.append(_text(("" if lang == "zh" else " ").join(notes)))
     once = pins_said_once(radar.pins, lang)
     if once:
         blocks.append(_text(once))
@@ -83,7 +82,8 @@ def radar_section(radar: Radar, lang: str) -> ol.Section:
         blocks.append(ol.Block(said(lang, "open"), entries))
     if not radar.complete:
         blocks.append(_text(incomplete_text(radar, lang)))
-    return ol.Section("radar", said(lang, "title", label=radar.window.label), tuple(blocks))
+    title = said(lang, "title", label=window_label(lang, radar.window.label))
+    return ol.Section("radar", title, tuple(blocks))
 
 
 def _text(sentence: str) -> ol.Block:

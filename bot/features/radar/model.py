@@ -225,6 +225,20 @@ class OpenBreak:
 
 
 @dataclass(frozen=True)
+class Unread:
+    """A watched plugin whose repository GitHub could not be read for the window, and why
+    (GitHub's failure as bot.collect words it: a 404, a refused token, the rate limit …)."""
+
+    plugin_repo: str
+    why: str
+
+    @property
+    def note(self) -> str:
+        """How the radar's notes (and its JSON) say it, whole."""
+        return f"{self.plugin_repo} could not be read: {self.why}"
+
+
+@dataclass(frozen=True)
 class Radar:
     window: Window
     plugins: tuple[str, ...]
@@ -236,6 +250,9 @@ class Radar:
     late_after_days: float = 7.0  # a pin further behind main is news (VLLM_REPORT_PIN_LAG_DAYS)
     corrections: tuple[Correction, ...] = ()  # those that took a culprit off this radar's fixes
     open: tuple[OpenBreak, ...] = ()  # open breakage at the window's end, the oldest first
+    # The plugins GitHub could not be read for, each with GitHub's sentence (also in `notes`,
+    # as `<repo> could not be read: <sentence>`): what people are told in one sentence.
+    unread: tuple[Unread, ...] = ()
 
     def of_plugin(self, repo: str) -> Radar:
         """This radar as one plugin's maintainers read it: its fixes, the upstream changes
@@ -253,6 +270,7 @@ class Radar:
             pins=tuple(pin for pin in self.pins if pin.plugin_repo == repo),
             corrections=tuple(c for c in self.corrections if c.plugin_repo == repo),
             open=tuple(b for b in self.open if b.plugin_repo == repo),
+            unread=tuple(u for u in self.unread if u.plugin_repo == repo),
         )
 
     @property

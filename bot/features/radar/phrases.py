@@ -13,6 +13,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "counts": "{links} plugin PRs and issues name upstream: {fixes} breakage fixes, "
         "{upgrades} upgrades, {mentions} mentions; {culprits} upstream changes broke plugins",
         "incomplete": "Incomplete: ",
+        "incomplete_cli": "incomplete: ",
         "cut": "some windows were cut",
         "culprits": "Upstream changes that broke plugins",
         "none_named": "No upstream change was confirmed as breaking a plugin in this window.",
@@ -40,7 +41,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "{confirmed} confirmed (upstream reverted the change), {unconfirmed} unconfirmed "
         "(the plugin's word, checked only as a vLLM PR merged before the fix)",
         "correction": "{plugin}#{number}: not vllm#{upstream} (said by {by} on {day})",
-        "pins_once": "Pins: {reason}.",
+        "pins_once": "Pins: {reason}",  # ended once by `sentence`
         "lag_unknown": "unknown: {reason}",
         "lag": "{commits} commits behind main{days}",
         "lag_days": ", {days} days",
@@ -78,6 +79,36 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "why_pending": "pending upstream",
         "why_ported": "ported",
         "why_related": "related",
+        # Plugin repositories GitHub could not be read for: one sentence for them all, each
+        # plugin with its reason said short (`unread_*`), then what to do (`fix_*`).
+        "unread": "{unread} of {watched} plugin repositories could not be read ({reasons})",
+        "unread_all": "all: {reason}",
+        "unread_one": "{plugins}: {reason}",
+        "unread_sep": "; ",
+        "unread_do": "{unread}: {fixes}",
+        "unread_status": "{reason} ({status})",
+        "unread_verbose": "`vllm-report -v radar …` shows GitHub's own words for each.",
+        "unread_missing": "not found",
+        "unread_token": "token refused",
+        "unread_limit": "rate limit used up",
+        "unread_not-github": "not answered like GitHub's API",
+        "unread_rejected": "query rejected",
+        "unread_timeout": "no answer in time",
+        "unread_unreachable": "GitHub unreachable",
+        "unread_failing": "GitHub kept failing",
+        "unread_refused": "access refused",
+        "unread_answered": "GitHub error",
+        "fix_names": "check the names in VLLM_REPORT_PLUGINS",
+        "fix_token": "check that GITHUB_TOKEN can read them",
+        "fix_limit": "set GITHUB_TOKEN or wait for the rate limit to reset",
+        "fix_url": "check GITHUB_API_URL",
+        "fix_network": "check the network and GITHUB_API_URL",
+        "fix_later": "try again later",
+        "fix_sep": ", ",
+        "fix_or": ", or ",
+        # A note the radar's windows gave (bot.collect words them in English).
+        "plugin_note": "{plugins}: {note}",
+        "label_days": "last {days} days",
     },
     "zh": {
         "title": "插件故障雷达 · {label}",
@@ -85,6 +116,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "counts": "插件的 PR 与 Issue 中有 {links} 个提到上游：修复故障 {fixes} 个、适配升级 "
         "{upgrades} 个、仅提及 {mentions} 个；{culprits} 个上游改动导致插件故障",
         "incomplete": "数据不完整：",
+        "incomplete_cli": "数据不完整：",
         "cut": "部分时间段未能读取",
         "culprits": "导致插件故障的上游改动",
         "none_named": "本时间段没有经 GitHub 确认导致插件故障的上游改动。",
@@ -110,7 +142,7 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "（`/vllm-radar wrong <插件 PR> <上游 PR>`）；{confirmed} 个已确认（上游已回退该改动），"
         "{unconfirmed} 个未确认（仅凭插件自述，GitHub 只核实了它是修复前合并的 vLLM PR）",
         "correction": "{plugin}#{number}：并非由 vllm#{upstream} 导致（{by} 于 {day} 更正）",
-        "pins_once": "锁定版本：{reason}。",
+        "pins_once": "锁定版本：{reason}",
         "lag_unknown": "未知：{reason}",
         "lag": "落后 main {commits} 个提交{days}",
         "lag_days": "，{days} 天",
@@ -145,12 +177,67 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "why_pending": "上游待合并",
         "why_ported": "已移植",
         "why_related": "相关",
+        "unread": "{watched} 个插件仓库中有 {unread} 个无法读取（{reasons}）",
+        "unread_all": "均为{reason}",
+        "unread_one": "{plugins}：{reason}",
+        "unread_sep": "；",
+        "unread_do": "{unread}：请{fixes}",
+        "unread_status": "{reason}（{status}）",
+        "unread_verbose": "`vllm-report -v radar …` 可显示 GitHub 对每个插件的原话。",
+        "unread_missing": "仓库不存在",
+        "unread_token": "令牌被拒绝",
+        "unread_limit": "API 调用额度已用完",
+        "unread_not-github": "返回的不是 GitHub API 的应答",
+        "unread_rejected": "查询被拒绝",
+        "unread_timeout": "未及时响应",
+        "unread_unreachable": "无法连接 GitHub",
+        "unread_failing": "GitHub 持续出错",
+        "unread_refused": "无权访问",
+        "unread_answered": "GitHub 返回错误",
+        "fix_names": "检查 VLLM_REPORT_PLUGINS 中的名称",
+        "fix_token": "确认 GITHUB_TOKEN 有权读取这些仓库",
+        "fix_limit": "设置 GITHUB_TOKEN 或等额度重置后再试",
+        "fix_url": "检查 GITHUB_API_URL",
+        "fix_network": "检查网络与 GITHUB_API_URL",
+        "fix_later": "稍后重试",
+        "fix_sep": "、",
+        "fix_or": "，或",
+        "plugin_note": "{plugins}：{note}",
+        "label_days": "最近 {days} 天",
     },
 }
 
 
 def said(lang: str, key: str, **values: object) -> str:
     return RADAR_TEXT[lang][key].format(**values)
+
+
+_STOPS = ".。"
+
+
+def sentence(text: str, lang: str) -> str:
+    """`text` ended as a sentence once: the language's full stop, never a second one after
+    the stop a GitHub message or a reason already ends with ("… is empty." stays one stop;
+    in Chinese an English stop becomes "。"). A question or an exclamation keeps its mark."""
+    core = text.rstrip()
+    while core.endswith(tuple(_STOPS)) and not core.endswith("..."):
+        core = core[:-1].rstrip()
+    if core.endswith(("?", "!", "？", "！", "…", "...")):
+        return core
+    return core + ("。" if lang == "zh" else ".")
+
+
+def window_label(lang: str, label: str) -> str:
+    """A window's label as the radar's title says it: `last 7 days` (bot.model.windows's
+    label for `7d`, in English whatever the language) is 最近 7 天 in Chinese; a day or a
+    range of days (`2025-09-01..2025-09-30`) is written alike in both, as every report's
+    title writes it. The label a person types back (the message's metadata) stays the
+    window's own."""
+    days = _LAST_DAYS.fullmatch(label)
+    return said(lang, "label_days", days=days.group(1)) if days else label
+
+
+_LAST_DAYS = re.compile(r"last (\d+) days")
 
 
 def has(lang: str, key: str) -> bool:
@@ -188,3 +275,92 @@ def pin_reason(lang: str, reason: str) -> str:
         if found:
             return zh.format(**found.groupdict())
     return reason
+
+
+# Why a plugin repository could not be read, by the words bot.collect.failures says it in
+# (a CollectError is one sentence): the first that matches gives the reason said short
+# (`unread_<kind>`) and what to do (`fix_<fix>`); any other is a GitHub error, tried later.
+_UNREAD = (
+    (re.compile(r"GitHub has no repository"), "missing", "names"),
+    (re.compile(r"refused the token"), "token", "token"),
+    (re.compile(r"rate limit"), "limit", "limit"),
+    (re.compile(r"does not answer like GitHub's API"), "not-github", "url"),
+    (re.compile(r"rejected the query"), "rejected", "names"),
+    (re.compile(r"did not answer within"), "timeout", "later"),
+    (re.compile(r"cannot reach GitHub"), "unreachable", "network"),
+    (re.compile(r"kept failing"), "failing", "later"),
+    (re.compile(r"GitHub answered 40[13]\b"), "refused", "token"),
+)
+# The HTTP status a failure names: `(422)`, `answered 403`, `too many 503 error responses`.
+_STATUS = re.compile(r"(?:\(|answered |too many )([45]\d\d)\b")
+
+
+def unread_reason(lang: str, why: str) -> tuple[str, str]:
+    """GitHub's sentence for a plugin repository it could not be read for, said short
+    (`not found`, `GitHub kept failing (503)`), and the key of what to do about it."""
+    kind, fix = next(
+        ((kind, fix) for pattern, kind, fix in _UNREAD if pattern.search(why)),
+        ("answered", "later"),
+    )
+    reason = said(lang, f"unread_{kind}")
+    status = _STATUS.search(why)
+    if status and kind in ("rejected", "failing", "refused", "answered"):
+        return said(lang, "unread_status", reason=reason, status=status.group(1)), fix
+    return reason, fix
+
+
+# The radar's notes of what is incomplete (bot.collect and bot.features.radar.service word
+# them in English): the Chinese of each form; a note of another form is shown as written.
+_CHECKED_WHY_ZH = (
+    (
+        re.compile(r"one radar makes at most (?P<n>\d+) requests to GitHub for them"),
+        "一次雷达最多为此向 GitHub 发出 {n} 个请求",
+    ),
+    (re.compile(r"only the archive was read"), "只读取了存档"),
+    (re.compile(r"GitHub could not be read: (?P<why>.+)", re.S), "无法读取 GitHub：{why}"),
+)
+_KEYS = r"(?:#\d+|[0-9a-f]{4,40})"
+_NOTES_ZH = (
+    (
+        re.compile(r"window in progress: activity up to (?P<at>.+)"),
+        "时间窗口尚未结束：活动截至 {at}",
+    ),
+    (
+        re.compile(r"some of this window could not be collected: counts may be low"),
+        "本时间段有部分未能收集：数字可能偏低",
+    ),
+    (
+        re.compile(
+            rf"(?P<n>\d+) upstream changes named as causes could not be checked with GitHub "
+            rf"\((?P<why>.+)\): (?P<shown>{_KEYS}(?:, {_KEYS})*)(?: and (?P<more>\d+) more)?; "
+            r"they are not shown as culprits",
+            re.S,
+        ),
+        "{n} 个被点名为原因的上游改动未能向 GitHub 核实（{why}）：{shown}{more}；"
+        "它们不会显示为导致故障的改动",
+    ),
+)
+
+
+def note_text(lang: str, note: str) -> str:
+    """One of the radar's notes of what is incomplete, in `lang`."""
+    if lang != "zh":
+        return note
+    for pattern, zh in _NOTES_ZH:
+        found = pattern.fullmatch(note)
+        if found is None:
+            continue
+        values = found.groupdict()
+        if "why" in values:
+            values["why"] = next(
+                (
+                    why_zh.format(**m.groupdict())
+                    for p, why_zh in _CHECKED_WHY_ZH
+                    if (m := p.fullmatch(values["why"]))
+                ),
+                values["why"],
+            )
+            values["shown"] = values["shown"].replace(", ", "、")
+            values["more"] = f" 及另外 {values['more']} 个" if values["more"] else ""
+        return zh.format(**values)
+    return note

@@ -27,7 +27,16 @@ from bot.features.radar.model import (
     Radar,
     UpstreamRef,
 )
-from bot.features.radar.phrases import RADAR_TEXT, has, pin_reason, said
+from bot.features.radar.phrases import (
+    RADAR_TEXT,
+    has,
+    note_text,
+    pin_reason,
+    said,
+    sentence,
+    unread_reason,
+    window_label,
+)
 from formatters._text import clean, item_url
 
 TITLE_CHARS = 90
@@ -144,7 +153,8 @@ def pins_said_once(pins: tuple[Pin, ...], lang: str = "en") -> str | None:
     the archive read): six lines saying the same would be noise."""
     reasons = {pin.unknown for pin in pins}
     if len(pins) > 1 and len(reasons) == 1 and None not in reasons:
-        return said(lang, "pins_once", reason=pin_reason(lang, str(reasons.pop())))
+        reason = pin_reason(lang, str(reasons.pop()))
+        return sentence(said(lang, "pins_once", reason=reason), lang)
     return None
 
 
@@ -203,8 +213,69 @@ def _fix_state(fix: PluginLink, end: datetime) -> str:
     return f"{name} closed unmerged" if stood == "closed" else f"fix in review: {name}"
 
 
-def incomplete_text(radar: Radar, lang: str) -> str:
-    return said(lang, "incomplete") + "; ".join(radar.notes or (said(lang, "cut"),))
+def incomplete_text(radar: Radar, lang: str, key: str = "incomplete") -> str:
+    """`Incomplete: ` and what is (`told_notes`): the chat's line, the command's stderr."""
+    return said(lang, key) + _joined_sentences(told_notes(radar, lang), lang)
+
+
+def told_notes(radar: Radar, lang: str = "en") -> list[str]:
+    """What is incomplete as people are told it, each a sentence ended once: the plugin
+    repositories GitHub could not be read for in one sentence (`unread_text`), then the
+    other notes, in `lang`; a note every watched plugin's window gave (a window in
+    progress) is said once, not once a plugin. GitHub's whole words stay in the notes (the
+    JSON) and, with -v, the log."""
+    told = [unread_text(radar, lang)] if radar.unread else []
+    whole = {found.note for found in radar.unread}
+    by_text: dict[str, list[str]] = {}
+    for note in radar.notes:
+        if note in whole:
+            continue
+        repo = next((r for r in radar.plugins if note.startswith(f"{r}: ")), None)
+        text = note.removeprefix(f"{repo}: ") if repo else note
+        by_text.setdefault(text, []).extend([repo] if repo else [])
+    for text, repos in by_text.items():
+        note = note_text(lang, text)
+        if repos and not (len(radar.plugins) > 1 and set(repos) == set(radar.plugins)):
+            names = RADAR_TEXT[lang]["list_sep"].join(short(r) for r in repos)
+            note = said(lang, "plugin_note", plugins=names, note=note)
+        told.append(note)
+    return [sentence(note, lang) for note in told or [said(lang, "cut")]]
+
+
+def unread_text(radar: Radar, lang: str = "en") -> str:
+    """The plugin repositories GitHub could not be read for, in one sentence: how many of
+    those watched, each plugin's reason said short (those with the same reason together),
+    and what to do ("2 of 6 plugin repositories could not be read (vllm-ascend: not found;
+    vllm-gaudi: GitHub kept failing (503)): check the names in VLLM_REPORT_PLUGINS, or try
+    again later")."""
+    words = RADAR_TEXT[lang]
+    reasons: dict[str, list[str]] = {}
+    fixes: list[str] = []
+    for found in radar.unread:
+        reason, fix = unread_reason(lang, found.why)
+        reasons.setdefault(reason, []).append(short(found.plugin_repo))
+        fixes += [] if fix in fixes else [fix]
+    watched = len(radar.plugins)
+    if len(reasons) == 1 and len(radar.unread) == watched > 1:
+        told = said(lang, "unread_all", reason=next(iter(reasons)))
+    else:
+        told = words["unread_sep"].join(
+            said(lang, "unread_one", plugins=words["list_sep"].join(names), reason=reason)
+            for reason, names in reasons.items()
+        )
+    head = said(lang, "unread", unread=len(radar.unread), watched=watched, reasons=told)
+    todo = [said(lang, f"fix_{fix}") for fix in sorted(fixes, key=FIXES.index)]
+    what = words["fix_sep"].join(todo[:-1]) + words["fix_or"] + todo[-1] if todo[1:] else todo[0]
+    return sentence(said(lang, "unread_do", unread=head, fixes=what), lang)
+
+
+# What to do about plugin repositories GitHub could not read, in the order it is said:
+# what only the operator can fix first, waiting last.
+FIXES = ("names", "token", "limit", "url", "network", "later")
+
+
+def _joined_sentences(sentences: list[str], lang: str) -> str:
+    return ("" if lang == "zh" else " ").join(sentences)
 
 
 # -- Markdown --------------------------------------------------------------------------
@@ -223,7 +294,7 @@ def render_radar_markdown(radar: Radar, lang: str = "en") -> str:
     for index, culprit in enumerate(radar.culprits, 1):
         lines.append(f"{index}. {_md_culprit(culprit, tz, once is None, lang)}")
     if once:
-        lines += ["", once + _stop(lang)]
+        lines += ["", sentence(once, lang)]
     if radar.corrections:
         lines += ["", f"## {said(lang, 'corrections')}", ""]
         lines += [f"- {_md_escape(correction_text(c, tz, lang))}" for c in radar.corrections]
@@ -247,21 +318,18 @@ def render_radar_markdown(radar: Radar, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def _stop(lang: str) -> str:
-    return "." if lang == "en" else "。"
-
-
 def _md_head(radar: Radar, lang: str) -> list[str]:
     """The title, the plugins watched, the counts, the precision, what is incomplete."""
-    lines = [f"# {said(lang, 'title', label=radar.window.label)}", ""]
+    label = window_label(lang, radar.window.label)
+    lines = [f"# {said(lang, 'title', label=label)}", ""]
     plugins = RADAR_TEXT[lang]["list_sep"].join(short(p) for p in radar.plugins)
     lines.append(said(lang, "watched", plugins=plugins))
-    lines.append(counts_line(radar, lang) + _stop(lang))
+    lines.append(sentence(counts_line(radar, lang), lang))
     precision = precision_line(radar, lang)
     if precision:
-        lines.append(precision + _stop(lang))
+        lines.append(sentence(precision, lang))
     if not radar.complete:
-        notes = "; ".join(radar.notes or (said(lang, "cut"),))
+        notes = _joined_sentences(told_notes(radar, lang), lang)
         lines += ["", f"**{said(lang, 'incomplete').strip()}** {notes}"]
     return lines
 

@@ -37,7 +37,15 @@ from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.features.radar.collect_pins import PinHistory
 from bot.features.radar.culprits import corrected, detailed
-from bot.features.radar.model import UPSTREAM, Correction, Culprit, OpenBreak, PluginLink, Radar
+from bot.features.radar.model import (
+    UPSTREAM,
+    Correction,
+    Culprit,
+    OpenBreak,
+    PluginLink,
+    Radar,
+    Unread,
+)
 from bot.features.radar.open_breakage import OPEN_LOOK_BACK, open_breaks
 from bot.features.radar.outline import RadarPart, has_plugins_section, radar_of
 from bot.features.radar.reading import culprits, fact_key, plugin_links, verify
@@ -101,6 +109,7 @@ class RadarService:
         links: list[PluginLink] = []
         still_open: list[OpenBreak] = []
         notes: list[str] = []
+        unread: list[Unread] = []
         complete = True
         moment = min(window.end, now)
         for repo in watched:
@@ -111,7 +120,10 @@ class RadarService:
                 notes += [f"{repo}: {note}" for note in self.archiver.span(repo, looked, now)]
             except CollectError as exc:  # one plugin unreadable: the others still count
                 complete = False
-                notes.append(f"{repo} could not be read: {exc}")
+                unread.append(Unread(repo, str(exc)))
+                notes.append(unread[-1].note)
+                # GitHub's whole sentence, for -v (people are told it short: render.py).
+                log.info("radar: %s", unread[-1].note)
                 continue
             complete = complete and archived.complete
             notes += [f"{repo}: {note}" for note in archived.notes]
@@ -143,6 +155,7 @@ class RadarService:
             late_after_days=self.late_after_days,
             corrections=applied,
             open=tuple(b for b in still_open if (b.plugin_repo, b.number) not in shown),
+            unread=tuple(unread),
         )
 
     def archived(self, window: Window) -> Radar | None:

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.features.radar.model import PluginLink
+from bot.features.radar.model import UPSTREAM, PluginLink, UpstreamRef
 from bot.features.radar.reading import (
-    UPSTREAM,
-    UpstreamRef,
     check,
     culprits,
     plugin_links,
@@ -447,6 +445,35 @@ def test_a_cause_is_shown_only_as_a_pr_merged_before_the_fix(
     assert checked.confirmed == (verdict == "verified")
     shown = culprits([verify(link(pr(30001)), {"#30001": fact})], {})
     assert [c.ref.key for c in shown] == (["#30001"] if verdict == "verified" else [])
+
+
+@pytest.mark.parametrize(
+    ("opened_after", "merged_after", "verdict"),
+    [
+        (170, 200, "verified"),  # opened within 180 days, merged after: still the culprit
+        (181, 200, "long-before"),  # opened over 180 days after the culprit merged
+        (100, 150, "verified"),
+    ],
+)
+def test_too_old_to_be_the_cause_counts_from_when_the_fix_was_opened(
+    opened_after: int, merged_after: int, verdict: str
+) -> None:
+    """The 180-day rule (LONG_BEFORE_DAYS, docs/reports.md): a cause merged over 180 days
+    before the fix was *opened* is not what broke it. A fix opened 170 days after its cause
+    merged and reviewed for a month is dated from its opening, not from its merge."""
+    cause = datetime(2025, 6, 1, tzinfo=UTC)
+    fix = replace(
+        link(pr(30001)),
+        at=cause + timedelta(days=merged_after),  # merged
+        opened_at=cause + timedelta(days=opened_after),
+    )
+    facts = {"#30001": item(30001, merged=cause)}
+    (checked,) = verify(fix, facts).upstream
+    assert checked.verdict == verdict
+    assert check(pr(30001), fix.at, facts, fix.opened_at).verdict == verdict
+    assert [c.ref.key for c in culprits([verify(fix, facts)], {})] == (
+        ["#30001"] if verdict == "verified" else []
+    )
 
 
 def test_what_github_was_not_asked_about_is_never_a_culprit() -> None:

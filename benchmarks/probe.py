@@ -130,6 +130,12 @@ def probes(html_url: str, slow_url: str) -> list[Probe]:
         Probe("setting: TOML a folder", day, files={"vllm-report.toml": None}),
         Probe("setting: TOML broken", day, files={"vllm-report.toml": "cutoff = [\n"}),
         Probe("setting: TOML unknown key", day, files={"vllm-report.toml": 'cutof = "1"\n'}),
+        Probe(
+            "setting: TOML an environment name",
+            day,
+            files={"vllm-report.toml": 'VLLM_REPORT_CUTOFF = "11:30"\n'},
+        ),
+        Probe("setting: TOML lang fr", day, files={"vllm-report.toml": 'lang = "fr"\n'}),
     ]
     urls = [
         ("github refused", {"GITHUB_API_URL": "http://127.0.0.1:1"}, day),
@@ -155,6 +161,10 @@ def probes(html_url: str, slow_url: str) -> list[Probe]:
             {},
         ),
         ("postgres refused", {"DATABASE_URL": "postgres://postgres@127.0.0.1:1/x"}, {}),
+        ("sqlite in memory", {"DATABASE_URL": "sqlite:///:memory:"}, {}),
+        ("sqlite read-only", {"DATABASE_URL": "sqlite:///data/x.sqlite3?mode=ro"}, {}),
+        ("data folder under a file", {"VLLM_REPORT_DATA_DIR": "afile/data"}, {"afile": "x"}),
+        ("data folder not permitted", {"VLLM_REPORT_DATA_DIR": "/sys/vllm-report"}, {}),
     ]
     found += [Probe(f"store: {name}", day, env, files) for name, env, files in stores]
     found += [

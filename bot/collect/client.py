@@ -432,7 +432,7 @@ class Collector:
 
     @contextmanager
     def rest(self) -> Iterator[Github]:
-        """PyGithub for a reader in another module (bot.features.personal.collect), its failures
+        """PyGithub for a reader in another module (bot.collect.people), its failures
         turned into one CollectError like every call here."""
         with self._translate_errors():
             yield self._github

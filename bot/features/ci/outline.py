@@ -18,10 +18,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any
 
+from bot.features.ci import phrases
 from bot.features.ci.analyze import suspected_of
 from bot.features.ci.model import PASS_LOOK_BACK_DAYS, CiState, Red, Reported
 from bot.features.ci.render_json import ci_to_dict
-from bot.features.ci.words import HARDWARE_NAMES, day, phrase, when
+from bot.features.ci.words import HARDWARE_NAMES, day, when
 from bot.model import outline_parts as ol
 from bot.model.report import Report
 from formatters import wording as w
@@ -39,25 +40,25 @@ def ci_line(state: CiState, lang: str) -> str:
     """The section in one line, for the chat headline: a reader who stops there learns
     whether main is red, where, and whether that is known at all."""
     if not state.known:
-        return phrase(lang, "line_unknown", why=" ".join(state.why.split()))
+        return phrases.said(lang, "line_unknown", why=" ".join(state.why.split()))
     if state.red:
         counts: dict[str, int] = {}
         for red in state.red:
             counts[red.failure.hardware] = counts.get(red.failure.hardware, 0) + 1
         hardware = w.LIST_SEP[lang].join(
-            phrase(lang, "hw_count", n=n, name=HARDWARE_NAMES[key])
+            phrases.said(lang, "hw_count", n=n, name=HARDWARE_NAMES[key])
             for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         )
-        said = phrase(lang, "line", n=len(state.red), hardware=hardware)
+        said = phrases.said(lang, "line", n=len(state.red), hardware=hardware)
         new = sum(1 for r in state.red if r.new)
-        said += phrase(lang, "line_new", n=new) if new else ""
+        said += phrases.said(lang, "line_new", n=new) if new else ""
     else:
-        said = phrase(lang, "line_green")
+        said = phrases.said(lang, "line_green")
     others = {"line_flaky": len(state.flaky), "line_infra": len(state.infra),
               "line_fixed": len(state.resolved), "line_reported": len(state.reported)}  # fmt: skip
     for key, n in others.items():
         if n:
-            said += phrase(lang, key, n=n)
+            said += phrases.said(lang, key, n=n)
     return said
 
 
@@ -66,12 +67,18 @@ def ci_section(state: CiState, lang: str) -> ol.Section:
     hand, and reported on GitHub."""
     tz = state.end.tzinfo
     if not state.known:
-        why = (ol.Our(phrase(lang, "unknown")), ol.Theirs(state.why.rstrip("."), 400), ol.Our("."))
-        return ol.Section("ci", phrase(lang, "title"), (ol.Block(None, (ol.Entry(why),), "text"),))
+        why = (
+            ol.Our(phrases.said(lang, "unknown")),
+            ol.Theirs(state.why.rstrip("."), 400),
+            ol.Our("."),
+        )
+        return ol.Section(
+            "ci", phrases.said(lang, "title"), (ol.Block(None, (ol.Entry(why),), "text"),)
+        )
     blocks: list[ol.Block] = []
     if state.red:
         entries = tuple(_open(r, lang, state.end) for r in state.red)
-        blocks.append(ol.Block(phrase(lang, "red", n=len(entries)), entries, "numbered"))
+        blocks.append(ol.Block(phrases.said(lang, "red", n=len(entries)), entries, "numbered"))
     # The rest, one paragraph a group: what a reader acts on is what is still red.
     groups: dict[str, list[list[ol.Part]]] = {
         "flaky": [_flaky(r, lang, tz) for r in state.flaky],
@@ -82,11 +89,11 @@ def ci_section(state: CiState, lang: str) -> ol.Section:
     }
     for key, said in groups.items():
         if said:
-            blocks.append(_paragraph(phrase(lang, key, n=len(said)), said, lang, state))
+            blocks.append(_paragraph(phrases.said(lang, key, n=len(said)), said, lang, state))
     if not state.red and not state.flaky and not state.infra:
-        blocks.insert(0, _text_block(phrase(lang, "green")))
+        blocks.insert(0, _text_block(phrases.said(lang, "green")))
     blocks.append(_text_block(_footer(state, lang)))
-    return ol.Section("ci", phrase(lang, "title"), tuple(blocks))
+    return ol.Section("ci", phrases.said(lang, "title"), tuple(blocks))
 
 
 @dataclass(frozen=True)
@@ -112,7 +119,7 @@ def suspected_block(reds: tuple[Red, ...], end: datetime, lang: str) -> ol.Block
         _open(r, lang, end) if r.failure.resolved is None else _passed(r, lang, end.tzinfo)
         for r in reds
     )
-    return ol.Block(phrase(lang, "yours", n=len(reds)), entries)
+    return ol.Block(phrases.said(lang, "yours", n=len(reds)), entries)
 
 
 def _text_block(text: str) -> ol.Block:
@@ -121,7 +128,7 @@ def _text_block(text: str) -> ol.Block:
 
 def _head(red: Red, lang: str) -> list[ol.Part]:
     failure = red.failure
-    head: list[ol.Part] = [ol.Our(phrase(lang, "new"))] if red.new else []
+    head: list[ol.Part] = [ol.Our(phrases.said(lang, "new"))] if red.new else []
     name = HARDWARE_NAMES[failure.hardware]
     if name.lower() not in failure.job.lower():  # "AMD: Kernels Test" says it already
         head.append(ol.Our(f"[{name}] "))
@@ -132,38 +139,43 @@ def _open(red: Red, lang: str, end: datetime, evidence: bool = True) -> ol.Entry
     failure = red.failure
     # The runs counted at the read: told only when none of them came after the window.
     key = "since" if failure.count > 1 and failure.last.at <= end else "since_one"
-    said = phrase(lang, key, day=when(failure.first.at, end.tzinfo), build=failure.first.number,
-                  runs=failure.count, id=failure.alert_id)  # fmt: skip
+    said = phrases.said(lang, key, day=when(failure.first.at, end.tzinfo),
+                        build=failure.first.number, runs=failure.count,
+                        id=failure.alert_id)  # fmt: skip
     lines = _evidence(red, lang, end.tzinfo) if evidence else _analysis(red, lang)
     return ol.Entry((*_head(red, lang), ol.Our(said)), lines)
 
 
 def _paragraph(group: str, said: list[list[ol.Part]], lang: str, state: CiState) -> ol.Block:
     """A group in one paragraph: its first INLINE_SHOWN items, the rest by the command."""
-    line: list[ol.Part] = [ol.Our(phrase(lang, "lead", group=group))]
+    line: list[ol.Part] = [ol.Our(phrases.said(lang, "lead", group=group))]
     for i, parts in enumerate(said[:INLINE_SHOWN]):
-        line += [ol.Our(phrase(lang, "joint"))] if i else []
+        line += [ol.Our(phrases.said(lang, "joint"))] if i else []
         line += parts
     hidden = len(said) - INLINE_SHOWN
     if hidden > 0:
         command = f"/vllm-ci {state.topic or ''}".rstrip()
-        line.append(ol.Our(phrase(lang, "joint") + phrase(lang, "more", n=hidden, command=command)))
+        line.append(
+            ol.Our(
+                phrases.said(lang, "joint") + phrases.said(lang, "more", n=hidden, command=command)
+            )
+        )
     return ol.Block(None, (ol.Entry(tuple(line)),), "text")
 
 
 def _flaky(red: Red, lang: str, tz: tzinfo | None) -> list[ol.Part]:
     history = red.history
     if history is not None and history.flaky:
-        why = phrase(lang, "flips", n=history.flips)
+        why = phrases.said(lang, "flips", n=history.flips)
     else:
-        why = phrase(lang, "classed_flaky")
+        why = phrases.said(lang, "classed_flaky")
     return [*_head(red, lang), ol.Our(why)]
 
 
 def _infra(red: Red, lang: str, tz: tzinfo | None) -> list[ol.Part]:
     return [
         *_head(red, lang),
-        ol.Our(phrase(lang, "infra_since", day=when(red.failure.first.at, tz))),
+        ol.Our(phrases.said(lang, "infra_since", day=when(red.failure.first.at, tz))),
     ]
 
 
@@ -179,7 +191,7 @@ def _passed(red: Red, lang: str, tz: tzinfo | None) -> ol.Entry:
     if resolved is None:  # never: `resolved` holds only failures with an observed pass
         raise ValueError(f"failure {failure.alert_id} has no observed pass")
     key = "passed_one" if failure.count == 1 else "passed"
-    said = phrase(lang, key, build=resolved.number, day=when(resolved.at, tz),
+    said = phrases.said(lang, key, build=resolved.number, day=when(resolved.at, tz),
                   since=day(failure.first.at, tz), runs=failure.count)  # fmt: skip
     lines = (_suspect(red, lang, tz),) if red.suspect is not None else ()
     return ol.Entry((*_head(red, lang), ol.Our(said)), lines)
@@ -187,20 +199,20 @@ def _passed(red: Red, lang: str, tz: tzinfo | None) -> ol.Entry:
 
 def _closed(red: Red, lang: str, tz: tzinfo | None) -> ol.Entry:
     closed_at = red.failure.closed_at or red.failure.last.at
-    said = phrase(lang, "closed_line", day=when(closed_at, tz))
+    said = phrases.said(lang, "closed_line", day=when(closed_at, tz))
     return ol.Entry((*_head(red, lang), ol.Our(said)))
 
 
 def _reported(report: Reported, lang: str, tz: tzinfo | None) -> list[ol.Part]:
-    build = phrase(lang, "reported_build", build=report.build) if report.build else ""
+    build = phrases.said(lang, "reported_build", build=report.build) if report.build else ""
     values = {"hardware": HARDWARE_NAMES[report.hardware], "day": day(report.opened_at, tz),
               "build": build}  # fmt: skip
     if report.closed_at is None:
-        said = phrase(lang, "reported_open", **values)
+        said = phrases.said(lang, "reported_open", **values)
     else:
-        said = phrase(lang, "reported_closed", closed=day(report.closed_at, tz), **values)
+        said = phrases.said(lang, "reported_closed", closed=day(report.closed_at, tz), **values)
     if report.fix is not None:
-        said += phrase(lang, "reported_fix", n=report.fix)
+        said += phrases.said(lang, "reported_fix", n=report.fix)
     return [ol.Ref(report.number, item_url(REPO, "issue", report.number)), ol.Our(" "),
             ol.Theirs(report.job), ol.Our(said)]  # fmt: skip
 
@@ -222,12 +234,12 @@ def _evidence(red: Red, lang: str, tz: tzinfo | None) -> tuple[ol.Line, ...]:
     for key, numbers in (("evidence", red.evidence), ("outside", red.outside),
                          ("cleared", red.cleared)):  # fmt: skip
         if numbers:
-            head, _, tail = phrase(lang, key, items="\0").partition("\0")
+            head, _, tail = phrases.said(lang, key, items="\0").partition("\0")
             line += [ol.Our(head), *_numbers(numbers, lang), ol.Our(tail)]
     said = _analysis(red, lang, owners=True)
     if red.blame is None and len(line) == 1 and said:
         # No range and nothing named: the verdict is one short sentence, the analysis on it.
-        return ((*line, ol.Our(phrase(lang, "then")), *said[0]),)
+        return ((*line, ol.Our(phrases.said(lang, "then")), *said[0]),)
     return (tuple(line), *said)
 
 
@@ -236,18 +248,18 @@ def _verdict(red: Red, lang: str, tz: tzinfo | None) -> ol.Line:
     if red.suspect is not None:
         return _suspect(red, lang, tz)
     if history is None:
-        return (ol.Our(phrase(lang, "no_runs")),)
+        return (ol.Our(phrases.said(lang, "no_runs")),)
     if history.last_pass is None:
-        return (ol.Our(phrase(lang, "no_pass", days=PASS_LOOK_BACK_DAYS)),)
+        return (ol.Our(phrases.said(lang, "no_pass", days=PASS_LOOK_BACK_DAYS)),)
     build = history.last_pass.number
     if blame is None:
-        return (ol.Our(phrase(lang, "no_range", build=build)),)
+        return (ol.Our(phrases.said(lang, "no_range", build=build)),)
     if not blame.prs:
-        return (ol.Our(phrase(lang, "range_empty", build=build)),)
-    line: list[ol.Part] = [ol.Our(phrase(lang, "range", n=len(blame.prs), build=build))]
+        return (ol.Our(phrases.said(lang, "range_empty", build=build)),)
+    line: list[ol.Part] = [ol.Our(phrases.said(lang, "range", n=len(blame.prs), build=build))]
     line += _numbers(blame.prs[:RANGE_SHOWN], lang)
     if len(blame.prs) > RANGE_SHOWN:
-        line.append(ol.Our(phrase(lang, "range_more", n=len(blame.prs) - RANGE_SHOWN)))
+        line.append(ol.Our(phrases.said(lang, "range_more", n=len(blame.prs) - RANGE_SHOWN)))
     return tuple(line)
 
 
@@ -257,16 +269,19 @@ def _analysis(red: Red, lang: str, owners: bool = False) -> tuple[ol.Line, ...]:
     analysis = red.failure.analysis
     line: list[ol.Part] = []
     if analysis is not None and analysis.summary:
-        label = phrase(lang, "stale" if analysis.stale else "analysis")
+        label = phrases.said(lang, "stale" if analysis.stale else "analysis")
         line += [ol.Our(label), ol.Theirs(analysis.summary, SUMMARY_LIMIT)]
     author = f"@{red.suspect.author}" if red.suspect and red.suspect.author else None
     ask = [o for o in red.owners if o != author] if owners else []
     if ask:
         shown = " ".join(ask[:OWNERS_SHOWN])
         more = (
-            phrase(lang, "ask_more", n=len(ask) - OWNERS_SHOWN) if len(ask) > OWNERS_SHOWN else ""
+            phrases.said(lang, "ask_more", n=len(ask) - OWNERS_SHOWN)
+            if len(ask) > OWNERS_SHOWN
+            else ""
         )
-        line += [ol.Our(phrase(lang, "ask").lstrip() if not line else phrase(lang, "ask")),
+        ask_said = phrases.said(lang, "ask")
+        line += [ol.Our(ask_said.lstrip() if not line else ask_said),
                  ol.Theirs(shown, 200), ol.Our(more)]  # fmt: skip
     return (tuple(line),) if line else ()
 
@@ -276,28 +291,30 @@ def _suspect(red: Red, lang: str, tz: tzinfo | None) -> ol.Line:
     if suspect is None:
         return ()
     line: list[ol.Part] = [
-        ol.Our(phrase(lang, "suspect")),
+        ol.Our(phrases.said(lang, "suspect")),
         ol.Ref(suspect.number, item_url(REPO, "pr", suspect.number)),
     ]
     if suspect.title:
         line += [ol.Our(" "), ol.Theirs(suspect.title)]
     if suspect.author:
-        line += [ol.Our(phrase(lang, "by")), ol.Theirs(f"@{suspect.author}", ol.LOGIN_LIMIT)]
+        line += [ol.Our(phrases.said(lang, "by")), ol.Theirs(f"@{suspect.author}", ol.LOGIN_LIMIT)]
     if suspect.because == "alone":
         last = red.history.last_pass if red.history else None
-        line.append(ol.Our(phrase(lang, "alone", build=last.number if last else "?")))
+        line.append(ol.Our(phrases.said(lang, "alone", build=last.number if last else "?")))
     else:
         number, _, how = suspect.because.lstrip("#").partition(" ")
         key = "reverts" if how.startswith("reverts") else "fixes"
-        line.append(ol.Our(phrase(lang, "confirmed", how=phrase(lang, key, n=number))))
+        line.append(ol.Our(phrases.said(lang, "confirmed", how=phrases.said(lang, key, n=number))))
     return tuple(line)
 
 
 def _footer(state: CiState, lang: str) -> str:
     tz = state.end.tzinfo
-    said = phrase(lang, "read", source=state.source, time=when(state.read_at or state.end, tz))
+    said = phrases.said(
+        lang, "read", source=state.source, time=when(state.read_at or state.end, tz)
+    )
     if state.skipped:
-        said += phrase(lang, "skipped", n=state.skipped)
+        said += phrases.said(lang, "skipped", n=state.skipped)
     return said
 
 
@@ -308,7 +325,7 @@ def chat_blocks(section: ol.Section, label: str, lang: str) -> tuple[ol.Block, .
     for block in section.blocks:
         hidden = len(block.entries) - CHAT_ROWS
         if block.style != "text" and hidden > 0:
-            rest = (ol.Our(phrase(lang, "more", n=hidden, command=f"/vllm-ci {label}")),)
+            rest = (ol.Our(phrases.said(lang, "more", n=hidden, command=f"/vllm-ci {label}")),)
             block = replace(block, entries=block.entries[:CHAT_ROWS], rest=rest)
         out.append(block)
     return tuple(out)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.features.ci import phrases
 from bot.features.ci.model import CiState
 from bot.features.ci.outline import chat_blocks, ci_section
-from bot.features.ci.words import HARDWARE_NAMES, phrase, when
+from bot.features.ci.words import HARDWARE_NAMES, when
 from bot.model.outline_parts import OneMessage
 from formatters.markdown import section_text
 
@@ -16,13 +17,13 @@ EVENT_TYPE = "vllm_report_ci"
 
 
 def answer_title(state: CiState, label: str, lang: str) -> str:
-    return phrase(lang, "answer_title", label=label)
+    return phrases.said(lang, "answer_title", label=label)
 
 
 def answer_context(state: CiState, lang: str) -> str:
     tz = state.end.tzinfo
     topic = f" · {HARDWARE_NAMES[state.topic]}" if state.topic else ""
-    return phrase(
+    return phrases.said(
         lang, "answer_context", start=when(state.start, tz), end=when(state.end, tz), topic=topic
     )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.features.personal import phrases
 from bot.features.personal.model import MINE, REASONS, PersonalDigest, PersonalEntry
 from bot.model.outline_parts import OneMessage
 from bot.model.windows import format_local
@@ -32,21 +33,21 @@ def personal_title(digest: PersonalDigest, lang: str) -> str:
 
 
 def _title(repo: str, label: str, lang: str) -> str:
-    key = "personal_title" if repo == "vllm-project/vllm" else "personal_title_other"
-    return w.text(lang, key, repo=repo, label=label)
+    key = "title" if repo == "vllm-project/vllm" else "title_other"
+    return phrases.said(lang, key, repo=repo, label=label)
 
 
 def personal_what(digest: PersonalDigest, lang: str) -> str:
     """What the subscription selects, as a reader says it: "label rocm"."""
     rule = digest.filter
     if rule.kind == MINE:
-        return w.text(lang, "personal_mine", login=digest.login or "?")
-    return w.text(lang, f"personal_{rule.kind}", value=rule.value)
+        return phrases.said(lang, "what_mine", login=digest.login or "?")
+    return phrases.said(lang, f"what_{rule.kind}", value=rule.value)
 
 
 def personal_context(digest: PersonalDigest, lang: str) -> str:
     window = f"{format_local(digest.window.start)} ~ {format_local(digest.window.end)}"
-    count = w.text(lang, "personal_count", n=len(digest.entries))
+    count = phrases.said(lang, "count", n=len(digest.entries))
     return w.SEP[lang].join((personal_what(digest, lang), count, window))
 
 
@@ -54,7 +55,7 @@ def personal_section(digest: PersonalDigest, lang: str) -> ol.Section:
     """The digest's entries, a block per reason in `REASONS` order."""
     blocks = [*_missing_blocks([digest], lang), *_reason_blocks(digest, digest.entries, lang)]
     if digest.empty:  # shown on asking (`vllm-report digest`) only
-        said = w.text(lang, "personal_nothing", what=personal_what(digest, lang))
+        said = phrases.said(lang, "nothing", what=personal_what(digest, lang))
         blocks.append(ol.Block(None, (ol.Entry((ol.Our(said),)),), "text"))
     return ol.Section("personal", personal_title(digest, lang), tuple(blocks))
 
@@ -71,7 +72,7 @@ def combined_section(digests: Sequence[PersonalDigest], lang: str) -> ol.Section
         what = personal_what(digest, lang)
         if digest.window.label != label:  # a daily group in a weekly day's message
             what += w.SEP[lang] + digest.window.label
-        heading = w.text(lang, "personal_group", what=what, n=len(digest.entries))
+        heading = phrases.said(lang, "group", what=what, n=len(digest.entries))
         blocks.append(ol.Block(heading, (), "list"))
         new = [e for e in digest.entries if e.number not in listed]
         blocks += _reason_blocks(digest, new, lang, headed=digest.filter.kind == MINE)
@@ -91,7 +92,7 @@ def _reason_blocks(
     for reason in REASONS:
         chosen = [e for e in entries if e.reason == reason]
         if chosen:
-            heading = w.text(lang, f"reason_{reason}", n=len(chosen)) if headed else None
+            heading = phrases.said(lang, f"reason_{reason}", n=len(chosen)) if headed else None
             lines = tuple(_entry(digest, e, lang) for e in chosen)
             blocks.append(ol.Block(heading, lines, "list"))
     blocks += [news.block(digest.window.end, lang) for news in digest.news]
@@ -100,13 +101,13 @@ def _reason_blocks(
 
 def _also(digest: PersonalDigest, numbers: Sequence[int], lang: str) -> ol.Line:
     """ "Also selected, listed above: #1, #2": what a group shares with earlier ones."""
-    parts: list[ol.Part] = [ol.Our(w.text(lang, "personal_also"))]
+    parts: list[ol.Part] = [ol.Our(phrases.said(lang, "also"))]
     for index, number in enumerate(numbers[:ALSO_SHOWN]):
         if index:
-            parts.append(ol.Our("、" if lang == "zh" else ", "))
+            parts.append(ol.Our(w.LIST_SEP[lang]))
         parts.append(ol.Ref(number, item_url(digest.repo, digest.items[number].kind, number)))
     if len(numbers) > ALSO_SHOWN:
-        parts.append(ol.Our(w.text(lang, "personal_also_more", n=len(numbers) - ALSO_SHOWN)))
+        parts.append(ol.Our(phrases.said(lang, "also_more", n=len(numbers) - ALSO_SHOWN)))
     return tuple(parts)
 
 
@@ -115,12 +116,11 @@ def _missing_blocks(digests: Sequence[PersonalDigest], lang: str) -> list[ol.Blo
     days = sorted({day for digest in digests for day in digest.missing})
     if not days:
         return []
-    if lang == "zh":
-        named = "、".join(days)
-    else:
-        named = days[0] if len(days) == 1 else ", ".join(days[:-1]) + " and " + days[-1]
-    key = "personal_missing_one" if len(days) == 1 else "personal_missing"
-    return [ol.Block(None, (), "list", rest=(ol.Our(w.text(lang, key, days=named)),))]
+    named = days[-1]
+    if len(days) > 1:
+        named = w.LIST_SEP[lang].join(days[:-1]) + phrases.said(lang, "and") + named
+    key = "missing_one" if len(days) == 1 else "missing"
+    return [ol.Block(None, (), "list", rest=(ol.Our(phrases.said(lang, key, days=named)),))]
 
 
 def _label(digests: Sequence[PersonalDigest]) -> str:
@@ -134,15 +134,15 @@ def combined_context(digests: Sequence[PersonalDigest], lang: str) -> str:
     widest = min(digests, key=lambda d: d.window.start).window
     window = f"{format_local(widest.start)} ~ {format_local(widest.end)}"
     items = len({e.number for digest in digests for e in digest.entries})
-    subscriptions = w.text(lang, "personal_subscriptions", n=len(digests))
-    return w.SEP[lang].join((subscriptions, w.text(lang, "personal_count", n=items), window))
+    subscriptions = phrases.said(lang, "subscriptions", n=len(digests))
+    return w.SEP[lang].join((subscriptions, phrases.said(lang, "count", n=items), window))
 
 
 def _entry(digest: PersonalDigest, entry: PersonalEntry, lang: str) -> ol.Entry:
     item = digest.items[entry.number]
     state = w.STATES[lang].get(entry.state, entry.state)
     if entry.decision in ("approved", "changes_requested"):  # not GitHub's default
-        state += w.SEP[lang] + w.text(lang, f"decision_{entry.decision}")
+        state += w.SEP[lang] + phrases.said(lang, f"decision_{entry.decision}")
     head: list[ol.Part] = [
         ol.Ref(entry.number, item_url(digest.repo, item.kind, entry.number)),
         ol.Our(" "),
@@ -152,9 +152,15 @@ def _entry(digest: PersonalDigest, entry: PersonalEntry, lang: str) -> ol.Entry:
     if item.author and entry.reason != "yours":
         head += [ol.Our(w.SEP[lang]), ol.Theirs(item.author, ol.LOGIN_LIMIT)]
     if entry.matched and entry.reason == "path":
-        head += [ol.Our(w.SEP[lang]), ol.Theirs(w.text(lang, "path_matched", path=entry.matched))]
+        head += [
+            ol.Our(w.SEP[lang]),
+            ol.Theirs(phrases.said(lang, "path_matched", path=entry.matched)),
+        ]
     if entry.matched and entry.reason == "commented":
-        head += [ol.Our(w.SEP[lang]), ol.Theirs(w.text(lang, "commented_by", who=entry.matched))]
+        head += [
+            ol.Our(w.SEP[lang]),
+            ol.Theirs(phrases.said(lang, "commented_by", who=entry.matched)),
+        ]
     return ol.Entry(tuple(head), (), entry.number)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.features.queue import phrases
 from bot.features.queue.model import Percentiles, Queue, ScopeQueue, Share
 from bot.model import outline_parts as ol
 from bot.model.windows import format_local
@@ -48,11 +49,11 @@ def queue_section(queue: Queue, lang: str, *, brief: bool = True) -> ol.Section:
         blocks.append(_first_timers(queue, lang))
     notes = [*queue.notes]
     if not queue.measured:
-        notes.append(w.text(lang, "queue_not_measured"))
+        notes.append(phrases.said(lang, "not_measured"))
     if notes:
         entries = tuple(ol.Entry((ol.Theirs(n, 300),)) for n in dict.fromkeys(notes))
         blocks.append(ol.Block(w.text(lang, "notes"), entries, "list"))
-    return ol.Section("queue", w.text(lang, "queue"), tuple(blocks))
+    return ol.Section("queue", phrases.said(lang, "heading"), tuple(blocks))
 
 
 def _empty(scope: ScopeQueue) -> bool:
@@ -67,7 +68,7 @@ def _empty(scope: ScopeQueue) -> bool:
 
 def _name(queue: Queue, key: str | None, lang: str) -> str:
     if key is None:
-        return w.text(lang, "queue_repo")
+        return phrases.said(lang, "repo")
     return queue.catalog.topic_name(key, lang)
 
 
@@ -80,12 +81,12 @@ def _detail(queue: Queue, scope: ScopeQueue, lang: str) -> ol.Block:
     entries = [ol.Entry((ol.Our(_waiting_line(scope, lang)),))]
     for aged in scope.oldest:
         item = queue.items[aged.number]
-        key = "queue_since_ready" if aged.since == "ready" else "queue_waited"
+        key = "since_ready" if aged.since == "ready" else "waited"
         head: list[ol.Part] = [
             _ref(queue, aged.number),
             ol.Our(" "),
             ol.Theirs(item.title),
-            ol.Our(" — " + w.text(lang, key, age=w.duration(lang, aged.days * 24))),
+            ol.Our(" — " + phrases.said(lang, key, age=w.duration(lang, aged.days * 24))),
         ]
         if item.author:
             head += [ol.Our(w.SEP[lang]), ol.Theirs(item.author, ol.LOGIN_LIMIT)]
@@ -96,9 +97,9 @@ def _detail(queue: Queue, scope: ScopeQueue, lang: str) -> ol.Block:
         ol.Entry(
             (
                 ol.Our(
-                    w.text(
+                    phrases.said(
                         lang,
-                        "queue_on_author",
+                        "on_author",
                         n=scope.on_author,
                         changes=scope.changes_requested,
                         rebase=scope.needs_rebase,
@@ -114,10 +115,10 @@ def _detail(queue: Queue, scope: ScopeQueue, lang: str) -> ol.Block:
 
 
 def _waiting_line(scope: ScopeQueue, lang: str) -> str:
-    said = w.text(lang, "queue_waiting", n=scope.waiting)
-    over = [w.text(lang, "queue_over", n=n, days=days) for days, n in scope.over]
+    said = phrases.said(lang, "waiting", n=scope.waiting)
+    over = [phrases.said(lang, "over", n=n, days=days) for days, n in scope.over]
     if scope.discussed:
-        over.append(w.text(lang, "queue_discussed", n=scope.discussed))
+        over.append(phrases.said(lang, "discussed", n=scope.discussed))
     return w.SEP[lang].join([said, *over])
 
 
@@ -128,14 +129,14 @@ def _refs(queue: Queue, numbers: Sequence[int], shown: int, lang: str) -> list[o
             parts.append(ol.Our(w.LIST_SEP[lang]))
         parts.append(_ref(queue, number))
     if len(numbers) > shown:
-        parts.append(ol.Our(w.text(lang, "queue_more", n=len(numbers) - shown)))
+        parts.append(ol.Our(phrases.said(lang, "more", n=len(numbers) - shown)))
     return parts
 
 
 def _ready_line(queue: Queue, scope: ScopeQueue, lang: str) -> ol.Line:
     if not scope.ready:
-        return (ol.Our(w.text(lang, "queue_ready_none")),)
-    line: list[ol.Part] = [ol.Our(w.text(lang, "queue_ready", n=scope.ready))]
+        return (ol.Our(phrases.said(lang, "ready_none")),)
+    line: list[ol.Part] = [ol.Our(phrases.said(lang, "ready", n=scope.ready))]
     line += _refs(queue, scope.ready_items, READY_SHOWN, lang)
     return tuple(line)
 
@@ -143,17 +144,17 @@ def _ready_line(queue: Queue, scope: ScopeQueue, lang: str) -> ol.Line:
 def _stale_line(queue: Queue, scope: ScopeQueue, lang: str) -> ol.Line:
     days = queue.rules.stale.soon_days
     if not scope.stale_soon:
-        return (ol.Our(w.text(lang, "queue_stale_none", days=days)),)
-    line: list[ol.Part] = [ol.Our(w.text(lang, "queue_stale", n=scope.stale_soon, days=days))]
+        return (ol.Our(phrases.said(lang, "stale_none", days=days)),)
+    line: list[ol.Part] = [ol.Our(phrases.said(lang, "stale", n=scope.stale_soon, days=days))]
     for index, soon in enumerate(scope.stale_items[:STALE_SHOWN]):
         if index:
             line.append(ol.Our(w.LIST_SEP[lang]))
         day = soon.closes_at.astimezone(queue.window.start.tzinfo).strftime("%m-%d")
         due = soon.closes_at <= queue.generated_at
-        said = w.text(lang, "queue_due") if due else w.text(lang, "queue_closes", day=day)
+        said = phrases.said(lang, "due") if due else phrases.said(lang, "closes", day=day)
         line += [_ref(queue, soon.number), ol.Our(said)]
     if scope.stale_soon > STALE_SHOWN:
-        line.append(ol.Our(w.text(lang, "queue_more", n=scope.stale_soon - STALE_SHOWN)))
+        line.append(ol.Our(phrases.said(lang, "more", n=scope.stale_soon - STALE_SHOWN)))
     return tuple(line)
 
 
@@ -168,7 +169,7 @@ def _times_entries(queue: Queue, scope: ScopeQueue, lang: str) -> list[ol.Entry]
         line = _metric(lang, key, getattr(now, key), getattr(before, key), period)
         sub: list[ol.Line] = []
         if key == "first_review" and now.merged_unreviewed:
-            sub.append((ol.Our(w.text(lang, "queue_unreviewed", n=now.merged_unreviewed)),))
+            sub.append((ol.Our(phrases.said(lang, "unreviewed", n=now.merged_unreviewed)),))
         if key == "first_response":
             shares = [_share(lang, 24, now.unanswered_24h), _share(lang, 72, now.unanswered_72h)]
             said = w.SEP[lang].join(shares)
@@ -177,7 +178,7 @@ def _times_entries(queue: Queue, scope: ScopeQueue, lang: str) -> list[ol.Entry]
                     _share(lang, 24, before.unanswered_24h),
                     _share(lang, 72, before.unanswered_72h),
                 ]
-                said += w.text(lang, "queue_shares_before", period=period)
+                said += phrases.said(lang, "shares_before", period=period)
                 said += w.SEP[lang].join(earlier)
             sub.append((ol.Our(said),))
         entries.append(ol.Entry((ol.Our(line),), tuple(sub)))
@@ -187,28 +188,28 @@ def _times_entries(queue: Queue, scope: ScopeQueue, lang: str) -> list[ol.Entry]
 def _period(queue: Queue, lang: str) -> str:
     days = queue.rules.previous_days
     if days % 7 == 0:
-        return w.text(lang, "queue_period_weeks", weeks=days // 7)
-    return w.text(lang, "queue_period_days", days=days)
+        return phrases.said(lang, "period_weeks", weeks=days // 7)
+    return phrases.said(lang, "period_days", days=days)
 
 
 def _metric(lang: str, key: str, now: Percentiles, before: Percentiles, period: str) -> str:
-    metric = w.text(lang, f"metric_{key}")
+    metric = phrases.said(lang, f"metric_{key}")
     if now.median is None or now.p90 is None:
-        said = w.text(lang, "queue_metric_none", metric=metric)
+        said = phrases.said(lang, "metric_none", metric=metric)
     else:
-        said = w.text(
+        said = phrases.said(
             lang,
-            "queue_metric",
+            "metric",
             metric=metric,
             median=w.duration(lang, now.median),
             p90=w.duration(lang, now.p90),
             n=now.n,
         )
     if before.median is None or before.p90 is None:
-        return said + w.text(lang, "queue_previous_none", period=period)
-    said += w.text(
+        return said + phrases.said(lang, "previous_none", period=period)
+    said += phrases.said(
         lang,
-        "queue_previous",
+        "previous",
         period=period,
         median=w.duration(lang, before.median),
         p90=w.duration(lang, before.p90),
@@ -218,17 +219,17 @@ def _metric(lang: str, key: str, now: Percentiles, before: Percentiles, period: 
         return said
     delta = now.median - before.median
     if abs(delta) < 0.05:
-        return said + w.text(lang, "queue_same")
-    change = "queue_faster" if delta < 0 else "queue_slower"
-    return said + w.text(lang, change, delta=w.duration(lang, abs(delta)))
+        return said + phrases.said(lang, "same")
+    change = "faster" if delta < 0 else "slower"
+    return said + phrases.said(lang, change, delta=w.duration(lang, abs(delta)))
 
 
 def _share(lang: str, hours: int, share: Share) -> str:
     if share.percent is None:
-        return w.text(lang, "queue_unanswered_none", hours=hours)
-    return w.text(
+        return phrases.said(lang, "unanswered_none", hours=hours)
+    return phrases.said(
         lang,
-        "queue_unanswered",
+        "unanswered",
         hours=hours,
         percent=f"{share.percent:.0f}%",
         late=share.unanswered,
@@ -239,9 +240,9 @@ def _share(lang: str, hours: int, share: Share) -> str:
 def _brief_line(queue: Queue, scope: ScopeQueue, lang: str) -> str:
     over = dict(scope.over)
     days = 7 if 7 in over else (max(over) if over else 7)
-    said = w.text(
+    said = phrases.said(
         lang,
-        "queue_brief",
+        "brief",
         name=_name(queue, scope.key, lang),
         waiting=scope.waiting,
         old=over.get(days, 0),
@@ -252,16 +253,16 @@ def _brief_line(queue: Queue, scope: ScopeQueue, lang: str) -> str:
     )
     review = scope.times.current.first_review if scope.times else None
     if review is not None and review.median is not None:
-        said += w.text(
-            lang, "queue_brief_times", median=w.duration(lang, review.median), n=review.n
+        said += phrases.said(
+            lang, "brief_times", median=w.duration(lang, review.median), n=review.n
         )
     return said
 
 
 def _repository(queue: Queue, repo: ScopeQueue, lang: str) -> ol.Block:
-    line = w.text(
+    line = phrases.said(
         lang,
-        "queue_repo_line",
+        "repo_line",
         waiting=repo.waiting,
         author=repo.on_author,
         ready=repo.ready,
@@ -274,24 +275,24 @@ def _repository(queue: Queue, repo: ScopeQueue, lang: str) -> ol.Block:
 
 
 def _first_timers(queue: Queue, lang: str) -> ol.Block:
-    line: list[ol.Part] = [ol.Our(w.text(lang, "queue_first_timers"))]
+    line: list[ol.Part] = [ol.Our(phrases.said(lang, "first_timers"))]
     for index, person in enumerate(queue.first_timers):
         if index:
             line.append(ol.Our(w.LIST_SEP[lang]))
-        how = w.text(lang, "queue_first_merged" if person.how == "merged" else "queue_first_opened")
+        how = phrases.said(lang, "first_merged" if person.how == "merged" else "first_opened")
         line += [
             ol.Theirs(person.login, ol.LOGIN_LIMIT),
-            ol.Our(w.text(lang, "queue_how", how=how)),
+            ol.Our(phrases.said(lang, "how", how=how)),
         ]
         for position, number in enumerate(person.numbers):
             line += [ol.Our(w.LIST_SEP[lang]) if position else ol.Our(""), _ref(queue, number)]
-        line.append(ol.Our(w.text(lang, "queue_how_end")))
+        line.append(ol.Our(phrases.said(lang, "how_end")))
     return ol.Block(None, (ol.Entry(tuple(line)),), "text")
 
 
 def queue_title(queue: Queue, lang: str) -> str:
-    key = "queue_title" if queue.repo == "vllm-project/vllm" else "queue_title_other"
-    title = w.text(lang, key, repo=queue.repo, label=queue.window.label)
+    key = "title" if queue.repo == "vllm-project/vllm" else "title_other"
+    title = phrases.said(lang, key, repo=queue.repo, label=queue.window.label)
     if queue.topic:
         title += w.text(lang, "topic_suffix", topic=queue.catalog.topic_name(queue.topic, lang))
     return title
@@ -300,4 +301,4 @@ def queue_title(queue: Queue, lang: str) -> str:
 def queue_context(queue: Queue, lang: str) -> str:
     window = f"{format_local(queue.window.start)} ~ {format_local(queue.window.end)}"
     now = format_local(queue.generated_at.astimezone(queue.window.start.tzinfo))
-    return w.text(lang, "queue_asof", now=now, window=window)
+    return phrases.said(lang, "asof", now=now, window=window)

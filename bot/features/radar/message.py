@@ -67,7 +67,7 @@ def radar_section(radar: Radar, lang: str) -> ol.Section:
         blocks.append(_text(said(lang, "none_broke")))
     notes = [sentence(line, lang) for line in (reverts, precision_line(radar, lang)) if line]
     if notes:
-        blocks.append(_text(("" if lang == "zh" else " ").join(notes)))
+        blocks.append(_text(said(lang, "sentence_sep").join(notes)))
     once = pins_said_once(radar.pins, lang)
     if once:
         blocks.append(_text(once))

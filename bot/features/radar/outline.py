@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any
 
+from bot.features.radar import phrases
 from bot.features.radar.model import UPSTREAM, Culprit, OpenBreak, Pin, PluginLink, Radar
 from bot.features.radar.render import day, fix_stood, open_text, ref_url, reverts_said_once, short
 from bot.features.radar.render_json import radar_to_dict
@@ -27,36 +28,6 @@ from bot.model import outline_parts as ol
 from bot.model.report import Report
 from formatters import wording as w
 from formatters._text import item_url
-
-# The culprit's facts, in both languages (kept here until formatters.wording takes them).
-WORDS = {
-    "en": {
-        "by": "by ",
-        "merged": "merged {day}",
-        "reverted": "reverted by ",
-        "reverted_on": " on {day}",
-        "not_reverted": "not reverted as of {day}",
-        "revert_unknown": "revert not known",
-        "sep": ", ",
-        "corrections": "Culprits corrected by readers (/vllm-radar wrong): {n}; "
-        "{precision} of those named not corrected, {unconfirmed} unconfirmed by an upstream "
-        "revert.",
-        "reverts_unknown": "Whether upstream reverted them is not known: the archive does not "
-        "hold vLLM's PRs since they merged.",
-    },
-    "zh": {
-        "by": "作者 ",
-        "merged": "{day} 合并",
-        "reverted": "已被 ",
-        "reverted_on": " 于 {day} 回退",
-        "not_reverted": "截至 {day} 未被回退",
-        "revert_unknown": "是否回退未知",
-        "sep": "，",
-        "corrections": "读者更正的归因（/vllm-radar wrong）：{n} 处；{precision} 的归因未被更正，"
-        "{unconfirmed} 个未经上游回退确认。",
-        "reverts_unknown": "是否已被上游回退未知：存档中没有它们合并之后的 vLLM PR。",
-    },
-}
 
 CHAT_CULPRITS = 5  # in the chat reply, like its other sections
 HEADLINE_REFS = 3  # upstream numbers in the first message's line
@@ -82,22 +53,22 @@ def headline_line(radar: Radar, lang: str) -> str | None:
         plugins = dict.fromkeys(short(p) for c in radar.culprits for p in c.plugins)
         keys = [c.ref.key for c in radar.culprits]
         refs = sep.join(keys[:HEADLINE_REFS])
-        refs += w.text(lang, "plugins_line_more") if len(keys) > HEADLINE_REFS else ""
-        said = w.text(lang, "plugins_line", plugins=sep.join(plugins), refs=refs)
+        refs += phrases.said(lang, "plugins_line_more") if len(keys) > HEADLINE_REFS else ""
+        said = phrases.said(lang, "plugins_line", plugins=sep.join(plugins), refs=refs)
     elif radar.open:
         said = ""
     else:
-        said = w.text(lang, "plugins_line_none")
+        said = phrases.said(lang, "plugins_line_none")
     if radar.open:  # a reader who stops here learns what is broken now
         names = sep.join(dict.fromkeys(short(b.plugin_repo) for b in radar.open))
         if said:
-            said += w.SEP[lang] + w.text(lang, "plugins_line_open", plugins=names)
+            said += w.SEP[lang] + phrases.said(lang, "plugins_line_open", plugins=names)
         else:
-            said = w.text(lang, "plugins_line_only_open", plugins=names)
+            said = phrases.said(lang, "plugins_line_only_open", plugins=names)
     if late:
         names = sep.join(short(pin.plugin_repo) for pin in late)
         days = f"{radar.late_after_days:g}"
-        said += w.SEP[lang] + w.text(lang, "plugins_line_late", plugins=names, days=days)
+        said += w.SEP[lang] + phrases.said(lang, "plugins_line_late", plugins=names, days=days)
     return said
 
 
@@ -151,23 +122,26 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
         entries = tuple(
             culprit_entry(g, lang, until, not unknown) for g in by_fixes(radar.culprits)
         )
-        blocks.append(ol.Block(w.text(lang, "plugins_broke"), entries, "numbered"))
+        blocks.append(ol.Block(phrases.said(lang, "plugins_broke"), entries, "numbered"))
     if radar.open:
         entries = tuple(open_entry(found, lang) for found in radar.open)
-        blocks.append(ol.Block(w.text(lang, "plugins_open"), entries))
+        blocks.append(ol.Block(phrases.said(lang, "plugins_open"), entries))
     if late:
         lines = tuple(ol.Entry((ol.Our(_lag(pin, lang)),)) for pin in late)
-        blocks.append(ol.Block(w.text(lang, "plugins_lag", days=f"{lag_days:g}"), lines))
+        blocks.append(ol.Block(phrases.said(lang, "plugins_lag", days=f"{lag_days:g}"), lines))
     fixes = sum(1 for link in radar.links if link.relation == "breakage-fix")
     upgrades = sum(1 for link in radar.links if link.relation == "upgrade")
-    said = w.text(lang, "plugins_counts", links=len(radar.links), fixes=fixes, upgrades=upgrades)
-    more = w.text(lang, "plugins_more", label=radar.window.label)
-    space = "" if lang == "zh" else " "
+    said = phrases.said(
+        lang, "plugins_counts", links=len(radar.links), fixes=fixes, upgrades=upgrades
+    )
+    more = phrases.said(lang, "plugins_more", label=radar.window.label)
+    space = phrases.said(lang, "sentence_sep")
     if unknown:
-        said += space + WORDS[lang]["reverts_unknown"]
+        said += space + phrases.said(lang, "plugins_reverts_unknown")
     if radar.corrections and radar.precision is not None:  # readers said the radar was wrong
-        words = WORDS[lang]["corrections"]
-        said += space + words.format(
+        said += space + phrases.said(
+            lang,
+            "plugins_corrections",
             n=len(radar.corrections),
             precision=f"{radar.precision:.0%}",
             unconfirmed=radar.attributions - radar.confirmed,
@@ -176,7 +150,7 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
     if not radar.complete:  # a plugin that could not be read: the section is not the whole
         notes = tuple(ol.Entry((ol.Theirs(note, 300),)) for note in radar.notes)
         blocks.append(ol.Block(w.text(lang, "notes"), notes))
-    return ol.Section("plugins", w.text(lang, "plugins"), tuple(blocks))
+    return ol.Section("plugins", phrases.said(lang, "plugins"), tuple(blocks))
 
 
 def by_fixes(culprits: tuple[Culprit, ...]) -> list[list[Culprit]]:
@@ -208,7 +182,7 @@ def culprit_entry(
             head += [ol.Our(" "), ol.Theirs(culprit.title)]
     first = group[0]
     names = w.LIST_SEP[lang].join(short(repo) for repo in first.plugins)
-    head.append(ol.Our(w.text(lang, "plugins_broke_one", plugins=names)))
+    head.append(ol.Our(phrases.said(lang, "plugins_broke_one", plugins=names)))
     lines = tuple(_fixes(repo, first.fixes, lang, until) for repo in first.plugins)
     facts = _facts(group, lang, until.tzinfo, reverts, upstream)
     # Told again (the same upstream PR among the key changes): the fixes are what is new.
@@ -222,7 +196,7 @@ def _facts(
     merged 2025-09-20, not reverted as of 2025-09-23` (the number only when the entry has
     several; the revert left out when not known and `reverts` is False: the section says it
     once)."""
-    words = WORDS[lang]
+    words = phrases.RADAR_TEXT[lang]
     lines = []
     for culprit in group:
         if culprit.merged_at is None and culprit.author is None:
@@ -232,14 +206,16 @@ def _facts(
             line.append(ol.Our(f"{upstream}#{culprit.ref.number} "))
         said: list[list[ol.Part]] = []
         if culprit.author:
-            said.append([ol.Our(words["by"]), ol.Theirs(f"@{culprit.author}", ol.LOGIN_LIMIT)])
+            said.append(
+                [ol.Our(words["plugins_by"]), ol.Theirs(f"@{culprit.author}", ol.LOGIN_LIMIT)]
+            )
         if culprit.merged_at is not None:
             said.append([ol.Our(words["merged"].format(day=day(culprit.merged_at, tz)))])
             if reverts or culprit.reverted is not None:
                 said.append(_revert(culprit, words, tz, upstream))
         for index, parts in enumerate(said):
             if index:
-                line.append(ol.Our(words["sep"]))
+                line.append(ol.Our(words["fact_sep"]))
             line += parts
         lines.append(tuple(line))
     return tuple(lines)
@@ -252,9 +228,9 @@ def _revert(
     if revert is not None:
         url = item_url(UPSTREAM, "pr", revert.number)
         return [
-            ol.Our(words["reverted"]),
+            ol.Our(words["plugins_reverted"]),
             ol.Ref(revert.number, url, upstream),
-            ol.Our(words["reverted_on"].format(day=day(revert.merged_at, tz))),
+            ol.Our(words["plugins_reverted_on"].format(day=day(revert.merged_at, tz))),
         ]
     if culprit.reverts_read_until is not None:  # the archive holds vLLM's PRs up to then
         return [ol.Our(words["not_reverted"].format(day=day(culprit.reverts_read_until, tz)))]
@@ -262,7 +238,7 @@ def _revert(
 
 
 def _fixes(repo: str, fixes: tuple[PluginLink, ...], lang: str, until: datetime) -> ol.Line:
-    line: list[ol.Part] = [ol.Our(w.text(lang, "plugins_fixed", plugin=short(repo)))]
+    line: list[ol.Part] = [ol.Our(phrases.said(lang, "plugins_fixed", plugin=short(repo)))]
     for index, link in enumerate(f for f in fixes if f.plugin_repo == repo):
         if index:
             line.append(ol.Our(w.LIST_SEP[lang]))
@@ -287,7 +263,7 @@ def open_entry(found: OpenBreak, lang: str) -> ol.Entry:
 
 
 def _lag(pin: Pin, lang: str) -> str:
-    line = w.text(
+    line = phrases.said(
         lang,
         "plugins_lag_line",
         plugin=short(pin.plugin_repo),
@@ -295,7 +271,7 @@ def _lag(pin: Pin, lang: str) -> str:
         days=f"{pin.behind_days:g}",
     )
     if pin.growing:  # the pin stood still while main moved on: not a bump on its cadence
-        line += w.text(lang, "plugins_growing", days=f"{pin.unchanged_days:g}")
+        line += phrases.said(lang, "plugins_growing", days=f"{pin.unchanged_days:g}")
     return line
 
 

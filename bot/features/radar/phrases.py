@@ -1,6 +1,6 @@
-"""Every phrase of the standalone breakage radar (`vllm-report radar`, `/vllm-radar`) by key,
-in English and Chinese side by side (the daily report's Plugins section has its own in
-formatters.phrases). `said(lang, key, **values)` fills one in."""
+"""Every phrase of the breakage radar by key, in English and Chinese side by side: the
+standalone radar's (`vllm-report radar`, `/vllm-radar`) and the daily report's Plugins
+section's (`plugins_…`). `said(lang, key, **values)` fills one in."""
 
 from __future__ import annotations
 
@@ -109,6 +109,37 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         # A note the radar's windows gave (bot.collect words them in English).
         "plugin_note": "{plugins}: {note}",
         "label_days": "last {days} days",
+        # Sentences run together: a space between them in English, none in Chinese.
+        "sentence_sep": " ",
+        # -- the daily report's Plugins section (bot.features.radar.outline) --
+        "plugins": "🔌 Plugins",
+        "plugins_broke": "Upstream changes that broke plugins",
+        "plugins_broke_one": " — broke {plugins}",
+        "plugins_line": "Plugins: upstream broke {plugins} ({refs})",
+        "plugins_line_none": "Plugins: nothing upstream broke them",
+        "plugins_line_late": "{plugins} pinned over {days} days behind main",
+        "plugins_line_open": "still broken in {plugins}",
+        "plugins_line_only_open": "Plugins: still broken in {plugins}",
+        "plugins_open": "Still broken at the day's end",
+        "plugins_line_more": ", …",
+        "plugins_fixed": "fixed in {plugin}: ",
+        "plugins_lag": "Pins behind upstream by more than {days} days",
+        "plugins_lag_line": "{plugin}: {commits} commits, {days} days behind main",
+        "plugins_growing": ", growing: unchanged for {days} days",
+        "plugins_counts": "{links} plugin PRs and issues cite upstream vLLM ({fixes} fixing a "
+        "break, {upgrades} moving to a newer vLLM).",
+        "plugins_more": "Every link and pin: /vllm-radar {label} in chat, `vllm-report radar "
+        "{label}` on the command line.",
+        # The culprit's facts in the section (its `merged`, `not_reverted`, `revert_unknown` and
+        # `fact_sep` are the radar's own above), and what the counts line adds.
+        "plugins_by": "by ",
+        "plugins_reverted": "reverted by ",
+        "plugins_reverted_on": " on {day}",
+        "plugins_corrections": "Culprits corrected by readers (/vllm-radar wrong): {n}; "
+        "{precision} of those named not corrected, {unconfirmed} unconfirmed by an upstream "
+        "revert.",
+        "plugins_reverts_unknown": "Whether upstream reverted them is not known: the archive does "
+        "not hold vLLM's PRs since they merged.",
     },
     "zh": {
         "title": "插件故障雷达 · {label}",
@@ -204,6 +235,32 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "fix_or": "，或",
         "plugin_note": "{plugins}：{note}",
         "label_days": "最近 {days} 天",
+        "sentence_sep": "",
+        # -- the daily report's Plugins section --
+        "plugins": "🔌 硬件插件",
+        "plugins_broke": "导致插件出错的上游改动",
+        "plugins_broke_one": " — 导致 {plugins} 出错",
+        "plugins_line": "插件：上游改动导致 {plugins} 出错（{refs}）",
+        "plugins_line_none": "插件：没有上游改动导致出错",
+        "plugins_line_late": "{plugins} 锁定的 vLLM 落后 main 超过 {days} 天",
+        "plugins_line_open": "{plugins} 仍有未解决的故障",
+        "plugins_line_only_open": "插件：{plugins} 仍有未解决的故障",
+        "plugins_open": "截至当日结束仍未解决的故障",
+        "plugins_line_more": " 等",
+        "plugins_fixed": "{plugin} 的修复：",
+        "plugins_lag": "vLLM 锁定提交落后 main 超过 {days} 天",
+        "plugins_lag_line": "{plugin}：落后 {commits} 个提交、{days} 天",
+        "plugins_growing": "，差距仍在扩大（已 {days} 天未更新）",
+        "plugins_counts": "{links} 个插件 PR 与 Issue 引用了上游 vLLM（{fixes} 个修复故障，"
+        "{upgrades} 个升级 vLLM 版本）。",
+        "plugins_more": "查看全部记录与锁定提交：在聊天中用 /vllm-radar {label}，"
+        "命令行用 `vllm-report radar {label}`。",
+        "plugins_by": "作者 ",
+        "plugins_reverted": "已被 ",
+        "plugins_reverted_on": " 于 {day} 回退",
+        "plugins_corrections": "读者更正的归因（/vllm-radar wrong）：{n} 处；"
+        "{precision} 的归因未被更正，{unconfirmed} 个未经上游回退确认。",
+        "plugins_reverts_unknown": "是否已被上游回退未知：存档中没有它们合并之后的 vLLM PR。",
     },
 }
 

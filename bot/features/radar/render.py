@@ -275,7 +275,7 @@ FIXES = ("names", "token", "limit", "url", "network", "later")
 
 
 def _joined_sentences(sentences: list[str], lang: str) -> str:
-    return ("" if lang == "zh" else " ").join(sentences)
+    return said(lang, "sentence_sep").join(sentences)
 
 
 # -- Markdown --------------------------------------------------------------------------
@@ -423,7 +423,7 @@ def _md_why(ref: UpstreamRef, lang: str = "en") -> str:
     found = said(lang, why, days=LONG_BEFORE_DAYS) if key and has(lang, why) else None
     if not found:
         return ""
-    return f" ({found})" if lang == "en" else f"（{found}）"
+    return said(lang, "facts", facts=found)
 
 
 def _md_text(text: str) -> str:

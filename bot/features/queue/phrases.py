@@ -1,0 +1,111 @@
+"""Every phrase of the review queue (`vllm-report queue`, `/vllm-queue`, its part of the
+daily report) by key, in English and Chinese side by side: the words
+bot.features.queue.outline fills in. `said(lang, key, **values)` fills one in; the words it
+shares with the daily report (notes, a topic's suffix, durations, separators) are
+formatters.phrases'."""
+
+from __future__ import annotations
+
+QUEUE_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "heading": "🚦 Review queue",
+        "title": "vLLM review queue · {label}",
+        "title_other": "{repo} review queue · {label}",
+        "asof": "Lists as GitHub shows them at {now}; response times of {window}",
+        "repo": "Whole repository",
+        "waiting": "⏳ {n} waiting for review",
+        "over": "{n} over {days} days",
+        "waited": "waiting {age}",
+        "since_ready": "waiting {age} since marked ready",
+        "on_author": "✋ {n} waiting on their authors: {changes} changes requested · "
+        "{rebase} need a rebase",
+        "ready": "✅ {n} ready to land (approved): ",
+        "ready_none": "✅ none ready to land (approved)",
+        "stale": "⏰ {n} closed by the stale workflow within {days} days unless touched: ",
+        "stale_none": "⏰ nothing closed by the stale workflow within {days} days",
+        "closes": " (closes {day})",
+        "due": " (due at its next run)",
+        "how": " ({how} ",
+        "how_end": ")",
+        "shares_before": "; {period}: ",
+        "more": " +{n} more",
+        "metric_first_review": "First review of merged PRs",
+        "metric_merge": "Time to merge",
+        "metric_first_response": "First answer to new issues",
+        "metric": "⏱ {metric}: median {median} · P90 {p90} (n={n})",
+        "metric_none": "⏱ {metric}: none in this window",
+        "previous": "; {period}: median {median} · P90 {p90} (n={n})",
+        "previous_none": "; {period}: none",
+        "faster": ", {delta} faster",
+        "slower": ", {delta} slower",
+        "same": ", unchanged",
+        "period_weeks": "the {weeks} weeks before",
+        "period_days": "the {days} days before",
+        "unanswered": "unanswered after {hours} h: {percent} ({late} of {eligible})",
+        "unanswered_none": "unanswered after {hours} h: none old enough yet",
+        "unreviewed": "{n} merged without a review by a person",
+        "brief": "{name}: {waiting} waiting ({old} over {days} days) · {author} on authors"
+        " · {ready} ready · {stale} stale soon",
+        "brief_times": " · first review {median} (n={n})",
+        "discussed": "{n} more reviewed but not decided yet",
+        "repo_line": "{waiting} with no review at all · {author} waiting on authors · "
+        "{ready} ready to land · {stale} closed by the stale workflow within {days} days",
+        "first_timers": "👋 First-time contributors: ",
+        "first_merged": "first merged PR",
+        "first_opened": "first PR",
+        "not_measured": "Response times need a GitHub token; not measured.",
+        "nothing": "Nothing is waiting.",
+    },
+    "zh": {
+        "heading": "🚦 审阅队列",
+        "title": "vLLM 审阅队列 · {label}",
+        "title_other": "{repo} 审阅队列 · {label}",
+        "asof": "列表为 GitHub 在 {now} 的状态；响应时间统计区间：{window}",
+        "repo": "整个仓库",
+        "waiting": "⏳ {n} 个 PR 等待审阅",
+        "over": "超过 {days} 天 {n} 个",
+        "waited": "已等待 {age}",
+        "since_ready": "标记为可审阅后已等待 {age}",
+        "on_author": "✋ {n} 个等待作者处理：要求修改 {changes} 个 · 需要 rebase {rebase} 个",
+        "ready": "✅ {n} 个已批准、可合并：",
+        "ready_none": "✅ 暂无已批准、可合并的 PR",
+        "stale": "⏰ {n} 项将在 {days} 天内被过期清理流程自动关闭（除非有新动态）：",
+        "stale_none": "⏰ {days} 天内没有将被过期清理流程自动关闭的项",
+        "closes": "（{day} 关闭）",
+        "due": "（下次运行即关闭）",
+        "how": "（{how} ",
+        "how_end": "）",
+        "shares_before": "；{period}：",
+        "more": " 及另外 {n} 项",
+        "metric_first_review": "已合并 PR 的首次审阅用时",
+        "metric_merge": "合并用时",
+        "metric_first_response": "新 Issue 的首次回复用时",
+        "metric": "⏱ {metric}：中位数 {median} · P90 {p90}（n={n}）",
+        "metric_none": "⏱ {metric}：本窗口暂无",
+        "previous": "；{period}：中位数 {median} · P90 {p90}（n={n}）",
+        "previous_none": "；{period}：无",
+        "faster": "，缩短 {delta}",
+        "slower": "，延长 {delta}",
+        "same": "，持平",
+        "period_weeks": "此前 {weeks} 周",
+        "period_days": "此前 {days} 天",
+        "unanswered": "{hours} 小时后仍无回复：{percent}（{eligible} 个中 {late} 个）",
+        "unanswered_none": "{hours} 小时后仍无回复：暂无足够早的 Issue",
+        "unreviewed": "{n} 个未经人工审阅即合并",
+        "brief": "{name}：等待审阅 {waiting}（超过 {days} 天 {old}）· 等待作者 {author}"
+        " · 可合并 {ready} · 即将过期 {stale}",
+        "brief_times": " · 首次审阅 {median}（n={n}）",
+        "discussed": "另有 {n} 个已有审阅、尚未决定",
+        "repo_line": "无任何审阅 {waiting} · 等待作者 {author} · 可合并 {ready} · "
+        "{days} 天内将被过期关闭 {stale}",
+        "first_timers": "👋 首次贡献者：",
+        "first_merged": "首个合并的 PR",
+        "first_opened": "首个 PR",
+        "not_measured": "响应时间需要 GitHub token，未统计。",
+        "nothing": "没有等待中的 PR。",
+    },
+}
+
+
+def said(lang: str, key: str, **values: object) -> str:
+    return QUEUE_TEXT[lang][key].format(**values)

@@ -26,7 +26,8 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.app import ci, open_bot
+from bot.app import open_bot
+from bot.features.ci.service import ci_service
 from bot.model.rules import load_rules
 from bot.model.windows import Window, day_window
 from config.settings import load_settings
@@ -91,7 +92,7 @@ def main() -> None:
         )
         clock = [datetime(2026, 3, 1, tzinfo=UTC)]
         bot = open_bot(load_settings(), load_rules(None), clock=lambda: clock[0])
-        service = ci(bot)
+        service = ci_service(bot.context())
         assert service is not None, "VLLM_REPORT_CI_URL is set above"
         counts = Counts(dashboard, github)
 

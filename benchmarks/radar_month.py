@@ -32,10 +32,11 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.app import open_bot, radar
+from bot.app import open_bot
 from bot.features.radar.message import radar_message
 from bot.features.radar.model import Radar
 from bot.features.radar.render import render_radar_markdown
+from bot.features.radar.service import radar_service
 from bot.model.rules import load_rules
 from bot.model.windows import parse_window
 from bot.platforms.registry import SLACK
@@ -87,7 +88,7 @@ def main() -> None:
         if not args.anonymous:  # the radar runs with a token (the daily run needs one)
             os.environ["GITHUB_TOKEN"] = "ghp-benchmark"
         bot = open_bot(load_settings(), load_rules(None), clock=lambda: NOW)
-        service = radar(bot)
+        service = radar_service(bot.context())
         first, last = month_window_days()
         window = parse_window(
             args.window or f"{first}..{last}",

@@ -28,8 +28,8 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.app import open_bot, radar
-from bot.features.radar.service import RadarService
+from bot.app import open_bot
+from bot.features.radar.service import RadarService, radar_service
 from bot.model.rules import load_rules
 from bot.model.windows import Window, day_window, parse_window
 from config.settings import load_settings
@@ -72,7 +72,7 @@ def scenario(
         )
         bot = open_bot(load_settings(), load_rules(None), clock=lambda: NOW)
         try:
-            service = radar(bot)
+            service = radar_service(bot.context())
             cold = measured(fake, lambda: work(service))
             warm = measured(fake, lambda: work(service))
             shown = measured(fake, lambda: [service.archived(day) for day in days])

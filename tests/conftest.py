@@ -36,6 +36,41 @@ SLOW_FILES = frozenset(
         "test_site_in_a_browser.py",
     }
 )
+# Single slow tests in files whose other tests are quick (each over 15 s on 2 busy cores):
+# end-to-end runs that collect real days, post them and build the site with its charts
+# (`file::test`, every parametrization; the file's path under tests/).
+SLOW_TESTS = frozenset(
+    {
+        "cli/test_first_use.py::test_post_cannot_overwrite_the_full_report_with_a_short_one",
+        "cli/test_progress.py::test_site_build_tells_the_day_it_makes_on_a_terminal_only",
+        "cli/test_site_build.py::test_days_published_at_another_cutoff_are_named_not_silently_missing",
+        "features/personal/test_digests.py::test_a_closed_pr_is_never_a_review_request",
+        "features/personal/test_digests.py::test_a_person_gets_one_dm_a_run_with_a_group_per_subscription",
+        "features/personal/test_digests.py::test_a_weekly_digest_says_which_of_its_days_were_not_collected",
+        "features/personal/test_digests.py::test_on_the_weekly_day_the_daily_group_comes_before_the_weekly_one",
+        "features/personal/test_digests.py::test_two_subscriptions_of_one_kind_are_two_groups_of_one_dm",
+        "features/queue/test_benchmark.py::test_queue_requests_stay_within_the_limits",
+        "service/test_site.py::test_a_backfilled_day_redraws_the_fortnight_after_it",
+        "service/test_site.py::test_a_rebuild_makes_again_only_the_days_whose_facts_changed",
+    }
+)
+TESTS = Path(__file__).parent
+# A renamed or moved test would silently stop being slow: every entry names a test.
+_GONE = [
+    name
+    for name in sorted(SLOW_TESTS)
+    if f"def {name.split('::')[1]}(" not in (TESTS / name.split("::")[0]).read_text("utf-8")
+]
+assert not _GONE, f"tests/conftest.py: SLOW_TESTS names no such test: {_GONE}"
+
+
+def _slow(item: pytest.Item) -> bool:
+    if item.get_closest_marker("postgres") or item.path.name in SLOW_FILES:
+        return True
+    if not item.path.is_relative_to(TESTS):
+        return False
+    name = getattr(item, "originalname", item.name)
+    return f"{item.path.relative_to(TESTS).as_posix()}::{name}" in SLOW_TESTS
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -46,7 +81,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     run_slow = config.getoption("--slow")
     skip = pytest.mark.skip(reason="a slow integration test: `pytest --slow` runs it")
     for item in items:
-        if item.get_closest_marker("postgres") or item.path.name in SLOW_FILES:
+        if _slow(item):
             item.add_marker(pytest.mark.slow)
             if not run_slow:
                 item.add_marker(skip)

@@ -1,11 +1,11 @@
-"""Composition root: every service is built and wired once (wiring.py) and handed down; the
+"""Composition root: the shared services are built and wired once per `open_bot`
+(wiring.py), the features walked from their declarations (features.py), and handed down; the
 CLI, the daily run and the slash commands share them. `serve` (serve.py) runs the bot."""
 
 from bot.app.features import table
 from bot.app.serve import serve
 from bot.app.wiring import (
     Bot,
-    ci,
     commands,
     daily_job,
     doctor,
@@ -14,15 +14,12 @@ from bot.app.wiring import (
     open_bot,
     post_once,
     prose_writer,
-    queue_digest,
-    radar,
     site_builder,
     transports,
 )
 
 __all__ = [
     "Bot",
-    "ci",
     "commands",
     "daily_job",
     "doctor",
@@ -31,8 +28,6 @@ __all__ = [
     "open_bot",
     "post_once",
     "prose_writer",
-    "queue_digest",
-    "radar",
     "serve",
     "site_builder",
     "table",

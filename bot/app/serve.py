@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.delivery import Destination
+from bot.features import declared
 from bot.model.errors import InputError, ServiceError
 from bot.observe.logs import event, problem
 from config.settings import Settings
@@ -26,7 +27,6 @@ from bot.app.wiring import (
     Bot,
     commands,
     daily_job,
-    queue_digest,
     start_workers,
     stop_workers,
     transports,
@@ -80,9 +80,9 @@ async def serve(bot: Bot, stop: asyncio.Event | None = None) -> None:
             leader.gate(job.run),
             retry=retry,
         )
-        from bot.features.queue.service import schedule_digest
-
-        schedule_digest(scheduler, queue_digest(bot, job), settings, leader.gate)
+        for feature in declared():  # the features' own jobs (the weekly queue digest)
+            if feature.scheduled is not None:
+                feature.scheduled(bot.context(), scheduler, job, leader.gate)
         web = await _start_http(settings, health, metrics, clock)  # first: a taken port stops
         scheduler.start()
         destinations = job.destinations()

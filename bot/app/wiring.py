@@ -1,11 +1,19 @@
-"""The composition root's parts: settings → store, rules, archiver, prose, reports, review
-queue; the daily run and its schedule; transports; commands (bot.app.serve runs them).
+"""The composition root's parts: settings → store, rules, archiver, prose, reports, the
+features' shared services; the daily run and its schedule; transports; commands; doctor's
+checks (bot.app.serve runs them).
 
-Every service is built and wired here, once, and handed down: the CLI, the daily run and
-the slash commands share one `Reports` (so a configured model writes prose for all three)
-and one `QueueService`. Heavy SDKs are imported only where they are needed: Slack and
-Discord when configured, PyGithub when the archive lacks something, the model client when
-a model is set.
+The shared services are built and wired here, once per `open_bot`, and handed down: the
+CLI, the daily run and the slash commands share one `Reports` (so a configured model writes
+prose for all three) and the services features share (`Bot.shared`: the review queue's).
+The features' other services are built anew by each hook that needs one (the radar's and
+Red on main's). What the features add is found by walking their declarations
+(bot.app.features); no feature is named here. The platforms are, one by one:
+`transports()` opens Slack's and Discord's, `daily_job` lists their channels, `doctor` runs
+their checks. Not every pipeline is built here: `vllm-report demo` builds its own
+(bot/service/demo.py, without the features' parts).
+
+Heavy SDKs are imported only where they are needed: Slack and Discord when configured,
+PyGithub when the archive lacks something, the model client when a model is set.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from bot.app import features
 from bot.collect.source import GitHubSource, Stopped
 from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, Destination, Transport
+from bot.features import Shared
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 from bot.observe.logs import hush
@@ -35,9 +44,7 @@ from config.settings import Settings
 
 if TYPE_CHECKING:
     from bot.commands import Commands
-    from bot.features.ci.service import CiService
-    from bot.features.queue.service import QueueDigest, QueueService
-    from bot.features.radar.service import RadarService
+    from bot.features import FeatureContext
     from bot.model.report import Report
     from bot.observe.metrics import Metrics
     from bot.prose import ProseWriter
@@ -94,15 +101,24 @@ def prose_writer(
 
 @dataclass
 class Bot:
-    """The parts every entry point shares, opened once."""
+    """The parts the commands that read or post reports, `serve` and the slash commands
+    share, opened once (`doctor`, `backup`, `topics` and `demo` open none)."""
 
     settings: Settings
     rules: TopicRules
     store: Store
     reports: Reports
-    queues: QueueService
+    # The services features share across the bot, by feature name (the review queue's).
+    shared: Shared = field(default_factory=Shared)
     # Set when the process stops: no GitHub or model request is started any more.
     stopping: threading.Event = field(default_factory=threading.Event)
+
+    def context(self) -> FeatureContext:
+        """What a feature's hooks build on, over this bot's archive and store."""
+        reports = self.reports
+        return features.context(
+            self.settings, self.rules, reports.archiver, self.store, reports.clock, self.shared
+        )
 
     def close(self) -> None:
         if self.reports.prose is not None:
@@ -113,22 +129,20 @@ class Bot:
 def open_bot(
     settings: Settings, rules: TopicRules, clock: Callable[[], datetime] | None = None
 ) -> Bot:
-    from bot.features.queue.service import QueueService
-
     clock = clock or (lambda: now())  # read when called: the module's clock, as tests set it
     stopping = threading.Event()
     store = Store(settings.store_url())
     archiver = Archiver(store, github_source(settings, stopping))
-    queues = QueueService(archiver, rules, clock)
+    ctx = features.context(settings, rules, archiver, store, clock)
     reports = Reports(
         archiver,
         rules,
         ReportFiles(settings.report_files_dir, settings.site_url, settings.repo),
         clock,
         prose=prose_writer(settings, store, rules, stopping),
-        parts=features.report_parts(settings, archiver, queues, clock),
+        parts=features.report_parts(ctx),
     )
-    return Bot(settings, rules, store, reports, queues, stopping)
+    return Bot(settings, rules, store, reports, ctx.shared, stopping)
 
 
 class Workers(concurrent.futures.ThreadPoolExecutor):
@@ -207,16 +221,6 @@ def stop_workers(bot: Bot, workers: Workers) -> None:
     workers.abandon()
 
 
-def ci(bot: Bot) -> CiService | None:
-    """Red on main over the bot's archive (None when VLLM_REPORT_CI_URL is off)."""
-    return features.ci_service(bot.settings, bot.reports.archiver, bot.reports.clock)
-
-
-def radar(bot: Bot) -> RadarService:
-    """The breakage radar over the watched plugins (VLLM_REPORT_PLUGINS), on the same archive."""
-    return features.radar_service(bot.settings, bot.reports.archiver, bot.reports.clock)
-
-
 def daily_job(
     bot: Bot, opened: dict[str, Transport], observer: JobObserver | None = None
 ) -> DailyJob:
@@ -234,7 +238,7 @@ def daily_job(
         found += [Destination("discord", c) for c in settings.discord_channel_list]
         return [d for d in found if d.platform in opened]
 
-    personal, each_feature = features.digests(settings, bot.reports.archiver, bot.store)
+    personal, each_feature = features.digests(bot.context())
     run = DailyRun(
         bot.reports,
         site_builder(bot),
@@ -266,29 +270,11 @@ def site_builder(bot: Bot) -> SiteBuilder:
     )
 
 
-def queue_digest(bot: Bot, job: DailyJob) -> QueueDigest:
-    """The weekly review-queue digest, posted through the daily run's deliverer."""
-    from bot.features.queue.service import DIGEST_DAYS, QueueDigest, last_days
-
-    settings = bot.settings
-    tz, cutoff = settings.tz, settings.cutoff_time
-    return QueueDigest(
-        bot.queues,
-        job.daily_run.deliverer,
-        bot.store.subscriptions.list,
-        lambda moment: last_days(moment, DIGEST_DAYS, tz, cutoff),
-        settings.repo,
-        settings.lang,
-    )
-
-
 def commands(bot: Bot, metrics: Metrics | None = None) -> Commands:
     """The slash commands, every one timed and logged (and measured, given `metrics`)."""
     from bot.commands import Commands, Services
 
-    by_type, logins, checks = features.command_services(
-        bot.settings, bot.reports.archiver, bot.store, bot.queues, bot.reports.clock
-    )
+    by_type, logins, checks, lines = features.command_services(bot.context())
     services = Services(
         bot.settings,
         bot.rules,
@@ -298,6 +284,7 @@ def commands(bot: Bot, metrics: Metrics | None = None) -> Commands:
         features=by_type,
         logins=logins,
         topic_checks=checks,
+        topic_lines=lines,
     )
     return Commands(services, metrics, features.table())
 
@@ -354,14 +341,13 @@ async def post_once(
 async def doctor(settings: Settings, problems: list[tuple[str, str]]) -> list[Check]:
     """Every check of `vllm-report doctor`, in the order a person fixes things."""
     from bot.adapters.chat_checks import discord_checks, slack_checks
-    from bot.features.ci.collect import ci_check
     from bot.service import doctor as checks
 
     found = checks.settings_checks(settings, problems)
     found.append(checks.topics_check(settings))
     found.append(await asyncio.to_thread(checks.github_check, settings))
-    found.append(checks.plugins_check(settings))
-    found.append(await asyncio.to_thread(ci_check, settings))
+    for feature_check in features.doctor_checks():  # each feature's line (its source's)
+        found.append(await asyncio.to_thread(feature_check, settings))
     store = await asyncio.to_thread(checks.store_check, settings)
     chats = await slack_checks(settings) + await discord_checks(settings)
     found += [store, *chats]

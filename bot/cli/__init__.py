@@ -7,7 +7,8 @@ user for any of these.
 
 Only argparse is imported up front: `--help` and usage errors answer at once. Each command
 imports what it needs when it runs (settings, the store, the SDKs). One module per
-command group (reports, check, queue, digest, radar, ci, ops); options.py and common.py are shared.
+command group here (reports, check, ops); each feature adds its own from its declaration
+(bot/features/<name>/feature.py); options.py and common.py are shared.
 """
 
 from __future__ import annotations
@@ -26,10 +27,7 @@ from bot.cli.check import add_check_command
 from bot.cli.ops import add_ops_commands
 from bot.cli.options import Version
 from bot.cli.reports import add_report_commands, add_topics_command
-from bot.features.ci.cli import add_ci_command
-from bot.features.personal.cli import add_digest_command
-from bot.features.queue.cli import add_queue_command
-from bot.features.radar.cli import add_radar_command
+from bot.features import declared
 from bot.model.errors import InputError, ServiceError, masked
 
 log = logging.getLogger("bot")
@@ -146,11 +144,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     add_report_commands(commands)
-    add_queue_command(commands)
-    add_digest_command(commands)
+    for feature in declared():  # each feature's subcommand, in the features' order
+        if feature.cli is not None:
+            feature.cli(commands)
     add_check_command(commands)
-    add_radar_command(commands)
-    add_ci_command(commands)
     add_topics_command(commands)
     add_ops_commands(commands)
     return parser

@@ -188,23 +188,27 @@ def run_topics(args: argparse.Namespace) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     from bot.analyze.topics import explain
-    from bot.app import radar as radar_of
+    from bot.features import declared
 
     settings, rules = configured(args)
     with opened(settings, rules) as bot:
         with repo_checked(settings, number=args.number):
             item = bot.reports.archiver.item(settings.repo, args.number, now())
         story = bot.reports.story_of(item, settings.tz, settings.cutoff_time)
-        broke = radar_of(bot).broken_by(item.number) if item.kind == "pr" else []
+        told = [
+            line
+            for feature in declared()
+            if feature.explain is not None
+            for line in feature.explain(bot.context(), item)
+        ]
     kind = "PR" if item.kind == "pr" else "issue"
     print(f"#{item.number} ({kind}) {item.title}")
     print(f"  author {item.author or '?'}; labels {', '.join(item.labels) or 'none'}")
     for line in explain(item, rules):
         print(f"  {line}")
     print(f"  {story}")
-    if broke:  # from the archived plugin PRs that name it as what they fixed for
-        fixes = ", ".join(f"{f.plugin_repo.split('/', 1)[1]}#{f.number}" for f in broke)
-        print(f"  broke plugins: {fixes}")
+    for line in told:  # what the features know of it (the plugins it broke)
+        print(f"  {line}")
     return 0
 
 
@@ -324,13 +328,16 @@ def run_show(args: argparse.Namespace) -> int:
             report = bot.reports.report(query)
         empty_checked(settings, report)
         print(render(args.format, report, bot, sections), end="")
-        from bot.features.radar.service import plugins_unread
+        from bot.features import declared
 
-        unread = plugins_unread(settings.plugin_list, report, query.topic, now())
-        # Said where it can be acted on: the radar reads the plugins with a token, or the
-        # Plugins section was asked for. Otherwise a script's stderr stays as it was.
-        if unread and (settings.github_token or "plugins" in sections):
-            print(f"vllm-report: {unread}", file=sys.stderr)
+        for feature in declared():  # what a feature says of the report (plugins unread)
+            said = (
+                feature.after_show(bot.context(), report, sections, now())
+                if feature.after_show
+                else None
+            )
+            if said:
+                print(f"vllm-report: {said}", file=sys.stderr)
     return 0
 
 

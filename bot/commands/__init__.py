@@ -13,11 +13,12 @@ report.py, subscribe.py, subscriptions.py, topics.py: the core's commands; the f
 from bot.commands.answers import Answer, ReportShown, Said
 from bot.commands.base import Asker, Command, Request
 from bot.commands.services import RateLimiter, Services
-from bot.commands.table import CORE_COMMANDS, Commands
+from bot.commands.table import CORE_COMMANDS, CORE_RANKED, Commands
 from bot.commands.words import CommandError, Option
 
 __all__ = [
     "CORE_COMMANDS",
+    "CORE_RANKED",
     "Answer",
     "Asker",
     "Command",

@@ -72,6 +72,7 @@ class Services:
         features: Mapping[type, Any] | None = None,
         logins: Logins | None = None,
         topic_checks: Sequence[TopicCheck] = (),
+        topic_lines: Sequence[str] = (),
     ) -> None:
         self.settings = settings
         self.rules = rules
@@ -82,6 +83,7 @@ class Services:
         self._features = dict(features or {})  # each feature's one service, by its type
         self.logins = logins  # chat user → GitHub login (`mine` needs one)
         self.topic_checks = tuple(topic_checks)  # what features let a channel subscribe to
+        self.topic_lines = tuple(topic_lines)  # how `/vllm-topics` names those keys
         self._labels: tuple[float, list[str]] | None = None
 
     def feature(self, kind: type[T]) -> T | None:

@@ -1,8 +1,12 @@
 """The table of commands, and the one wrapper every answer goes through.
 
-A new command is a module with a `Command` subclass and one line in `TABLE`: Slack, the
-Discord gateway and the Discord HTTP endpoint register every entry in one loop each, and
-`Commands.answer` gives each the same treatment — the words checked (bad input: one
+A new command is a module with a `Command` subclass and one line with its rank, its place
+in the table: the core's in `CORE_RANKED` here, a feature's in its declaration
+(bot/features/<name>/feature.py); the composition root puts the whole table together in
+rank order (`bot.app.table`). Slack sends only the commands its app declares, so each is
+also an entry of manifest.yml (tests/project/test_manifest.py keeps the two equal). Slack,
+the Discord gateway and the Discord HTTP endpoint register every entry in one loop each,
+and `Commands.answer` gives each the same treatment — the words checked (bad input: one
 sentence, no limit spent), the per-person limit for costly ones, GitHub or store failures
 said in a sentence, and one log line and one latency observation per answer.
 """
@@ -31,15 +35,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# The core's commands. A feature's commands are its own (bot/features/*/command*.py); the
-# composition root puts the whole table together (bot.app.TABLE) and hands it in here.
-CORE_COMMANDS: tuple[Command[Any, Any], ...] = (
-    Report(),
-    Subscribe(),
-    Unsubscribe(),
-    Subscriptions(),
-    Topics(),
+# The core's commands, each with its place in the whole table (a feature's commands take theirs
+# in its declaration: bot/features/<name>/feature.py), in the order Slack's manifest and
+# Discord's command list show them.
+CORE_RANKED: tuple[tuple[int, Command[Any, Any]], ...] = (
+    (10, Report()),
+    (50, Subscribe()),
+    (60, Unsubscribe()),
+    (70, Subscriptions()),
+    (90, Topics()),
 )
+CORE_COMMANDS: tuple[Command[Any, Any], ...] = tuple(command for _, command in CORE_RANKED)
 
 
 class Commands:

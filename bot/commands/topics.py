@@ -8,7 +8,6 @@ from typing import Any
 from bot.commands.answers import Answer, Said
 from bot.commands.base import Asker, Command, Request
 from bot.commands.services import Services
-from bot.model.subscriptions import HARDWARE, PLUGINS_DIGEST, SubscriptionKey
 
 
 class Topics(Command[Request, None]):
@@ -26,21 +25,5 @@ class Topics(Command[Request, None]):
         lines = [
             f"{t.key} — {t.display_name(lang)}: {t.description}" for t in services.rules.topics
         ]
-        plugins = services.settings.plugin_list
-        if plugins:
-            lines.append(
-                f"{SubscriptionKey('plugins')} — {PLUGINS_DIGEST}: upstream changes that broke "
-                "the watched hardware plugins, and pins lagging main (a subscription only; "
-                "`/vllm-radar` for any window)"
-            )
-            names = ", ".join(str(SubscriptionKey.of_plugin(repo)) for repo in plugins)
-            lines.append(f"{names} — the same for one plugin: its culprits, open breakage, pin")
-        if services.settings.ci_source is not None:
-            lines.append(
-                f"{SubscriptionKey('ci')} — Red on main: CI jobs failing on vLLM's main, with "
-                "their blame range and who to ask, and CI failures reported on GitHub (a "
-                "subscription; `/vllm-ci` for any window)"
-            )
-            kinds = ", ".join(f"ci:{hardware}" for hardware in HARDWARE)
-            lines.append(f"{kinds} — the same for one hardware (`ci:amd`: AMD's own CI too)")
+        lines += services.topic_lines  # what the features let a channel subscribe to
         return Said("\n".join(lines))

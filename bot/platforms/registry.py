@@ -1,9 +1,13 @@
 """The chat platforms a report is drawn for, as objects: each holds its own limits and
 draws what the bot posts there (a report's parts, a picture among them, a one-message
 digest, a sentence, a command's answer) and says what to do when a channel
-refuses the bot. Callers look one up by its name (`platform_named(destination.platform)`)
-instead of branching on the name; a new platform is one package (`bot/platforms/<name>/`,
-its `draw.py` here) and one entry in `PLATFORMS`.
+refuses the bot. What draws looks one up by its name (`platform_named(destination.platform)`)
+instead of branching on the name. The rest does not: settings (config/fields.py), the
+transports and the daily run's destinations (bot/app/wiring.py), start-up (bot/app/serve.py),
+`doctor` (bot/adapters/chat_checks.py, bot/service/doctor.py) and `--format`
+(bot/cli/options.py, bot/features/personal/cli.py) name Slack and Discord one by one. So a
+new platform is one package (`bot/platforms/<name>/`, its `draw.py` here), one entry in
+`PLATFORMS`, and its lines in each of those (docs/architecture.md, "Platforms", lists them).
 
 The drawing code stays in formatters (`slack_blocks`, `discord_embeds`), which know no
 platform object: this layer sits above them and picks the renderer.

@@ -5,7 +5,9 @@ published report days the tests reproduce) holds what the archive would hold aft
 were collected: the issues and PRs with their titles, labels, authors, times and bodies; the
 comment threads read; the PR sizes; the spans collected. It is loaded into a SQLite store in a
 temporary folder and answered by a reading-only pipeline — no network, no token, no setting —
-so the demo shows exactly what `show`, a chat post and the report site show.
+so the demo shows what `show`, a chat post and the report site show of the core's report:
+without the features' parts (Red on main, the Plugins section, the review queue), which the
+sample does not hold, or the site's plugin pages.
 """
 
 from __future__ import annotations

@@ -153,23 +153,6 @@ def github_check(settings: Settings) -> Check:
     )
 
 
-def plugins_check(settings: Settings) -> Check:
-    """What the daily report says of the hardware plugins. Anonymous is not a fault (the
-    report goes out without its Plugins section), so it is said, not failed."""
-    plugins = settings.plugin_list
-    if not plugins:
-        return Check("plugins", True, "none watched (VLLM_REPORT_PLUGINS=none)")
-    names = ", ".join(p.split("/", 1)[1] for p in plugins)
-    if settings.github_token is None:
-        return Check(
-            "plugins",
-            True,
-            f"{len(plugins)} watched ({names}); the daily report leaves its Plugins section "
-            "out until GITHUB_TOKEN is set (about 7 requests a plugin a day)",
-        )
-    return Check("plugins", True, f"{len(plugins)} watched ({names}), in the daily report")
-
-
 def store_check(settings: Settings) -> Check:
     """The store opens, its schema is (or was just brought) at the newest revision, it takes
     a write (one that changes nothing, rolled back: a read-only file or folder, or a

@@ -1,8 +1,10 @@
 """The store: everything the bot keeps, one module per concern.
 
 SQLAlchemy 2.x on SQLite by default, PostgreSQL when `DATABASE_URL` says so; the schema is
-versioned with Alembic (`engine.py` opens and upgrades). Only this package imports
-SQLAlchemy. `Store` opens the database once per process and hands out the concerns:
+versioned with Alembic (`engine.py` opens and upgrades). This package and the features'
+own store modules (their tables are in `schema.py`) import SQLAlchemy, and no one else
+(pyproject.toml's contract). `Store` opens the database once per process and hands out the
+core's concerns:
 
 - `items`: issues and PRs as GitHub last showed them (`items.py`);
 - `coverage`: the spans of time fully collected and the sync cursor (`coverage.py`);
@@ -12,12 +14,13 @@ SQLAlchemy. `Store` opens the database once per process and hands out the concer
 - `leases`: named leases with a fencing token, e.g. the scheduler's leadership (`leases.py`);
 - `subscriptions`: who gets which digest (`subscriptions.py`);
 - `pulls`: size and reviewers of key-change candidates (`pull_details.py`);
-- `reviews`: the review queue's response facts and the spans read (`reviews.py`);
 - `changes`: what the archive learned since a moment, for incremental rebuilds (`changes.py`);
-- `lookups`: what GitHub answered about single upstream numbers and commits (`lookups.py`);
-- `links`, `facts`: chat users' GitHub logins and the PR facts personal digests read
-  (`personal.py`);
-- `pins`: the plugins' pin-file histories, main's past heads and compares (`pins.py`).
+- `lookups`: what GitHub answered about single upstream numbers and commits (`lookups.py`).
+
+The features keep theirs in their own folders: the review queue's response facts
+(bot/features/queue/store.py), readers' GitHub logins (bot/features/personal/store.py), the
+plugins' pins and corrections (bot/features/radar/store_*.py), Red on main's reads
+(bot/features/ci/store.py).
 """
 
 from __future__ import annotations

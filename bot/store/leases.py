@@ -15,7 +15,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from bot.store.engine import Transactions
@@ -105,8 +104,14 @@ class Leases:
 
 
 def _insert(session: Session) -> Any:
+    # Imported here: the PostgreSQL dialect pulls in asyncpg's (~45 ms) for every command
+    # that opens the store, most of which never write a delivery or a lease.
     if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
         return postgresql.insert(LeaseRow)
+    from sqlalchemy.dialects import sqlite
+
     return sqlite.insert(LeaseRow)
 
 

@@ -76,13 +76,13 @@ def run_ci(args: argparse.Namespace) -> int:
         max_days=CI_MAX_DAYS,
     )
     topic = args.topic.strip().lower() if args.topic else None
-    from bot.app import ci as ci_of
     from bot.features.ci import render as drawn
     from bot.features.ci.render_json import ci_to_dict
+    from bot.features.ci.service import ci_service
     from bot.platforms.registry import PLATFORMS
 
     with opened(settings, rules) as bot:
-        service = ci_of(bot)
+        service = ci_service(bot.context())
         if service is None:  # never: ci_source was checked above
             raise UsageError("Red on main is off (VLLM_REPORT_CI_URL=none)")
         state = service.state(window, ask=True, topic=topic)
@@ -110,10 +110,10 @@ def run_ci_wrong(args: argparse.Namespace) -> int:
             "`vllm-report ci wrong 1006 37483`"
         )
     settings, rules = configured(args)
-    from bot.app import ci as ci_of
+    from bot.features.ci.service import ci_service
 
     with opened(settings, rules) as bot:
-        service = ci_of(bot)
+        service = ci_service(bot.context())
         if service is None:
             raise UsageError("Red on main is off (VLLM_REPORT_CI_URL=none)")
         print(service.correct(words[0], words[1], "cli"))

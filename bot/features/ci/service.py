@@ -21,6 +21,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bot.analyze.references import links, reverted_numbers
 from bot.collect.source import CollectError
@@ -48,6 +49,9 @@ from bot.model.report import ActivityItem, Report
 from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
 from bot.store import Span
+
+if TYPE_CHECKING:
+    from bot.features import FeatureContext
 
 log = logging.getLogger(__name__)
 
@@ -298,3 +302,11 @@ class CiDigests:
             return None
         state = of_hardware(red, key.hardware)
         return (report.with_part(CiPart(state)), ("ci",)) if is_news(state) else None
+
+
+def ci_service(ctx: FeatureContext) -> CiService | None:
+    """Red on main over VLLM_REPORT_CI_URL's dashboard (None when it is off)."""
+    source = ctx.settings.ci_source
+    if source is None:
+        return None
+    return CiService(ctx.archiver, source, ctx.clock, ctx.settings.repo)

@@ -58,7 +58,7 @@ def run_queue(args: argparse.Namespace) -> int:
     from bot.features.queue.service import QueueQuery  # the store with it: only once all is checked
 
     with opened(settings, rules) as bot:
-        queue = bot.queues.queue(QueueQuery(settings.repo, window, topic))
+        queue = bot.context().own("queue").queue(QueueQuery(settings.repo, window, topic))
     from bot.features.queue import render as drawn
     from bot.features.queue.render import queue_parts
     from bot.platforms.registry import PLATFORMS

@@ -71,15 +71,15 @@ def run_radar(args: argparse.Namespace) -> int:
         cutoff=settings.cutoff_time,
         max_days=RADAR_MAX_DAYS,
     )
-    from bot.app import radar as radar_of
     from bot.features.radar import render as drawn
     from bot.features.radar.message import radar_message
     from bot.features.radar.phrases import said
     from bot.features.radar.render_json import render_radar_json
+    from bot.features.radar.service import radar_service
     from bot.platforms.registry import PLATFORMS
 
     with opened(settings, rules) as bot:
-        service = radar_of(bot)
+        service = radar_service(bot.context())
         plugin = service.plugin(args.plugin) if args.plugin else None
         found = service.radar(window, plugin)
     lang = settings.lang
@@ -93,7 +93,7 @@ def run_radar(args: argparse.Namespace) -> int:
     if not found.complete:  # exit 1: GitHub failed (docs/commands.md), said in one line
         told = drawn.incomplete_text(found, lang, "incomplete_cli")
         if found.unread and not args.verbose:  # with -v the log gave GitHub's own words
-            told += ("" if lang == "zh" else " ") + said(lang, "unread_verbose")
+            told += said(lang, "sentence_sep") + said(lang, "unread_verbose")
         print(f"vllm-report: {told}", file=sys.stderr)
         return 1
     return 0
@@ -108,8 +108,8 @@ def run_radar_wrong(args: argparse.Namespace) -> int:
             "`vllm-report radar wrong vllm-ascend#3221 24982`"
         )
     settings, rules = configured(args)
-    from bot.app import radar as radar_of
+    from bot.features.radar.service import radar_service
 
     with opened(settings, rules) as bot:
-        print(radar_of(bot).correct(words[0], words[1], "cli"))
+        print(radar_service(bot.context()).correct(words[0], words[1], "cli"))
     return 0

@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bot.collect.numbers import PER_QUERY
 from bot.collect.source import CollectError
@@ -55,6 +56,9 @@ from bot.model.report import ActivityItem, Report
 from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
 from bot.store import Span
+
+if TYPE_CHECKING:
+    from bot.features import FeatureContext
 
 log = logging.getLogger(__name__)
 
@@ -475,3 +479,9 @@ def _plugins_of(report: Report, key: SubscriptionKey) -> Report:
     repos = [repo for repo in found.plugins if SubscriptionKey.of_plugin(repo) == key]
     mine = found.of_plugin(repos[0]) if repos else None
     return report.with_part(RadarPart(mine) if mine is not None else None, "plugins")
+
+
+def radar_service(ctx: FeatureContext) -> RadarService:
+    """The breakage radar over the watched plugins (VLLM_REPORT_PLUGINS)."""
+    settings = ctx.settings
+    return RadarService(ctx.archiver, settings.plugin_list, ctx.clock, settings.pin_lag_days)

@@ -66,7 +66,8 @@ class Red:
 def red(
     store_url: str, fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> Iterator[Red]:
-    from bot.app import ci, open_bot
+    from bot.app import open_bot
+    from bot.features.ci.service import ci_service
     from bot.model.rules import load_rules
     from config.settings import load_settings
 
@@ -77,7 +78,7 @@ def red(
         monkeypatch.setenv("GITHUB_TOKEN", "ghp-test")
         clock = [datetime(2026, 3, 1, tzinfo=UTC)]
         bot = open_bot(load_settings(), load_rules(None), clock=lambda: clock[0])
-        service = ci(bot)
+        service = ci_service(bot.context())
         assert service is not None
         try:
             yield Red(service, dashboard, fake_github, clock)

@@ -16,10 +16,11 @@ from unittest.mock import create_autospec
 import discord
 import pytest
 
-from bot.app import commands, daily_job, open_bot, queue_digest, transports
+from bot.app import commands, daily_job, open_bot, transports
 from bot.app import table as whole_table
 from bot.cli import main
 from bot.commands import CommandError, Commands, Services
+from bot.features.queue.feature import queue_digest
 from bot.features.queue.model import Queue, ResponseFact
 from bot.features.queue.render import (
     QueuePart,
@@ -375,7 +376,7 @@ def test_weekly_digest_is_scheduled_and_posts_each_subscriber_once(
                     return None
 
                 scheduler = build_scheduler(settings.tz, settings.cutoff_time, 15, daily)
-                digest = queue_digest(bot, job)
+                digest = queue_digest(bot.context(), job)
                 assert schedule_digest(scheduler, digest, settings, lambda run: run)
                 trigger = str(scheduler.get_job(QUEUE_DIGEST_JOB_ID).trigger)
                 first = await digest.run()

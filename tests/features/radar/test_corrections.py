@@ -185,8 +185,8 @@ def test_the_daily_plugins_section_respects_a_correction(
     from datetime import UTC, date, datetime
 
     from bot.app import open_bot
-    from bot.app import radar as radar_of
     from bot.features.radar.outline import radar_of as radar_in
+    from bot.features.radar.service import radar_service
     from bot.model.query import ReportQuery
     from bot.model.rules import load_rules
     from bot.model.windows import day_window
@@ -209,7 +209,7 @@ def test_the_daily_plugins_section_respects_a_correction(
         bot = open_bot(load_settings(), load_rules(None), clock=lambda: now)
         try:
             first = bot.reports.report(ReportQuery("vllm-project/vllm", window, queue=True))
-            said = radar_of(bot).correct("ascend#3095", "25249", "slack:U1")
+            said = radar_service(bot.context()).correct("ascend#3095", "25249", "slack:U1")
         finally:
             bot.close()
         # The next run (the daily job, a site build): the report is made again.

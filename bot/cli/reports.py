@@ -37,6 +37,7 @@ from bot.cli.options import (
     repo_option,
     window_options,
 )
+from bot.features import declared
 from bot.model.errors import masked
 
 if TYPE_CHECKING:
@@ -188,7 +189,6 @@ def run_topics(args: argparse.Namespace) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     from bot.analyze.topics import explain
-    from bot.features import declared
 
     settings, rules = configured(args)
     with opened(settings, rules) as bot:
@@ -328,14 +328,8 @@ def run_show(args: argparse.Namespace) -> int:
             report = bot.reports.report(query)
         empty_checked(settings, report)
         print(render(args.format, report, bot, sections), end="")
-        from bot.features import declared
-
         for feature in declared():  # what a feature says of the report (plugins unread)
-            said = (
-                feature.after_show(bot.context(), report, sections, now())
-                if feature.after_show
-                else None
-            )
+            said = feature.after_show and feature.after_show(bot.context(), report, sections, now())
             if said:
                 print(f"vllm-report: {said}", file=sys.stderr)
     return 0

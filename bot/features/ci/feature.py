@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from bot.commands import Command
     from bot.model.report import Report
     from bot.service.daily_run import FeatureDigests
+    from bot.service.doctor import Check
     from bot.service.reports import Asking
+    from config.settings import Settings
 
 
 def _part(ctx: FeatureContext) -> AddPart | None:
@@ -74,7 +76,7 @@ def _reader_news(report: Report, login: str) -> Any:
     return suspected_news(report, login)
 
 
-def _doctor(settings: Any) -> Any:
+def _doctor(settings: Settings) -> Check:
     from bot.features.ci.collect import ci_check
 
     return ci_check(settings)

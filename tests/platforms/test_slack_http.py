@@ -314,5 +314,8 @@ def test_socket_mode_requests_carry_no_signature_and_are_answered(
         statuses = asyncio.run(scenario())
         said = [args["text"] for _, args in slack.responses]
     assert statuses == [200, 200]
-    assert said[0] == "your DMs will get the AMD / ROCm digest after each daily report"
-    assert said[1].startswith("your DMs already get the") and len(said) == 2
+    # Both are answered; which answer is sent first is the two tasks' race, so the check
+    # is that one subscribed and the other was told it already was.
+    assert len(said) == 2
+    assert "your DMs will get the AMD / ROCm digest after each daily report" in said
+    assert any(text.startswith("your DMs already get the") for text in said)

@@ -35,7 +35,6 @@ from bot.model.outline_parts import (
 )
 from bot.model.report import (
     BASELINE_DAYS,
-    SECTIONS,
     Featured,
     ListName,
     Report,
@@ -414,7 +413,6 @@ def _footer(report: Report, lang: str) -> str:
 __all__ = [  # the parts are re-exported: renderers read one module
     "BUCKET_ORDER",
     "LOGIN_LIMIT",
-    "SECTIONS",
     "TITLE_LIMIT",
     "WHAT_LIMIT",
     "Block",

@@ -12,10 +12,16 @@ import pytest
 from hypothesis import settings
 from sqlalchemy import create_engine, make_url, text
 
+from bot.features import declared
 from bot.store import Store
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
 from tests.sites import ANCHOR_LABELS, FixtureArchive, Site
+
+# The features' subscription kinds (`ci`, `radar:`), which every process learns as it reads
+# the declarations (the command line and the composition root do first): a test that reads a
+# key without building the bot meets them the same way.
+declared()
 
 # Property tests draw fresh examples on a developer's machine and a fixed, repeatable set in
 # CI, so a CI run never fails on an example nobody can reproduce.

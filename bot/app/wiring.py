@@ -33,7 +33,7 @@ from bot.app import features
 from bot.collect.source import GitHubSource, Stopped
 from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, Destination, Transport
-from bot.features import Shared
+from bot.features import Shared, section_words
 from bot.model.rules import TopicRules
 from bot.model.windows import Window
 from bot.observe.logs import hush
@@ -285,6 +285,7 @@ def commands(bot: Bot, metrics: Metrics | None = None) -> Commands:
         logins=logins,
         topic_checks=checks,
         topic_lines=lines,
+        section_words=section_words(),
     )
     return Commands(services, metrics, features.table())
 

@@ -247,6 +247,7 @@ def check_topic(name: str, rules: TopicRules) -> str:
 
 
 def check_section(name: str, rules: TopicRules) -> str:
+    from bot.features import section_words
     from bot.model import asking
 
-    return asking.section(name, rules)
+    return asking.section(name, rules, section_words())

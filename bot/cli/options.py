@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bot.model.errors import InputError
 
-if TYPE_CHECKING:
-    pass
-
-
 FORMATS = ("markdown", "json", "slack", "discord")
-
-
-SECTION_WORDS = "summary, vendors, hot, trends, key, activity, notable, ci, plugins, appendix"
 
 
 class UsageError(InputError):

@@ -26,7 +26,6 @@ from bot.cli.common import (
 )
 from bot.cli.options import (
     FORMATS,
-    SECTION_WORDS,
     UsageError,
     command,
     common_options,
@@ -37,7 +36,7 @@ from bot.cli.options import (
     repo_option,
     window_options,
 )
-from bot.features import declared
+from bot.features import declared, section_words
 from bot.model.errors import masked
 
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ def add_report_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
         "--section",
         action="append",
         default=[],
-        help=f"print only this section ({SECTION_WORDS}, or a topic key); repeatable",
+        help=f"print only this section ({', '.join(section_words())}, or a topic key); repeatable",
     )
     show.set_defaults(func=run_show)
 

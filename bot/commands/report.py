@@ -64,7 +64,11 @@ class Report(Command[ReportRequest, Checked]):
     def check(self, services: Services, request: ReportRequest) -> Checked:
         rules, settings = services.rules, services.settings
         topic = asking.topic(request.topic, rules) if request.topic else None
-        section = asking.section(request.section, rules) if request.section else None
+        section = (
+            asking.section(request.section, rules, services.section_words)
+            if request.section
+            else None
+        )
         lang = asking.language(request.lang or settings.lang)
         repo = asking.repository(request.repo or settings.repo)
         window = services.window(request.when)

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar, cast
 
 from bot.model import asking
+from bot.model.report import sections_with
 from bot.model.rules import TopicRules
 from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
@@ -73,6 +74,7 @@ class Services:
         logins: Logins | None = None,
         topic_checks: Sequence[TopicCheck] = (),
         topic_lines: Sequence[str] = (),
+        section_words: Sequence[str] = sections_with(()),
     ) -> None:
         self.settings = settings
         self.rules = rules
@@ -84,6 +86,8 @@ class Services:
         self.logins = logins  # chat user → GitHub login (`mine` needs one)
         self.topic_checks = tuple(topic_checks)  # what features let a channel subscribe to
         self.topic_lines = tuple(topic_lines)  # how `/vllm-topics` names those keys
+        # The section words a report may be asked for by: the core's and the features'.
+        self.section_words = tuple(section_words)
         self._labels: tuple[float, list[str]] | None = None
 
     def feature(self, kind: type[T]) -> T | None:

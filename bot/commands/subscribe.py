@@ -26,7 +26,6 @@ from bot.model.subscriptions import (
     CADENCES,
     FILTER_FORMS,
     MINE,
-    PLUGINS_DIGEST,
     Filter,
     SubscriptionKey,
 )
@@ -123,12 +122,12 @@ class Subscribe(Command[SubscribeRequest, Checked]):
         return Checked(key, _name(services, key), request.where)
 
     def _topic(self, services: Services, key: SubscriptionKey) -> SubscriptionKey:
-        """The key checked; `radar:<plugin>` names a watched plugin, except to unsubscribe
-        from one no longer watched (its subscription sends nothing, but it can go)."""
+        """The key checked; a feature's key it no longer serves (`radar:<plugin>` of a plugin
+        no longer watched) can still be unsubscribed from: it sends nothing, but it can go."""
         try:
             return services.check_topic(key)
         except AskError:
-            if self.remove and key.plugin is not None:
+            if self.remove and key.form is not None and key.value is not None:
                 return key
             raise
 
@@ -161,9 +160,10 @@ async def _unsubscribe(
             f"`/vllm-unsubscribe {checked.key} dm` stops the digest in your DMs instead"
         )
     done = services.store.remove(sub)
-    plugin = checked.key.plugin
-    if not done and plugin is not None:  # `radar:gaudi`, unwatched: stored `radar:vllm-gaudi`
-        done = services.store.remove(replace(sub, key=SubscriptionKey.of_plugin(f"vllm-{plugin}")))
+    form = checked.key.form
+    other = form.stored_as(checked.key) if form is not None and form.stored_as else None
+    if not done and other is not None:  # `radar:gaudi`, unwatched: stored `radar:vllm-gaudi`
+        done = services.store.remove(replace(sub, key=other))
     if done:
         return Said(f"{place} will no longer get the {checked.name} digest")
     gets = "get" if sub.target_kind == "dm" else "gets"  # DMs are plural
@@ -245,13 +245,10 @@ async def _personal(services: Services, asker: Asker, rule: Filter) -> str | Non
 
 
 def _name(services: Services, key: SubscriptionKey) -> str:
-    """A checked topic's digest as readers know it: "AMD / ROCm", "Red on main (amd)"."""
-    if key.kind == "plugins":
-        return PLUGINS_DIGEST
-    if key.plugin is not None:
-        return f"{PLUGINS_DIGEST} of {key.plugin}"
-    if key.is_ci:
-        return "Red on main" + (f" ({key.hardware})" if key.hardware else "")
+    """A checked topic's digest as readers know it: "AMD / ROCm", "Red on main (amd)" (a
+    feature's key named as its feature declares)."""
+    if key.form is not None:
+        return key.form.name(key) if key.form.name is not None else key.text
     rule = services.rules.topic(key.text)
     return rule.display_name(services.settings.lang) if rule is not None else key.text
 

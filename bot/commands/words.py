@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from bot.model.asking import REPO_NAME, did_you_mean
 from bot.model.errors import InputError
-from bot.model.report import SECTIONS
 
 if TYPE_CHECKING:
     from bot.commands.services import Services
@@ -64,6 +63,7 @@ def sort_words(
         raise CommandError(f"too many words ({len(words)}); try `{example}`")
     by_kind: dict[str, str] = {option.kind: option.name for option in options}
     topics = services.topic_keys
+    sections = services.section_words
     values: dict[str, Any] = {}
     when: list[str] = []
     index = 0
@@ -73,9 +73,9 @@ def sort_words(
             when += words[index : index + 3]
             index += 3
             continue
-        kind = next((k for k in _ORDER if k in by_kind and _is(k, word, topics)), None)
+        kind = next((k for k in _ORDER if k in by_kind and _is(k, word, topics, sections)), None)
         if kind is None:
-            raise CommandError(_unknown(example, word, by_kind, topics))
+            raise CommandError(_unknown(example, word, by_kind, topics, sections))
         name = by_kind[kind]
         if kind == "when":
             when.append(word)
@@ -89,7 +89,7 @@ def sort_words(
     return values
 
 
-def _is(kind: str, word: str, topics: list[str]) -> bool:
+def _is(kind: str, word: str, topics: list[str], sections: Sequence[str]) -> bool:
     low = word.lower()
     match kind:
         case "public":
@@ -99,7 +99,7 @@ def _is(kind: str, word: str, topics: list[str]) -> bool:
         case "topic":
             return low in topics
         case "section":
-            return low in SECTIONS
+            return low in sections
         case "repo":
             return bool(REPO_NAME.match(word))
         case "when":
@@ -114,9 +114,15 @@ def _value(kind: str, word: str) -> str:
     return word if kind in ("repo", "word") else word.lower()
 
 
-def _unknown(example: str, word: str, by_kind: Mapping[str, str], topics: list[str]) -> str:
+def _unknown(
+    example: str,
+    word: str,
+    by_kind: Mapping[str, str],
+    topics: list[str],
+    sections: Sequence[str],
+) -> str:
     vocabulary = [
-        *(SECTIONS if "section" in by_kind else ()),
+        *(sections if "section" in by_kind else ()),
         *(topics if "topic" in by_kind else ()),
         *(("public",) if "public" in by_kind else ()),
         *(("en", "zh") if "lang" in by_kind else ()),

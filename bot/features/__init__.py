@@ -3,10 +3,11 @@ slash commands and command line, built on the core and never on one another.
 
 Each declares itself once, in its folder's `feature.py` (a `Feature`, below:
 its report part, slash commands, subscriptions' digests, site pages, doctor line and
-command line), and is listed once, below. The composition root (bot/app/features.py) and
-the command line walk the list; no core module imports a feature. Some of the features'
-vocabulary is still the core's: their section words (`SECTIONS`), their subscription keys
-(bot/model/subscriptions.py), their settings (config/fields.py) and tables (schema.py).
+command line, section words, subscription kinds), and is listed once, below. The
+composition root (bot/app/features.py) and the command line walk the list; no core module
+imports a feature, and the core learns the features' words from the declarations: their
+section words (`section_words`) and subscription kinds (`declare`, when `declared` first
+reads them). Their settings (config/fields.py) and tables (schema.py) are still the core's.
 A feature reaches the report through a `ReportPart` (bot/model/parts.py) that draws its
 own section, headline line, chat reply and JSON. `lint-imports` holds the two rules:
 features do not import each other, and the core does not import features.
@@ -20,6 +21,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from bot.model.report import sections_with
+from bot.model.subscriptions import KeyForm, declare
 
 if TYPE_CHECKING:
     import argparse
@@ -108,6 +112,10 @@ class Feature:
     section has no `part`, one without a command line no `cli`."""
 
     name: str  # its folder's name, and its key in `FeatureContext.shared`
+    # The section words one may ask a report for its part by (`--section ci`, a slash
+    # command's section word), and the subscription keys it answers (`ci`, `ci:amd`).
+    sections: tuple[str, ...] = ()
+    keys: tuple[KeyForm, ...] = ()
     # A service the bot builds once and shares among this feature's hooks (the review
     # queue's, which its part, command and weekly digest all read).
     shared: Callable[[FeatureContext], Any] | None = None
@@ -155,4 +163,12 @@ def declared() -> tuple[Feature, ...]:
     """Every listed feature's declaration (its `feature.py`: cheap, it imports none of the
     feature's services). A dotted name is a declaring module elsewhere (a test's)."""
     modules = (name if "." in name else f"{__name__}.{name}.feature" for name in FEATURES)
-    return tuple(importlib.import_module(module).FEATURE for module in modules)
+    features = tuple(importlib.import_module(module).FEATURE for module in modules)
+    declare(form for feature in features for form in feature.keys)
+    return features
+
+
+def section_words() -> tuple[str, ...]:
+    """The words `--section` and the slash commands take (besides a topic key): the core's,
+    each feature's where its part sits, and the appendix last."""
+    return sections_with(word for feature in declared() for word in feature.sections)

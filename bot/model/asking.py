@@ -14,7 +14,6 @@ from datetime import time as time_of_day
 from zoneinfo import ZoneInfo
 
 from bot.model.errors import InputError
-from bot.model.report import SECTIONS
 from bot.model.rules import TopicRules
 from bot.model.windows import Window, parse_window
 
@@ -61,14 +60,14 @@ def queue_topic(name: str, rules: TopicRules) -> str:
     )
 
 
-def section(name: str, rules: TopicRules) -> str:
-    """A section word (summary, vendors, hot, …) or a topic key."""
+def section(name: str, rules: TopicRules, words: Sequence[str]) -> str:
+    """A section word (`words`: summary, vendors, hot, …, the features' too) or a topic key."""
     key = name.strip().lower()
-    valid = [*SECTIONS, *(t.key for t in rules.topics)]
+    valid = [*words, *(t.key for t in rules.topics)]
     if key not in valid:
         raise AskError(
             f"unknown section '{name}'{did_you_mean(key, valid)} "
-            f"Sections: {', '.join(SECTIONS)}, or a topic."
+            f"Sections: {', '.join(words)}, or a topic."
         )
     return key
 

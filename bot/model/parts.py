@@ -4,11 +4,11 @@ The radar's Plugins section, Red on main and the review queue are features the c
 knows nothing of. Each attaches one part to a report (`Report.with_part`); the part carries
 its facts and says how it reads: its outline section, its line in the chat headline, its
 chat reply, its JSON. The outline, the JSON and the chat post walk `Report.parts` in their
-`rank` order, so drawing a new part touches no list in the core. Asking for it does: a part
-one may ask for by its section (`--section ci`, a slash command's section word) is named in
-`SECTIONS` (bot/model/report.py) and `SECTION_WORDS` (bot/cli/options.py), as `ci` and
-`plugins` are; the queue's is not. And the slash commands' memo of drawn answers
-(bot/commands/drawn.py) tells reports apart by the queue part alone.
+`rank` order, so drawing a new part touches no list in the core, nor does asking for it: a
+part one may ask for by its section (`--section ci`, a slash command's section word) names
+that word in its feature's declaration (`Feature.sections`; the queue's names none). The
+slash commands' memo of drawn answers (bot/commands/drawn.py) still tells reports apart by
+the queue part alone.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ report and nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -22,14 +23,18 @@ from bot.model.catalog import TopicInfo as TopicInfo
 from bot.model.parts import ReportPart
 from bot.model.windows import Window
 
-# The report's sections, in the reference's order: the words `--section` and the slash
-# commands take (besides a topic key).
 BASELINE_DAYS = 7  # trends compare a day with the mean of the days before it
 
-SECTIONS = (
-    "summary", "vendors", "hot", "trends", "key", "activity", "notable", "ci", "plugins",
-    "appendix",
-)  # fmt: skip
+# The core report's sections, in the reference's order: words `--section` and the slash
+# commands take (besides a topic key). The features' words (`plugins`, `ci`) come from their
+# declarations (bot.features.section_words), between these and the appendix.
+CORE_SECTIONS = ("summary", "vendors", "hot", "trends", "key", "activity", "notable")
+LAST_SECTION = "appendix"
+
+
+def sections_with(feature_words: Iterable[str]) -> tuple[str, ...]:
+    """Every section word, the features' (`feature_words`) placed before the appendix."""
+    return (*CORE_SECTIONS, *feature_words, LAST_SECTION)
 
 
 class ListName(StrEnum):

@@ -2,41 +2,40 @@
 
 The subscriptions table keeps the key as text in its `topic` column; these are its shapes:
 
-| text | kind | value |
-|---|---|---|
-| `amd`, `nvidia` … (a topic of the rules) | topic | the topic key |
-| `plugins` (the daily report's Plugins section) | plugins | None |
-| `radar:vllm-ascend` (one watched plugin's part of it) | radar | the plugin's short name |
-| `ci`, `ci:amd` (Red on main: every hardware, or one) | ci | None, or the hardware |
-| `label:rocm`, `author:alice`, `path:vllm/v1/**` | label, author, path | what it matches |
-| `mine` (the reader's linked GitHub login) | mine | None |
+| text | kind | value | whose |
+|---|---|---|---|
+| `amd`, `nvidia` … (a topic of the rules) | topic | the topic key | the core |
+| `label:rocm`, `author:alice`, `path:vllm/v1/**` | label, author, path | its match | the core |
+| `mine` (the reader's linked GitHub login) | mine | None | the core |
+| a word a feature says alone (`ci`, `plugins`) | the word | None | the feature |
+| a word a feature puts a value after (`ci:amd`, `radar:x`) | the word | the value | the feature |
 
-`SubscriptionKey.parse` reads the shape only: what a kind's value must be in the world (a
-topic of the rules, a watched plugin, a hardware CI runs on, a label GitHub has) is checked
-where that world is known (bot.commands). Its kind words are read in any case, its value is
-kept as given, and `str(key)` prints it back: every text stored today round-trips byte for
-byte (tests/model/test_subscription_keys.py), so no stored subscription needs migrating.
+A topic and the personal filters (what a day's items are selected by) are the core's
+grammar; every other kind is a feature's, declared as `KeyForm`s in its `feature.py` and
+known here once `bot.features.declared()` has read the declarations (`declare`): the core
+names no feature's word. `SubscriptionKey.parse` reads the shape only: what a kind's value
+must be in the world (a topic of the rules, a watched plugin, a hardware CI runs on, a label
+GitHub has) is checked where that world is known (bot.commands, the features' checks). Its
+kind words are read in any case, its value is kept as given, and `str(key)` prints it back:
+every text stored today round-trips byte for byte (tests/model/test_subscription_keys.py),
+so no stored subscription needs migrating.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal, get_args
 
 from bot.model.errors import InputError
 
-# The features' words, kept here so that the parser needs no feature (the features import
-# them from here): Red on main (`ci`, `ci:amd`), the radar (`plugins`, `radar:<plugin>`),
-# personal digests (`mine`; the others are label, author and path).
-CI_TOPIC = "ci"
-CI_PREFIX = "ci:"
-# Where a CI job runs, by the words of its name: the topic keys of the vendors (topics.toml).
-HARDWARE = ("amd", "nvidia", "intel", "tpu", "neuron", "ascend", "cpu")
-PLUGINS_TOPIC = "plugins"
-PLUGINS_DIGEST = "Plugins (breakage radar)"  # what a `plugins` subscriber gets, named
-RADAR_TOPIC = "radar:"
 MINE = "mine"
 CADENCES = ("daily", "weekly", "off")  # off: kept, sent nothing until changed again
+# What a personal subscription may be, as a person is told to write it.
+FILTER_FORMS = "`label:<name>`, `author:<login>`, `path:<glob>` or `mine`"
+TOPIC = "topic"
+_FILTERS = ("label", "author", "path")
+_PERSONAL = frozenset({*_FILTERS, MINE})
+_EXAMPLES = {"label": "label:rocm", "author": "author:alice", "path": "path:vllm/v1/*"}
 
 
 @dataclass(frozen=True)
@@ -53,28 +52,67 @@ class Filter:
         return MINE if self.kind == MINE else f"{self.kind}:{self.value}"
 
 
-Kind = Literal["topic", "plugins", "radar", "ci", "label", "author", "path", "mine"]
-KINDS: tuple[Kind, ...] = get_args(Kind)
-# What a personal subscription may be, as a person is told to write it.
-FILTER_FORMS = "`label:<name>`, `author:<login>`, `path:<glob>` or `mine`"
+@dataclass(frozen=True)
+class KeyForm:
+    """One kind of subscription key a feature declares: said alone (`ci`, `plugins`), with
+    a value after `<kind>:` (`ci:amd`, `radar:vllm-ascend`), or both; what to say when the
+    value is missing; and how its digest is named to the person subscribing ("Red on main
+    (amd)"). The kind is the word itself, so a stored key reads back as written."""
 
-# The words that are a kind on their own, and the prefixes a kind's value follows: the
-# vocabulary of bot.features.ci.model, bot.features.radar.model and bot.features.personal.model,
-# read here alone.
-_ALONE: dict[str, Kind] = {PLUGINS_TOPIC: "plugins", CI_TOPIC: "ci", MINE: "mine"}
-_PREFIXED: dict[str, Kind] = {
-    RADAR_TOPIC.removesuffix(":"): "radar",
-    CI_PREFIX.removesuffix(":"): "ci",
-    "label": "label",
-    "author": "author",
-    "path": "path",
-}
-_PERSONAL: frozenset[Kind] = frozenset({"label", "author", "path", "mine"})
-_EXAMPLES = {"label": "label:rocm", "author": "author:alice", "path": "path:vllm/v1/*"}
+    kind: str
+    alone: bool = False
+    prefixed: bool = False
+    missing: str = ""  # `ci:` with nothing after it: the sentence that says what to write
+    name: Callable[[SubscriptionKey], str] | None = None
+    # Another text the same subscription may have been stored under (`radar:gaudi` typed,
+    # `radar:vllm-gaudi` stored), tried when unsubscribing finds nothing.
+    stored_as: Callable[[SubscriptionKey], SubscriptionKey | None] | None = None
 
 
 class SubscriptionKeyError(InputError, ValueError):
     """Text that is no subscription's key; the message says how to write one."""
+
+
+class _Declared:
+    """The features' key forms, by kind: empty until `declare` is called, and a key read
+    before then would be misread (`ci` as a topic), so reading one is refused loudly."""
+
+    def __init__(self) -> None:
+        self.forms: dict[str, KeyForm] | None = None
+
+    def all(self) -> dict[str, KeyForm]:
+        if self.forms is None:
+            raise RuntimeError(
+                "subscription keys read before the features declared theirs: "
+                "call bot.features.declared() first"
+            )
+        return self.forms
+
+
+_DECLARED = _Declared()
+
+
+def declare(forms: Iterable[KeyForm]) -> None:
+    """Learn the features' key forms (bot.features.declared() calls this once). A kind the
+    core or another feature already has is a mistake in a declaration, said at start-up."""
+    known: dict[str, KeyForm] = {}
+    for form in forms:
+        if form.kind in known or form.kind in _PERSONAL or form.kind == TOPIC:
+            raise ValueError(f"subscription kind `{form.kind}` is declared twice")
+        if not (form.alone or form.prefixed):
+            raise ValueError(f"subscription kind `{form.kind}` is neither alone nor prefixed")
+        known[form.kind] = form
+    _DECLARED.forms = known
+
+
+def declared_form(kind: str) -> KeyForm | None:
+    """The feature's form of `kind`; None for the core's kinds and for unknown ones."""
+    return _DECLARED.all().get(kind)
+
+
+def kinds() -> tuple[str, ...]:
+    """Every kind a key may have: the core's, then the features' in declaration order."""
+    return (TOPIC, *_FILTERS, MINE, *_DECLARED.all())
 
 
 @dataclass(frozen=True)
@@ -83,7 +121,7 @@ class SubscriptionKey:
     (see the module's table). Made by `parse`, or directly; either way checked here, so a
     key that exists prints a text that parses back to it."""
 
-    kind: Kind
+    kind: str
     value: str | None = None
 
     def __post_init__(self) -> None:
@@ -97,13 +135,14 @@ class SubscriptionKey:
         word in any case); SubscriptionKeyError, one sentence, for text that names none."""
         word, colon, value = text.strip().partition(":")
         said = word.strip().lower()
+        form = declared_form(said)
         if not colon:
-            alone = _ALONE.get(said)
-            return cls(alone) if alone is not None else cls("topic", text.strip())
-        kind = _PREFIXED.get(said)
-        if kind is not None:
-            return cls(kind, value)
-        if said in _ALONE:  # `mine:x`, `plugins:x`
+            if said == MINE or (form is not None and form.alone):
+                return cls(said)
+            return cls(TOPIC, text.strip())
+        if said in _FILTERS or (form is not None and form.prefixed):
+            return cls(said, value)
+        if said == MINE or form is not None:  # `mine:x`, `plugins:x`
             raise SubscriptionKeyError(f"`{said}` takes nothing after it: say `{said}`")
         raise SubscriptionKeyError(f"`{said}:` is not a filter: say {FILTER_FORMS}")
 
@@ -112,24 +151,12 @@ class SubscriptionKey:
         """The key of a personal subscription by `rule`."""
         return cls.parse(rule.key)
 
-    @classmethod
-    def of_plugin(cls, repo: str) -> SubscriptionKey:
-        """The key of one watched plugin's radar, `radar:vllm-ascend`, from its repository
-        (`vllm-project/vllm-ascend`) or its short name."""
-        return cls("radar", repo.split("/", 1)[-1].lower())
-
     @property
     def text(self) -> str:
         """The key as the subscriptions table keeps it and people type it."""
-        if self.filter is not None:  # a personal filter is spelled as Filter spells it
-            return self.filter.key
-        if self.kind == "topic":
+        if self.kind == TOPIC:
             return self.value or ""
-        if self.kind == "plugins":
-            return PLUGINS_TOPIC
-        if self.kind == "radar":
-            return f"{RADAR_TOPIC}{self.value}"
-        return CI_TOPIC if self.value is None else f"{CI_PREFIX}{self.value}"
+        return self.kind if self.value is None else f"{self.kind}:{self.value}"
 
     def __str__(self) -> str:
         return self.text
@@ -154,47 +181,39 @@ class SubscriptionKey:
     @property
     def topic(self) -> str | None:
         """A topic subscription's topic key (`amd`); None for the other kinds."""
-        return self.value if self.kind == "topic" else None
+        return self.value if self.kind == TOPIC else None
 
     @property
-    def is_ci(self) -> bool:
-        """Red on main, for every hardware or one (`hardware`)."""
-        return self.kind == "ci"
-
-    @property
-    def hardware(self) -> str | None:
-        """`ci:amd` → `amd`; None for `ci` (every hardware) and the other kinds."""
-        return self.value if self.kind == "ci" else None
-
-    @property
-    def is_plugins(self) -> bool:
-        """The daily report's Plugins section: whole (`plugins`) or one plugin's (`radar:`)."""
-        return self.kind in ("plugins", "radar")
-
-    @property
-    def plugin(self) -> str | None:
-        """`radar:vllm-ascend` → `vllm-ascend`; None for the other kinds."""
-        return self.value if self.kind == "radar" else None
+    def form(self) -> KeyForm | None:
+        """The feature's declaration of this key's kind; None for the core's kinds."""
+        return declared_form(self.kind)
 
 
 def _problem(kind: str, value: str | None) -> str:
     """Why (`kind`, `value`) is no key, in one sentence a person can act on; '' when it is.
     A value is never blank where one is needed, and never there where none may be."""
-    if kind not in KINDS:
+    form = declared_form(kind)
+    if kind not in _PERSONAL and kind != TOPIC and form is None:
         return f"`{kind}:` is not a filter: say {FILTER_FORMS}"
-    if kind in ("plugins", "mine"):
-        return "" if value is None else f"`{kind}` takes nothing after it: say `{kind}`"
-    if kind == "ci":
-        if value is None or value.strip():
+    alone = kind == MINE or (form is not None and form.alone)
+    prefixed = kind in _FILTERS or kind == TOPIC or (form is not None and form.prefixed)
+    if value is None:
+        if alone:
             return ""
-        return "name a hardware after `ci:`, e.g. `ci:amd`, or say `ci` for every hardware"
+    elif not prefixed:
+        return f"`{kind}` takes nothing after it: say `{kind}`"
     if value is None or not value.strip():
-        if kind == "radar":
-            return "name a plugin: `radar:<plugin>`, e.g. `radar:vllm-ascend` (see `/vllm-topics`)"
-        if kind == "topic":
+        if form is not None:
+            return form.missing or f"say what follows `{kind}:`"
+        if kind == TOPIC:
             return f"say which topic or filter: `amd` (see `/vllm-topics`), or {FILTER_FORMS}"
         return f"say what to match after `{kind}:`, e.g. `{_EXAMPLES[kind]}`"
-    if kind == "topic" and (":" in value or value.strip().lower() in _ALONE):
+    if kind == TOPIC and (":" in value or _alone(value.strip().lower())):
         # Printed, it would read back as another kind: `ci`, `mine`, `label:x`.
         return f"`{value}` is not a topic: see `/vllm-topics`"
     return ""
+
+
+def _alone(word: str) -> bool:
+    form = declared_form(word)
+    return word == MINE or (form is not None and form.alone)

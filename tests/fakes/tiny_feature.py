@@ -1,7 +1,8 @@
 """A feature as small as one can be, declared the way bot/features/<name>/feature.py
-declare theirs, for tests/features/test_declared.py: a report section, a slash command, a
-command-line subcommand, a `/vllm-topics` line and a doctor line, and nothing in the core
-naming it."""
+declare theirs, for tests/features/test_declared.py: a report section one may ask for by
+its word (`--section tiny`), a subscription kind (`tiny`, `tiny:<word>`) with its digest, a
+slash command, a command-line subcommand, a `/vllm-topics` line and a doctor line, and
+nothing in the core naming it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.commands.services import Services
 from bot.features import AddPart, Commands, CommandServices, Feature, FeatureContext
 from bot.model.outline_parts import Block, Entry, Our, Section
 from bot.model.report import Report
+from bot.model.subscriptions import KeyForm, SubscriptionKey
 from bot.service.doctor import Check
 from bot.service.reports import Asking
 
@@ -65,6 +67,27 @@ def _part(ctx: FeatureContext) -> AddPart:
     return add
 
 
+class TinyDigests:
+    """What a `tiny` or `tiny:<word>` subscriber gets after the day's post: the Tiny section."""
+
+    def wants(self, key: SubscriptionKey) -> bool:
+        return key.kind == "tiny"
+
+    def news(self, report: Report, key: SubscriptionKey) -> tuple[Report, tuple[str, ...]]:
+        return report.with_part(TinyPart()), ("tiny",)
+
+
+def _check(key: SubscriptionKey) -> SubscriptionKey | None:
+    """A channel may subscribe to `tiny` and `tiny:<word>` (stored in lower case)."""
+    if key.kind != "tiny":
+        return None
+    return SubscriptionKey("tiny", key.value.lower() if key.value else None)
+
+
+def _named(key: SubscriptionKey) -> str:
+    return "Tiny" + (f" of {key.value}" if key.value else "")
+
+
 def _cli(commands: argparse._SubParsersAction[Any]) -> None:
     tiny = commands.add_parser("tiny", help="a tiny feature's subcommand")
     tiny.set_defaults(func=lambda args: print("tiny") or 0)
@@ -72,9 +95,16 @@ def _cli(commands: argparse._SubParsersAction[Any]) -> None:
 
 FEATURE = Feature(
     "tiny",
+    sections=("tiny",),
+    keys=(
+        KeyForm("tiny", alone=True, prefixed=True, missing="say a word after `tiny:`", name=_named),
+    ),
     part=_part,
     commands=Commands(lambda: ((85, Tiny()),)),
-    services=lambda ctx: CommandServices(topic_lines=("tiny — what a tiny feature says",)),
+    services=lambda ctx: CommandServices(
+        topic_check=_check, topic_lines=("tiny, tiny:<word> — what a tiny feature says",)
+    ),
+    digests=lambda ctx: TinyDigests(),
     doctor=lambda settings: Check("tiny", True, "a tiny feature is fine"),
     cli=_cli,
 )

@@ -8,9 +8,11 @@ from dataclasses import replace
 
 import pytest
 
+from bot.features.ci.model import is_ci, key_hardware
 from bot.features.personal.model import Filter
+from bot.features.radar.model import is_plugins, plugin_key, plugin_of
 from bot.model.errors import InputError
-from bot.model.subscriptions import KINDS, SubscriptionKey, SubscriptionKeyError
+from bot.model.subscriptions import KeyForm, SubscriptionKey, SubscriptionKeyError, declare, kinds
 
 # (stored text, kind, value): one of each shape the bot has ever stored.
 STORED = [
@@ -43,7 +45,8 @@ def test_every_stored_shape_reads_back_byte_for_byte(text: str, kind: str, value
 
 
 def test_every_kind_is_in_the_round_trip() -> None:
-    assert {kind for _, kind, _ in STORED} == set(KINDS)
+    """The core's kinds and every kind the features declare (bot.features.declared)."""
+    assert {kind for _, kind, _ in STORED} == set(kinds())
 
 
 @pytest.mark.parametrize(
@@ -123,16 +126,37 @@ def test_what_the_callers_ask_of_a_key() -> None:
     others = [parse(t) for t in ("amd", "plugins", "radar:vllm-gaudi", "ci", "ci:tpu")]
     assert not any(k.is_personal or k.is_mine or k.filter for k in others)
     assert [k.topic for k in others] == ["amd", None, None, None, None]
-    assert [k.is_plugins for k in others] == [False, True, True, False, False]
-    assert [k.plugin for k in others] == [None, None, "vllm-gaudi", None, None]
-    assert [k.is_ci for k in others] == [False, False, False, True, True]
-    assert [k.hardware for k in others] == [None, None, None, None, "tpu"]
+    assert [is_plugins(k) for k in others] == [False, True, True, False, False]
+    assert [plugin_of(k) for k in others] == [None, None, "vllm-gaudi", None, None]
+    assert [is_ci(k) for k in others] == [False, False, False, True, True]
+    assert [key_hardware(k) for k in others] == [None, None, None, None, "tpu"]
+    assert [k.form is not None for k in others] == [False, True, True, True, True]
 
 
 def test_a_filter_and_a_plugin_make_the_key_they_are_stored_as() -> None:
     assert str(SubscriptionKey.of_filter(Filter("mine"))) == "mine"
     assert str(SubscriptionKey.of_filter(Filter("path", "vllm/V1/*"))) == "path:vllm/V1/*"
-    assert SubscriptionKey.of_plugin("vllm-project/vLLM-Ascend") == SubscriptionKey.parse(
-        "radar:vllm-ascend"
-    )
-    assert str(SubscriptionKey.of_plugin("vllm-gaudi")) == "radar:vllm-gaudi"
+    assert plugin_key("vllm-project/vLLM-Ascend") == SubscriptionKey.parse("radar:vllm-ascend")
+    assert str(plugin_key("vllm-gaudi")) == "radar:vllm-gaudi"
+
+
+def test_a_kind_the_features_do_not_declare_is_no_key_and_one_declared_twice_is_refused() -> None:
+    """The parser knows a feature's words only from its declaration: with the radar's
+    forms gone, `radar:x` is no key and `plugins` reads as a topic; a kind declared twice
+    (or one of the core's) is a mistake said at start-up."""
+    import bot.features
+
+    everyone = [form for feature in bot.features.declared() for form in feature.keys]
+    try:
+        declare(f for f in everyone if f.kind not in ("plugins", "radar"))
+        with pytest.raises(SubscriptionKeyError, match="`radar:` is not a filter"):
+            SubscriptionKey.parse("radar:vllm-ascend")
+        assert SubscriptionKey.parse("plugins").topic == "plugins"
+        assert str(SubscriptionKey.parse("CI:amd")) == "ci:amd"  # the others still read
+        with pytest.raises(ValueError, match="`ci` is declared twice"):
+            declare([*everyone, KeyForm("ci", alone=True)])
+        with pytest.raises(ValueError, match="`label` is declared twice"):
+            declare([KeyForm("label", prefixed=True)])
+    finally:
+        declare(everyone)
+    assert SubscriptionKey.parse("radar:vllm-ascend").form is not None

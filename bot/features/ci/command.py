@@ -14,7 +14,7 @@ from bot.commands.base import Asker, Command, Request, text
 from bot.commands.report import PUBLIC
 from bot.commands.services import Services
 from bot.commands.words import CommandError, Option, sort_words
-from bot.features.ci.model import HARDWARE, CiState
+from bot.features.ci.model import HARDWARE, CiState, is_ci, key_hardware
 from bot.features.ci.service import CiService
 from bot.model.asking import AskError
 from bot.model.subscriptions import SubscriptionKey
@@ -147,9 +147,10 @@ class CiShown:
 def ci_topics(key: SubscriptionKey) -> SubscriptionKey | None:
     """CI news for every hardware (`ci`) or one it runs on (`ci:amd`); AskError (one
     sentence) for a hardware CI does not run on."""
-    if not key.is_ci:
+    if not is_ci(key):
         return None
-    if key.hardware is not None and key.hardware not in HARDWARE:
+    hardware = key_hardware(key)
+    if hardware is not None and hardware not in HARDWARE:
         raise AskError(
             f"'{key}' names no hardware: say `ci` or `ci:<hardware>` ({', '.join(HARDWARE)})"
         )

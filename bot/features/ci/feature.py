@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.features import AddPart, Commands, CommandServices, Feature, FeatureContext
+from bot.features.ci.model import KEY_FORMS
 
 if TYPE_CHECKING:
     import argparse
@@ -51,7 +52,8 @@ def _services(ctx: FeatureContext) -> CommandServices:
     red = ci_service(ctx)
     if red is None:  # `ci` is an unknown topic where Red on main is off
         return CommandServices()
-    from bot.model.subscriptions import HARDWARE, SubscriptionKey
+    from bot.features.ci.model import HARDWARE
+    from bot.model.subscriptions import SubscriptionKey
 
     kinds = ", ".join(f"ci:{hardware}" for hardware in HARDWARE)
     lines = (
@@ -90,6 +92,8 @@ def _cli(commands: argparse._SubParsersAction[Any]) -> None:
 
 FEATURE = Feature(
     "ci",
+    sections=("ci",),
+    keys=KEY_FORMS,
     part=_part,
     part_name="Red on main",
     commands=Commands(_commands),

@@ -27,9 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.model.subscriptions import CI_PREFIX as CI_PREFIX
-from bot.model.subscriptions import CI_TOPIC as CI_TOPIC
-from bot.model.subscriptions import HARDWARE as HARDWARE
+from bot.model.subscriptions import KeyForm, SubscriptionKey
+
+# The subscriptions Red on main answers: `ci` (every hardware) and `ci:amd` (one).
+CI_TOPIC = "ci"
+CI_PREFIX = "ci:"
+# Where a CI job runs, by the words of its name: the topic keys of the vendors (topics.toml).
+HARDWARE = ("amd", "nvidia", "intel", "tpu", "neuron", "ascend", "cpu")
 
 # The states the dashboard gives a failing job run (its `/api/jobs/runs` and alert rows).
 FAILING_STATES = frozenset({"failed", "failing", "broken", "timed_out"})
@@ -37,6 +41,32 @@ FAILING_STATES = frozenset({"failed", "failing", "broken", "timed_out"})
 # analysis did not class the failure.
 INFRA_STATES = frozenset({"broken", "timed_out"})
 KINDS = ("code", "flaky", "infra")  # the analysis's classifications we act on
+
+
+def is_ci(key: SubscriptionKey) -> bool:
+    """Red on main, for every hardware or one."""
+    return key.kind == CI_TOPIC
+
+
+def key_hardware(key: SubscriptionKey) -> str | None:
+    """`ci:amd` → `amd`; None for `ci` (every hardware) and the other kinds."""
+    return key.value if is_ci(key) else None
+
+
+def _named(key: SubscriptionKey) -> str:
+    hardware = key_hardware(key)
+    return "Red on main" + (f" ({hardware})" if hardware else "")
+
+
+KEY_FORMS = (
+    KeyForm(
+        CI_TOPIC,
+        alone=True,
+        prefixed=True,
+        missing="name a hardware after `ci:`, e.g. `ci:amd`, or say `ci` for every hardware",
+        name=_named,
+    ),
+)
 
 # How far before a failure's first failing run its job's last pass is looked for: vLLM's
 # main runs its CI on every merge, so a job with no pass in a week has no blame range.

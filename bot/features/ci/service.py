@@ -39,6 +39,8 @@ from bot.features.ci.model import (
     Failure,
     Red,
     Reported,
+    is_ci,
+    key_hardware,
 )
 from bot.features.ci.outline import CiPart, ci_of
 from bot.features.ci.reported import also_on_dashboard, reported_of
@@ -294,13 +296,13 @@ class CiDigests:
     day with news (a new failure, a job passing again, or the dashboard unreadable)."""
 
     def wants(self, key: SubscriptionKey) -> bool:
-        return key.is_ci
+        return is_ci(key)
 
     def news(self, report: Report, key: SubscriptionKey) -> tuple[Report, tuple[str, ...]] | None:
         red = ci_of(report)
         if red is None:
             return None
-        state = of_hardware(red, key.hardware)
+        state = of_hardware(red, key_hardware(key))
         return (report.with_part(CiPart(state)), ("ci",)) if is_news(state) else None
 
 

@@ -16,6 +16,7 @@ from bot.commands.report import PUBLIC
 from bot.commands.services import Services, TopicCheck
 from bot.commands.words import CommandError, Option, sort_words
 from bot.features.radar.message import radar_message
+from bot.features.radar.model import PLUGINS_TOPIC, plugin_key, plugin_of
 from bot.features.radar.model import Radar as RadarFacts
 from bot.features.radar.service import RadarService
 from bot.model.subscriptions import SubscriptionKey
@@ -154,10 +155,11 @@ def plugin_topics(radars: RadarService) -> TopicCheck:
     def check(key: SubscriptionKey) -> SubscriptionKey | None:
         if not radars.plugins:
             return None  # no plugin is watched: `plugins` is an unknown topic here
-        if key.kind == "plugins":
+        if key.kind == PLUGINS_TOPIC:
             return key
-        if key.plugin is not None:
-            return SubscriptionKey.of_plugin(radars.plugin(key.plugin))
+        plugin = plugin_of(key)
+        if plugin is not None:
+            return plugin_key(radars.plugin(plugin))
         return None
 
     return check

@@ -9,6 +9,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from bot.features import AddPart, Commands, CommandServices, Feature, FeatureContext
+from bot.features.radar.model import KEY_FORMS
 
 if TYPE_CHECKING:
     import argparse
@@ -65,8 +66,9 @@ def _commands() -> Sequence[tuple[int, Command[Any, Any]]]:
 
 def _services(ctx: FeatureContext) -> CommandServices:
     from bot.features.radar.command import plugin_topics
+    from bot.features.radar.model import PLUGINS_DIGEST, plugin_key
     from bot.features.radar.service import RadarService, radar_service
-    from bot.model.subscriptions import PLUGINS_DIGEST, SubscriptionKey
+    from bot.model.subscriptions import SubscriptionKey
 
     radars = radar_service(ctx)
     plugins = ctx.settings.plugin_list
@@ -77,7 +79,7 @@ def _services(ctx: FeatureContext) -> CommandServices:
             "the watched hardware plugins, and pins lagging main (a subscription only; "
             "`/vllm-radar` for any window)"
         )
-        names = ", ".join(str(SubscriptionKey.of_plugin(repo)) for repo in plugins)
+        names = ", ".join(str(plugin_key(repo)) for repo in plugins)
         lines.append(f"{names} — the same for one plugin: its culprits, open breakage, pin")
     return CommandServices(
         by_type={RadarService: radars}, topic_check=plugin_topics(radars), topic_lines=lines
@@ -152,6 +154,8 @@ def _cli(commands: argparse._SubParsersAction[Any]) -> None:
 
 FEATURE = Feature(
     "radar",
+    sections=("plugins",),
+    keys=KEY_FORMS,
     part=_part,
     part_name="plugins",
     commands=Commands(_commands),

@@ -14,9 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from bot.model.subscriptions import PLUGINS_DIGEST as PLUGINS_DIGEST
-from bot.model.subscriptions import PLUGINS_TOPIC as PLUGINS_TOPIC
-from bot.model.subscriptions import RADAR_TOPIC as RADAR_TOPIC
+from bot.model.subscriptions import KeyForm, SubscriptionKey
 from bot.model.windows import Window
 
 UPSTREAM = "vllm-project/vllm"
@@ -61,8 +59,52 @@ LONG_BEFORE_DAYS = 180
 # A pin unchanged this long while upstream moves is a lag that grows (gaudi and
 # tpu-inference bump theirs every few hours, vllm-ascend every four days or so).
 GROWING_AFTER_DAYS = 3.0
-# `plugins` (the daily report's Plugins section) and `radar:vllm-ascend` (one plugin's part
-# of it) are read and written by bot.model.subscriptions.SubscriptionKey alone.
+# The subscriptions the radar answers: `plugins` (the daily report's Plugins section) and
+# `radar:vllm-ascend` (one plugin's part of it).
+PLUGINS_TOPIC = "plugins"
+RADAR_TOPIC = "radar:"
+PLUGINS_DIGEST = "Plugins (breakage radar)"  # what a `plugins` subscriber gets, named
+
+
+def is_plugins(key: SubscriptionKey) -> bool:
+    """The daily report's Plugins section: whole (`plugins`) or one plugin's (`radar:`)."""
+    return key.kind in (PLUGINS_TOPIC, _RADAR)
+
+
+def plugin_of(key: SubscriptionKey) -> str | None:
+    """`radar:vllm-ascend` → `vllm-ascend`; None for the other kinds."""
+    return key.value if key.kind == _RADAR else None
+
+
+def plugin_key(repo: str) -> SubscriptionKey:
+    """The key of one watched plugin's radar, `radar:vllm-ascend`, from its repository
+    (`vllm-project/vllm-ascend`) or its short name."""
+    return SubscriptionKey(_RADAR, repo.split("/", 1)[-1].lower())
+
+
+def _named(key: SubscriptionKey) -> str:
+    plugin = plugin_of(key)
+    return PLUGINS_DIGEST if plugin is None else f"{PLUGINS_DIGEST} of {plugin}"
+
+
+def _stored_as(key: SubscriptionKey) -> SubscriptionKey | None:
+    """`radar:gaudi`, typed for a plugin no longer watched: it was stored by its repository's
+    name, `radar:vllm-gaudi`."""
+    plugin = plugin_of(key)
+    return plugin_key(f"vllm-{plugin}") if plugin is not None else None
+
+
+_RADAR = RADAR_TOPIC.removesuffix(":")
+KEY_FORMS = (
+    KeyForm(PLUGINS_TOPIC, alone=True, name=_named),
+    KeyForm(
+        _RADAR,
+        prefixed=True,
+        missing="name a plugin: `radar:<plugin>`, e.g. `radar:vllm-ascend` (see `/vllm-topics`)",
+        name=_named,
+        stored_as=_stored_as,
+    ),
+)
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,9 @@ from bot.features.radar.model import (
     PluginLink,
     Radar,
     Unread,
+    is_plugins,
+    plugin_key,
+    plugin_of,
 )
 from bot.features.radar.open_breakage import OPEN_LOOK_BACK, open_breaks
 from bot.features.radar.outline import RadarPart, has_plugins_section, radar_of
@@ -463,7 +466,7 @@ class PluginDigests:
     one plugin's part of it, on a day it has news."""
 
     def wants(self, key: SubscriptionKey) -> bool:
-        return key.is_plugins
+        return is_plugins(key)
 
     def news(self, report: Report, key: SubscriptionKey) -> tuple[Report, tuple[str, ...]] | None:
         part = _plugins_of(report, key)
@@ -474,9 +477,9 @@ def _plugins_of(report: Report, key: SubscriptionKey) -> Report:
     """The report whose Plugins section a `plugins` or `radar:<plugin>` subscriber gets:
     one plugin's culprits, open breakage and pin (none for a plugin no longer watched)."""
     found = radar_of(report)
-    if found is None or key.plugin is None:
+    if found is None or plugin_of(key) is None:
         return report
-    repos = [repo for repo in found.plugins if SubscriptionKey.of_plugin(repo) == key]
+    repos = [repo for repo in found.plugins if plugin_key(repo) == key]
     mine = found.of_plugin(repos[0]) if repos else None
     return report.with_part(RadarPart(mine) if mine is not None else None, "plugins")
 

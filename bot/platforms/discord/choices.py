@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from bot.commands import Command, Commands
-from bot.model.report import SECTIONS
 
 # Discord shows at most 25 choices per autocomplete answer
 # (https://discord.com/developers/docs/interactions/application-commands#autocomplete).
@@ -27,7 +26,7 @@ def choices(commands: Commands, complete: str | None, current: str) -> list[tupl
         found = [t for t in rules.topics if current in f"{t.key} {t.name}".lower()]
         return [(f"{t.key} — {t.name}"[:CHOICE_NAME], t.key) for t in found][:AUTOCOMPLETE_CHOICES]
     if complete == "section":
-        names = [*SECTIONS, *commands.services.topic_keys]
+        names = [*commands.services.section_words, *commands.services.topic_keys]
         return [(n, n) for n in names if current in n][:AUTOCOMPLETE_CHOICES]
     return []
 

@@ -133,10 +133,11 @@ def test_the_plugins_section_is_a_section_to_show_alone(
 ) -> None:
     """`vllm-report show DAY --section plugins` (and `/vllm-report plugins`): the Plugins
     section alone, not "unknown section"."""
+    from bot.features import section_words
     from bot.model.asking import section
     from bot.model.rules import load_rules
 
-    assert section("plugins", load_rules(None)) == "plugins"
+    assert section("plugins", load_rules(None), section_words()) == "plugins"
     found = radar[0].radar(window("2025-10-06"))
     report = build_report([], found.window, repo="vllm-project/vllm", complete=True)
     report = report.with_part(RadarPart(found))

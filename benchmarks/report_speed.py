@@ -12,6 +12,9 @@ server side (default 100 ms), for the day 2026-03-24 (cutoff 11:33 Asia/Shanghai
 - cold: `python -m bot show 2026-03-24 --counts-only --format json --cutoff 11:33` with an
   empty data folder;
 - warm: the same command again on the same folder (the archive answers: 0 requests);
+- floor: a script that only imports what reading the archive and the settings needs
+  (SQLAlchemy's ORM and pydantic-settings) and makes no request: what a warm `show` cannot
+  go below while the store is SQLAlchemy and the settings pydantic-settings;
 - analysis cost: `analyze()` over 2,000 and 20,000 items in one window, made by cloning the
   anchor items of the day with new numbers and times shifted within the window.
 
@@ -68,6 +71,8 @@ DAY = date(2026, 3, 24)
 ZONE = "Asia/Shanghai"
 CUTOFF = "11:33"
 SHOW = ["show", DAY.isoformat(), "--counts-only", "--format", "json", "--cutoff", CUTOFF]
+# What the warm path cannot go below (see the docstring's `floor`).
+FLOOR = "import sqlalchemy.orm, pydantic_settings"
 LISTS = ("new_issues", "closed_issues", "new_prs", "merged_prs", "closed_unmerged_prs")
 SETTING_PREFIXES = ("VLLM_REPORT_", "GITHUB_", "SLACK_", "DISCORD_", "LLM_", "OPENAI_")
 SETTING_NAMES = ("DATABASE_URL", "PYTHONPATH")
@@ -255,7 +260,7 @@ def main() -> None:
     window = day_window(DAY, ZoneInfo(ZONE), clock(hour, minute))
     items = anchor_items() + background_items(args.history, before=min(d.start for d in days))
     python = sys.executable
-    results: dict[str, list[Run]] = {"bare": [], "cold": [], "warm": []}
+    results: dict[str, list[Run]] = {"bare": [], "cold": [], "warm": [], "floor": []}
 
     with (
         FakeGitHub(REPO, items, latency=args.latency) as fake,
@@ -263,6 +268,7 @@ def main() -> None:
     ):
         bare = [python, "-c", BARE, fake.url, *queries(window)]
         show = [python, "-m", "bot", *SHOW]
+        floor = [python, "-c", FLOOR]
         for index in range(args.runs + 1):  # the first round warms the disk cache and .pyc
             with tempfile.TemporaryDirectory() as data:
                 env = clean_env(
@@ -276,6 +282,7 @@ def main() -> None:
                     "bare": run(fake, bare, env, cwd),
                     "cold": run(fake, show, env, cwd),
                     "warm": run(fake, show, env, cwd),
+                    "floor": run(fake, floor, env, cwd),
                 }
             if index:
                 for name, result in round_.items():
@@ -296,6 +303,7 @@ def main() -> None:
         "bare": "a. bare PyGithub (4 searches)",
         "cold": "b. show, cold (empty archive)",
         "warm": "c. show, warm (archive)",
+        "floor": "d. floor: SQLAlchemy + settings",
     }
     header = f"{'row':32} {'requests':>8} {'median s':>9} {'min s':>7} {'max s':>7}"
     print(f"{header} {'/ bare':>7} {'peak MB':>8}  output")
@@ -307,6 +315,8 @@ def main() -> None:
         output = (
             f"{runs[-1].stdout.strip()} results read"
             if key == "bare"
+            else "imports only"
+            if key == "floor"
             else f"counts {counts_of(runs[-1].stdout)}"
         )
         median = statistics.median(seconds)

@@ -255,7 +255,10 @@ def vendor_keys(full: Outline) -> list[str]:
 
 def _title(report: Report, lang: str) -> str:
     key = "title" if report.repo == "vllm-project/vllm" else "title_other"
-    title = w.text(lang, key, repo=report.repo, label=report.window.label)
+    label = report.window.label
+    if report.window.since is not None and label.startswith("since "):
+        label = w.text(lang, "since_release", tag=report.window.since)
+    title = w.text(lang, key, repo=report.repo, label=label)
     if report.topic and report.sections is not None:
         name = report.sections.catalog.topic_name(report.topic, lang)
         title += w.text(lang, "topic_suffix", topic=name)

@@ -14,6 +14,7 @@ from bot.app.wiring import (
     open_bot,
     post_once,
     prose_writer,
+    releases,
     site_builder,
     transports,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "open_bot",
     "post_once",
     "prose_writer",
+    "releases",
     "serve",
     "site_builder",
     "table",

@@ -35,7 +35,7 @@ from bot.collect.sync import Archiver
 from bot.delivery import Deliverer, Destination, Transport
 from bot.features import Shared, section_words
 from bot.model.rules import TopicRules
-from bot.model.windows import Window
+from bot.model.windows import Release, ReleaseLookup, Window
 from bot.observe.logs import hush
 from bot.report_files import ReportFiles
 from bot.service.reports import Reports
@@ -63,6 +63,22 @@ STOP_WAIT = 10.0  # seconds `serve` gives its own tasks to end once stopped
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def releases(settings: Settings) -> ReleaseLookup:
+    """When the watched repository's releases came out, for a window from one asked for
+    before the bot is opened (the command line's `since v0.33.0`): the store opened for
+    the one lookup, GitHub asked only for what it does not hold."""
+
+    def lookup(tag: str | None) -> Release:
+        store = Store(settings.store_url())
+        try:
+            archiver = Archiver(store, github_source(settings))
+            return archiver.release(settings.repo, tag, datetime.now(UTC))
+        finally:
+            store.close()
+
+    return lookup
 
 
 def github_source(settings: Settings, stop: threading.Event | None = None) -> GitHubSource:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from bot.model.query import ReportQuery
     from bot.model.report import Report
     from bot.model.rules import TopicRules
-    from bot.model.windows import Window
+    from bot.model.windows import Release, ReleaseLookup, Window
     from config.settings import Settings
 
 
@@ -213,7 +213,20 @@ def asked_window(args: argparse.Namespace, settings: Settings) -> Window:
         tz=settings.tz,
         cutoff=settings.cutoff_time,
         max_days=settings.max_range_days,
+        releases=releases(settings),
     )
+
+
+def releases(settings: Settings) -> ReleaseLookup:
+    """The repository's releases, for a window from one (`since v0.18.0`): the store and
+    GitHub opened only if the phrase names a release (a light command imports neither)."""
+
+    def lookup(tag: str | None) -> Release:
+        from bot.app import releases as opened
+
+        return opened(settings)(tag)
+
+    return lookup
 
 
 def chat_configured(settings: Settings) -> bool:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from bot.collect.source import Collected, GitHubSource
 from bot.model.report import ActivityItem, CommentRecord, PullDetails
-from bot.model.windows import Window, format_local
+from bot.model.windows import Release, Window, WindowError, format_local
 from bot.store import Lookup, Span, Store
 
 if TYPE_CHECKING:
@@ -34,6 +34,16 @@ SEARCH_INDEX_LAG = timedelta(minutes=10)
 # Clocks differ a little; coverage from a sync stops this far before our own "now".
 CLOCK_MARGIN = timedelta(minutes=2)
 CURSOR_REUSE = timedelta(days=1)
+
+
+# How long the newest release read stays the answer to `since last release`: vLLM releases
+# about twice a month, so an hour late is at worst an hour of a new release's news missed.
+RELEASES_FRESH = timedelta(hours=1)
+
+
+def _spellings(tag: str) -> tuple[str, ...]:
+    """A tag as typed and as vLLM writes it: `0.33.0` is `v0.33.0`."""
+    return (tag,) if tag.startswith("v") else (tag, f"v{tag}")
 
 
 @dataclass(frozen=True)
@@ -153,6 +163,45 @@ class Archiver:
 
         with self.github(repo) as github:
             return label_names(github())
+
+    def release(self, repo: str, tag: str | None, now: datetime) -> Release:
+        """When `repo`'s release `tag` came out (None: its newest release that is no
+        pre-release), from the archive or GitHub's releases, then its tags (the archive
+        keeps what it read; the newest is read again after RELEASES_FRESH). WindowError
+        (one sentence) when the repository has no such release or tag."""
+        from bot.collect.releases import published, tagged
+
+        if tag is None:
+            newest = self.store.releases.newest(repo)
+            if newest is not None and (not self.fetch or now - newest[1] < RELEASES_FRESH):
+                return newest[0]
+        else:
+            for name in _spellings(tag):
+                kept = self.store.releases.of(repo, name)
+                if kept is not None:
+                    return kept
+        if not self.fetch:
+            raise WindowError(f"the archive holds no release {tag or ''} of {repo}".strip())
+        with self.github(repo) as github:
+            found = published(github())
+            self.store.releases.save(repo, found, now)
+            if tag is None:
+                stable = [r for r, pre in found if not pre]
+                if not stable:
+                    raise WindowError(f"{repo} has published no release on GitHub yet")
+                return stable[0]
+            by_tag = {r.tag: r for r, _ in found}
+            for name in _spellings(tag):
+                if name in by_tag:
+                    return by_tag[name]
+            for name in _spellings(tag):
+                dated = tagged(github(), name)
+                if dated is not None:
+                    self.store.releases.save(repo, [(dated, "rc" in name)], now)
+                    return dated
+        newest_tag = next((r.tag for r, pre in found if not pre), None)
+        hint = f"; its newest release is {newest_tag}" if newest_tag else ""
+        raise WindowError(f"{repo} has no release or tag `{tag}`{hint}")
 
     def named(self, repo: str, numbers: Iterable[int]) -> list[ActivityItem]:
         """The archived items among `numbers` (items outside a window that it names)."""

@@ -112,12 +112,14 @@ class Services:
 
     def window(self, when: str) -> Window:
         settings = self.settings
+        now = self.clock()
         return asking.window(
             when,
-            now=self.clock(),
+            now=now,
             tz=settings.tz,
             cutoff=settings.cutoff_time,
             max_days=settings.max_range_days,
+            releases=lambda tag: self.reports.archiver.release(settings.repo, tag, now),
         )
 
     def check_topic(self, key: SubscriptionKey) -> SubscriptionKey:

@@ -50,7 +50,10 @@ class Option:
 
 
 MAX_WORDS = 12
-_WHEN = re.compile(r"^(\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?|\d{1,3}d|today|yesterday)$")
+_WHEN = re.compile(
+    r"^(\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?|\d{1,3}d|today|yesterday"
+    r"|v?\d+(\.\d+)+[a-z0-9]*\.\.v?\d+(\.\d+)+[a-z0-9]*)$"  # v0.32.0..v0.33.0
+)
 # Which kind takes a word first: a topic that is also a section is the topic.
 _ORDER = ("public", "lang", "topic", "section", "repo", "when", "where", "word")
 
@@ -72,6 +75,13 @@ def sort_words(
         if "when" in by_kind and word.lower() == "last":  # "last 7 days": read as one window
             when += words[index : index + 3]
             index += 3
+            continue
+        if "when" in by_kind and word.lower() == "since":  # "since v0.33.0", "since last release"
+            said = (
+                3 if [w.lower() for w in words[index + 1 : index + 3]] == ["last", "release"] else 2
+            )
+            when += words[index : index + said]
+            index += said
             continue
         kind = next((k for k in _ORDER if k in by_kind and _is(k, word, topics, sections)), None)
         if kind is None:

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from bot.model.errors import InputError
 from bot.model.rules import TopicRules
-from bot.model.windows import Window, parse_window
+from bot.model.windows import ReleaseLookup, Window, parse_window
 
 LANGUAGES = ("en", "zh")
 REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
@@ -92,10 +92,12 @@ def window(
     tz: ZoneInfo,
     cutoff: time_of_day,
     max_days: int,
+    releases: ReleaseLookup | None = None,
 ) -> Window:
-    """The window a phrase means (`yesterday`, `2026-03-26`, `7d`, `D1..D2`); WindowError
-    (an InputError) says what to type instead."""
-    return parse_window(when, now=now, tz=tz, cutoff=cutoff, max_days=max_days)
+    """The window a phrase means (`yesterday`, `2026-03-26`, `7d`, `D1..D2`, `since v0.33.0`:
+    `releases` says when a release came out); WindowError (an InputError) says what to type
+    instead."""
+    return parse_window(when, now=now, tz=tz, cutoff=cutoff, max_days=max_days, releases=releases)
 
 
 __all__ = [

@@ -4,11 +4,18 @@ A report day D is `[D cutoff, D+1 cutoff)` in the report time zone, so the 2026-
 report with a 11:45 Asia/Shanghai cutoff covers 2026-03-26 11:45 (UTC+8) up to, not
 including, 2026-03-27 11:45 (UTC+8). Every datetime here is timezone-aware; `now` is always
 passed in, so parsing is pure and testable.
+
+A window may also start at a release: `since v0.33.0` (to the end of the report day in
+progress), `since last release`, `v0.32.0..v0.33.0`. When a release came out is the
+repository's to say: the caller hands in a `ReleaseLookup` (the archive's, asking GitHub's
+releases and tags once), and the window runs from that moment.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import cached_property
@@ -24,7 +31,13 @@ FIRST_DAY = date(1970, 1, 8)
 LAST_DAY = date(9999, 12, 30)
 _DAYS_RE = re.compile(r"^(?:last\s+)?(\d{1,3})\s*(?:d|days?)$")
 _RANGE_SEPARATOR = ".."
-HELP = "use YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD, today, yesterday or Nd (e.g. 7d)"
+HELP = (
+    "use YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD, today, yesterday, Nd (e.g. 7d), "
+    "since v0.33.0, since last release or v0.32.0..v0.33.0"
+)
+# A release's tag as vLLM writes them (v0.33.0, v0.11.0rc1) and as people type them (0.33.0).
+_TAG_RE = re.compile(r"^v?\d+(?:\.\d+)+(?:[.-]?[a-z]+\d*)*$")
+_LATEST = ("last release", "latest release", "the last release", "latest")
 
 
 class WindowError(InputError, ValueError):
@@ -32,13 +45,29 @@ class WindowError(InputError, ValueError):
 
 
 @dataclass(frozen=True)
+class Release:
+    """A release of the repository: its tag and when it came out (published on GitHub, or
+    its tag's commit for a tag with no release)."""
+
+    tag: str
+    at: datetime
+
+
+# What the caller knows of releases: the one tagged so (None: the newest), or a WindowError
+# saying the repository has no such release.
+ReleaseLookup = Callable[[str | None], Release]
+
+
+@dataclass(frozen=True)
 class Window:
-    """A half-open span `[start, end)` of report days, in the report time zone."""
+    """A half-open span `[start, end)` of report days, in the report time zone (or from a
+    release's moment: `since` names that release's tag)."""
 
     start: datetime
     end: datetime
     timezone: str
     label: str
+    since: str | None = None
 
     def __post_init__(self) -> None:
         if self.start.tzinfo is None or self.end.tzinfo is None:
@@ -125,6 +154,8 @@ class Phrase:
     last: date | None = None
     relative: tuple[int, int] | None = None
     days_label: int | None = None  # "last N days"
+    # From a release (its tag; None: the newest) to another's tag, or (None) to today's end.
+    release: tuple[str | None, str | None] | None = None
 
 
 def read_phrase(phrase: str, max_days: int = 366) -> Phrase:
@@ -134,6 +165,15 @@ def read_phrase(phrase: str, max_days: int = 366) -> Phrase:
         return Phrase(phrase, relative=(1, 1))
     if text == "today":
         return Phrase(phrase, relative=(0, 0))
+    if text.startswith("since "):
+        tag = text.removeprefix("since ").strip()
+        if tag in _LATEST:
+            return Phrase(phrase, release=(None, None))
+        if not _TAG_RE.match(tag):
+            raise WindowError(
+                f"'{tag}' is no release tag: say `since v0.33.0` or `since last release`"
+            )
+        return Phrase(phrase, release=(tag, None))
     if match := _DAYS_RE.match(text):
         count = int(match.group(1))
         if count < 1:
@@ -141,7 +181,9 @@ def read_phrase(phrase: str, max_days: int = 366) -> Phrase:
         _check_length(phrase, count, max_days, "is")
         return Phrase(phrase, relative=(count, 1), days_label=count)
     if _RANGE_SEPARATOR in text:
-        left, _, right = text.partition(_RANGE_SEPARATOR)
+        left, _, right = (part.strip() for part in text.partition(_RANGE_SEPARATOR))
+        if _TAG_RE.match(left) and _TAG_RE.match(right):
+            return Phrase(phrase, release=(left, right))
         first, last = _parse_date(left, phrase), _parse_date(right, phrase)
         if last < first:
             raise WindowError(
@@ -155,16 +197,26 @@ def read_phrase(phrase: str, max_days: int = 366) -> Phrase:
 
 
 def parse_window(
-    phrase: str, *, now: datetime, tz: ZoneInfo, cutoff: time, max_days: int
+    phrase: str,
+    *,
+    now: datetime,
+    tz: ZoneInfo,
+    cutoff: time,
+    max_days: int,
+    releases: ReleaseLookup | None = None,
 ) -> Window:
     """Turn what a person typed into a Window, or raise WindowError with a fix to type.
 
     `today` is the window in progress; `yesterday` the last complete one; `Nd` the last N
-    complete windows; `D` and `D1..D2` name report days (both ends included).
+    complete windows; `D` and `D1..D2` name report days (both ends included); `since <tag>`
+    runs from the release to the end of the report day in progress, `<tag>..<tag>` from
+    one release to the next (`releases` says when each came out).
     """
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
     said = read_phrase(phrase, max_days)
+    if said.release is not None:
+        return _release_window(said.release, now, tz, cutoff, max_days, releases)
     if said.relative is not None:
         in_progress = current_day(now, tz, cutoff)
         back_first, back_last = said.relative
@@ -184,6 +236,37 @@ def parse_window(
             "which has not come yet"
         )
     return window
+
+
+def _release_window(
+    tags: tuple[str | None, str | None],
+    now: datetime,
+    tz: ZoneInfo,
+    cutoff: time,
+    max_days: int,
+    releases: ReleaseLookup | None,
+) -> Window:
+    """From a release's moment to the next's (or to the end of the report day in progress)."""
+    if releases is None:
+        raise WindowError("a window from a release needs the repository's releases: ask the bot")
+    first = releases(tags[0])
+    if tags[1] is not None:
+        last = releases(tags[1])
+        if last.at <= first.at:
+            raise WindowError(
+                f"{last.tag} came out before {first.tag}: write the earlier release first "
+                f"({last.tag}..{first.tag})"
+            )
+        end, label = last.at.astimezone(tz), f"{first.tag}..{last.tag}"
+    else:
+        end = day_window(current_day(now, tz, cutoff), tz, cutoff).end
+        label = f"since {first.tag}"
+    start = first.at.astimezone(tz)
+    if start >= end:
+        raise WindowError(f"{first.tag} came out {format_local(start)}, which has not come yet")
+    days = math.ceil((end - start) / timedelta(days=1))
+    _check_length(label, days, max_days, "spans")
+    return Window(start, end, tz.key, label, since=first.tag)
 
 
 def _check_length(phrase: str, days: int, max_days: int, verb: str) -> None:

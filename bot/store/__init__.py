@@ -44,6 +44,7 @@ from bot.store.ledger import Ledger
 from bot.store.lookups import Lookup, Lookups
 from bot.store.prose_cache import ProseCache
 from bot.store.pull_details import PullDetailsStore
+from bot.store.releases import Releases
 from bot.store.spans import Span, merge_spans, subtract_spans
 from bot.store.subscriptions import Subscription, Subscriptions
 from bot.store.threads import Threads
@@ -92,6 +93,7 @@ class Store:
         self.pulls = PullDetailsStore(transactions)
         self.changes = Changes(transactions)
         self.lookups = Lookups(transactions)
+        self.releases = Releases(transactions)
 
     def check_writable(self) -> None:
         """A write that changes nothing, rolled back: StoreError (what to change) when the

@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0014"
+HEAD_REVISION = "0015"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -283,6 +283,19 @@ class LookupRow(Base):
     repo: Mapped[str] = mapped_column(String(200), primary_key=True)
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     number: Mapped[int | None] = mapped_column(Integer)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ReleaseRow(Base):
+    """When one release of a repository came out (bot.collect.releases): published on
+    GitHub, or its tag's commit; `fetched_at` is when GitHub was read."""
+
+    __tablename__ = "releases"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    tag: Mapped[str] = mapped_column(String(100), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    prerelease: Mapped[bool] = mapped_column(Boolean, default=False)
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

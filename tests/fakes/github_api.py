@@ -340,6 +340,9 @@ class FakeGitHub(FakeServer):
         self.graphql_not_found = False
         self.history: dict[str, list[tuple[str, datetime]]] = {}  # repo → (sha, time), oldest first
         self.tags: dict[str, str] = {}  # the main repository's release tags → their commits
+        # Its published releases (`GET …/releases`, newest first as GitHub lists them):
+        # (tag, published_at, prerelease, draft).
+        self.releases: list[tuple[str, datetime, bool, bool]] = []
         self.messages: dict[str, str] = {}  # a commit's message (else "commit <sha>")
         # The commits that touched a file, oldest first, and its text after each (None: that
         # commit deleted it), by (repo, path, branch): `GET …/commits?path=` and the file
@@ -555,6 +558,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._issues(path, query)
         if path == f"{repo_prefix}/pulls":
             return self._pulls(path, query)
+        if path == f"{repo_prefix}/releases":
+            return self._releases(path, query)
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/issues/(\d+)", path)
         if match:
             item = fake.items.get(int(match.group(1)))
@@ -588,6 +593,31 @@ class _Handler(BaseHTTPRequestHandler):
         if match:
             return self._compare(match.group(1), match.group(2))
         return 404, {"message": "Not Found"}, {}
+
+    def _releases(
+        self, path: str, query: dict[str, list[str]]
+    ) -> tuple[int, Any, dict[str, str]]:
+        """The repository's releases, newest first (drafts too: only their owners see them,
+        and a bot's token may be one), in GitHub's release shape."""
+        rows = sorted(self.fake.releases, key=lambda row: row[1], reverse=True)
+        chunk, headers = self._page(path, query, rows)
+        base = f"{self.fake.url}/repos/{self.fake.repo}/releases"
+        wire = [
+            {
+                "id": 1000 + index,
+                "url": f"{base}/{1000 + index}",
+                "html_url": f"https://github.com/{self.fake.repo}/releases/tag/{tag}",
+                "tag_name": tag,
+                "name": tag,
+                "draft": draft,
+                "prerelease": pre,
+                "created_at": iso(at),
+                "published_at": None if draft else iso(at),
+                "body": "",
+            }
+            for index, (tag, at, pre, draft) in enumerate(chunk)
+        ]
+        return 200, wire, headers
 
     def _commits(self, path: str, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
         """A branch's commits, newest first: those that touched `path` when it is given

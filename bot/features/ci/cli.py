@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from bot.cli.common import check_phrase, configured, now, opened
+from bot.cli.common import check_phrase, configured, now, opened, releases
 from bot.cli.options import FORMATS, UsageError, command, day_options, lang_option
 from bot.model.errors import ServiceError
 
@@ -74,6 +74,7 @@ def run_ci(args: argparse.Namespace) -> int:
         tz=settings.tz,
         cutoff=settings.cutoff_time,
         max_days=CI_MAX_DAYS,
+        releases=releases(settings),
     )
     topic = args.topic.strip().lower() if args.topic else None
     from bot.features.ci import render as drawn

@@ -594,9 +594,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._compare(match.group(1), match.group(2))
         return 404, {"message": "Not Found"}, {}
 
-    def _releases(
-        self, path: str, query: dict[str, list[str]]
-    ) -> tuple[int, Any, dict[str, str]]:
+    def _releases(self, path: str, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
         """The repository's releases, newest first (drafts too: only their owners see them,
         and a bot's token may be one), in GitHub's release shape."""
         rows = sorted(self.fake.releases, key=lambda row: row[1], reverse=True)

@@ -33,9 +33,7 @@ def lookup(tag: str | None) -> Release:
 
 
 def parse(phrase: str, max_days: int = 31):
-    return parse_window(
-        phrase, now=NOW, tz=CST, cutoff=CUTOFF, max_days=max_days, releases=lookup
-    )
+    return parse_window(phrase, now=NOW, tz=CST, cutoff=CUTOFF, max_days=max_days, releases=lookup)
 
 
 def test_since_a_release_runs_from_its_moment_to_the_end_of_the_day_in_progress() -> None:

@@ -255,6 +255,8 @@ def vendor_keys(full: Outline) -> list[str]:
 
 def _title(report: Report, lang: str) -> str:
     key = "title" if report.repo == "vllm-project/vllm" else "title_other"
+    if report.window.since is not None:  # from a release: no day's report
+        key = f"{key}_release"
     label = report.window.label
     if report.window.since is not None and label.startswith("since "):
         label = w.text(lang, "since_release", tag=report.window.since)

@@ -13,6 +13,8 @@ TEXT: dict[str, dict[str, str]] = {
     "en": {
         "title": "vLLM daily report · {label}",
         "title_other": "{repo} daily report · {label}",
+        "title_release": "vLLM report · {label}",
+        "title_other_release": "{repo} report · {label}",
         "topic_suffix": " · {topic}",
         "since_release": "since {tag}",
         "window": "Window",
@@ -122,6 +124,8 @@ TEXT: dict[str, dict[str, str]] = {
     "zh": {
         "title": "vLLM 开发动态日报 · {label}",
         "title_other": "{repo} 开发动态日报 · {label}",
+        "title_release": "vLLM 开发动态 · {label}",
+        "title_other_release": "{repo} 开发动态 · {label}",
         "topic_suffix": " · {topic}",
         "since_release": "{tag} 以来",
         "window": "时间窗口",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.collect.sync import Archiver
 from bot.features import AddPart, Feature, FeatureContext, Shared, declared
-from bot.service.reports import Asking, PartSource
+from bot.service.reports import Asking, PartSource, Reports
 from config.settings import Settings
 
 if TYPE_CHECKING:
@@ -40,11 +40,12 @@ def context(
     store: Store,
     clock: Callable[[], datetime],
     shared: Shared | None = None,
+    reports: Reports | None = None,
 ) -> FeatureContext:
     """What the features' hooks build on. A new `Shared` is offered every feature's shared
     service (built when first asked for); one given is the bot's, already offered them."""
     if shared is not None:
-        return FeatureContext(settings, rules, archiver, store, clock, shared)
+        return FeatureContext(settings, rules, archiver, store, clock, shared, reports)
     ctx = FeatureContext(settings, rules, archiver, store, clock, Shared())
     for feature in declared():
         if feature.shared is not None:

@@ -133,7 +133,13 @@ class Bot:
         """What a feature's hooks build on, over this bot's archive and store."""
         reports = self.reports
         return features.context(
-            self.settings, self.rules, reports.archiver, self.store, reports.clock, self.shared
+            self.settings,
+            self.rules,
+            reports.archiver,
+            self.store,
+            reports.clock,
+            self.shared,
+            reports,
         )
 
     def close(self) -> None:

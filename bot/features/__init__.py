@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from bot.service.daily import DailyJob
     from bot.service.daily_run import DestinationDigests, FeatureDigests
     from bot.service.doctor import Check
-    from bot.service.reports import Asking
+    from bot.service.reports import Asking, Reports
     from bot.service.site import SitePages
     from bot.store import Store
     from config.settings import Settings
@@ -80,6 +80,9 @@ class FeatureContext:
     store: Store
     clock: Callable[[], datetime]
     shared: Shared = field(default_factory=Shared)
+    # The bot's reports, for a hook that makes a report of its own (the release digest's
+    # window between two releases); None where no bot is open (a feature's own command line).
+    reports: Reports | None = None
 
     def own(self, feature: str) -> Any:
         return self.shared.get(feature)
@@ -155,6 +158,7 @@ FEATURES = (
     "radar",
     "ci",
     "personal",
+    "releases",
 )
 
 

@@ -176,7 +176,8 @@ class DailyRun:
             target = Destination(sub.platform, sub.target_id, sub.target_kind, f"digest-{key}")
             feature = next((f for f in self.features if f.wants(key)), None)
             if feature is not None:  # a feature's news (`ci:amd`, `radar:vllm-ascend`)
-                news = feature.news(report, key)
+                # In a worker: a feature may make a report of its own (the release digest).
+                news = await asyncio.to_thread(feature.news, report, key)
                 if news is not None:  # a day without news sends nothing
                     sent.append(await self._send(news[0], target, result, news[1]))
                 continue

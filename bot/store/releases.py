@@ -52,3 +52,19 @@ class Releases:
                 select(func.max(ReleaseRow.fetched_at)).where(ReleaseRow.repo == repo)
             )
             return Release(row.tag, row.at), read or row.fetched_at
+
+    def before(self, repo: str, moment: datetime) -> Release | None:
+        """The newest release before `moment` that is no pre-release (a release digest's
+        start: the one before the release just out)."""
+        with self._tx.begin() as session:
+            row = session.scalars(
+                select(ReleaseRow)
+                .where(
+                    ReleaseRow.repo == repo,
+                    ReleaseRow.prerelease.is_(False),
+                    ReleaseRow.at < moment,
+                )
+                .order_by(ReleaseRow.at.desc())
+                .limit(1)
+            ).first()
+            return Release(row.tag, row.at) if row is not None else None

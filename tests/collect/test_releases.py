@@ -101,7 +101,7 @@ def test_show_since_a_release_reports_from_it_with_the_release_in_the_title(
     report = json.loads(capsys.readouterr().out)
     assert report["window"]["label"] == "since v0.18.0"
     assert report["window"]["start"] == "2026-03-24T14:00:00+08:00"
-    for lang, title in (("en", "# vLLM daily report · since v0.18.0"), ("zh", "v0.18.0 以来")):
+    for lang, title in (("en", "# vLLM report · since v0.18.0"), ("zh", "v0.18.0 以来")):
         assert main(["show", "since", "v0.18.0", "--lang", lang, "--counts-only"]) == 0
         assert title in capsys.readouterr().out.splitlines()[0]
     assert main(["show", "since", "v0.99.0"]) == 2

@@ -31,6 +31,7 @@ STORED = [
     ("path:vllm/v1/**", "path", "vllm/v1/**"),
     ("path:vllm/V1/[ab]*.py", "path", "vllm/V1/[ab]*.py"),  # a path keeps its case
     ("mine", "mine", None),
+    ("releases", "releases", None),
 ]
 
 

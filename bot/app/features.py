@@ -24,6 +24,7 @@ from config.settings import Settings
 
 if TYPE_CHECKING:
     from bot.commands import Command
+    from bot.commands.base import Press
     from bot.commands.services import Logins, TopicCheck
     from bot.model.report import Report
     from bot.model.rules import TopicRules
@@ -117,6 +118,15 @@ def digests(ctx: FeatureContext) -> tuple[DestinationDigests | None, tuple[Featu
     )
     each = (f.digests(ctx) for f in features if f.digests is not None)
     return personal, tuple(d for d in each if d is not None)
+
+
+def presses(ctx: FeatureContext) -> dict[str, Press]:
+    """What the features' buttons on posted messages do, by their ids' prefix."""
+    found: dict[str, Press] = {}
+    for feature in declared():
+        if feature.presses is not None:
+            found.update(feature.presses(ctx))
+    return found
 
 
 def site_pages() -> Sequence[SitePages]:

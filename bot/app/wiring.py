@@ -309,7 +309,7 @@ def commands(bot: Bot, metrics: Metrics | None = None) -> Commands:
         topic_lines=lines,
         section_words=section_words(),
     )
-    return Commands(services, metrics, features.table())
+    return Commands(services, metrics, features.table(), features.presses(bot.context()))
 
 
 @contextlib.asynccontextmanager

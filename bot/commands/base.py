@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
-from bot.commands.answers import Answer
+from bot.commands.answers import Answer, Said
 from bot.commands.services import Services
 from bot.commands.words import Option, sort_words
 
@@ -50,6 +50,10 @@ class Asker:
     async def can_manage(self) -> bool:
         return self.in_dm or (self.may_manage is not None and await self.may_manage())
 
+
+# A button on a posted message, pressed: given who pressed it, the rest of its id after the
+# prefix it is registered by (`.useful`) and its value, the sentence they alone see.
+Press = Callable[["Asker", str, str], Awaitable[Said]]
 
 R = TypeVar("R", bound=Request)
 C = TypeVar("C")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.collect.source import CollectError
 from bot.commands.answers import Answer, ReportShown, Said
-from bot.commands.base import Asker, Command, Request
+from bot.commands.base import Asker, Command, Press, Request
 from bot.commands.report import Report
 from bot.commands.services import Services
 from bot.commands.subscribe import Subscribe, Unsubscribe
@@ -56,10 +56,13 @@ class Commands:
         services: Services,
         metrics: Metrics | None = None,
         table: Sequence[Command[Any, Any]] = CORE_COMMANDS,
+        presses: Mapping[str, Press] | None = None,
     ) -> None:
         self.services = services
         self.metrics = metrics
         self.table = {command.name: command for command in table}
+        # What a button on a posted message does, by its id's prefix (`vr.feedback`).
+        self.presses = dict(presses or {})
 
     def __iter__(self) -> Iterator[Command[Any, Any]]:
         return iter(self.table.values())
@@ -99,6 +102,28 @@ class Commands:
         except Exception:  # a bug: the person gets a sentence, the log the traceback
             log.exception("/%s failed", command.name)
             return Said("something went wrong; try again")
+
+    async def press(self, action: str, value: str, asker: Asker) -> Said:
+        """A button pressed on a posted message (Slack's block action, Discord's component):
+        its feature's answer, one sentence only the presser sees; never an exception."""
+        prefix = max((p for p in self.presses if action.startswith(p)), key=len, default=None)
+        if prefix is None:
+            return Said("this button is no longer answered by the bot")
+        began = time.perf_counter()
+        try:
+            said = await self.presses[prefix](asker, action.removeprefix(prefix), value)
+        except InputError as exc:
+            said = Said(str(exc))
+        except StoreError as exc:
+            log.warning("a press of %s failed: %s", prefix, exc)
+            said = Said(f"could not count it: {exc}")
+        except Exception:  # a bug: the presser gets a sentence, the log the traceback
+            log.exception("a press of %s failed", prefix)
+            said = Said("something went wrong; try again")
+        self._told(
+            prefix, (action.removeprefix(prefix),), asker.key, said, time.perf_counter() - began
+        )
+        return said
 
     def _told(
         self, command: str, words: tuple[str, ...], user: str, answer: Answer, took: float

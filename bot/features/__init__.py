@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from bot.collect.sync import Archiver
     from bot.commands import Command
+    from bot.commands.base import Press
     from bot.commands.services import Logins, TopicCheck
     from bot.model.report import ActivityItem, Report
     from bot.model.rules import TopicRules
@@ -147,6 +148,8 @@ class Feature:
     after_show: Callable[[FeatureContext, Report, Sequence[str], datetime], str | None] | None = (
         None
     )
+    # What its buttons on posted messages do, by their ids' prefix (`vr.feedback`).
+    presses: Callable[[FeatureContext], Mapping[str, Press]] | None = None
     # Its jobs in `serve`'s scheduler (the weekly queue digest): given the scheduler, the
     # daily job (its deliverer) and the leader's gate every job runs through.
     scheduled: Callable[[FeatureContext, Any, DailyJob, Gate], None] | None = None
@@ -159,6 +162,7 @@ FEATURES = (
     "ci",
     "personal",
     "releases",
+    "feedback",
 )
 
 

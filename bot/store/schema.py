@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0015"
+HEAD_REVISION = "0016"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -297,6 +297,21 @@ class ReleaseRow(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime)
     prerelease: Mapped[bool] = mapped_column(Boolean, default=False)
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class FeedbackRow(Base):
+    """One reader's word on one section of one day's post (bot.features.feedback): useful
+    or not. One row per reader, section and day: pressed again, the vote changes, never
+    counts twice. The platform's user id is all that is kept of the reader."""
+
+    __tablename__ = "feedback"
+
+    platform: Mapped[str] = mapped_column(String(20), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    day: Mapped[str] = mapped_column(String(60), primary_key=True)  # the report's window label
+    section: Mapped[str] = mapped_column(String(60), primary_key=True)
+    useful: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class RadarCorrectionRow(Base):

@@ -36,7 +36,7 @@ def tiny(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def test_the_shipped_features_are_each_declared_once() -> None:
     names = [feature.name for feature in bot.features.declared()]
-    assert names == ["queue", "radar", "ci", "personal", "releases"]
+    assert names == ["queue", "radar", "ci", "personal", "releases", "feedback"]
 
 
 def test_a_new_feature_has_its_subcommand(tiny: None) -> None:

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.commands import Answer, Asker, Command, Commands, Option
+from bot.model.buttons import PRESSED, Button
 from bot.platforms.discord.choices import choices
 from bot.platforms.discord.transport import set_api_base
 from bot.platforms.registry import DISCORD
@@ -126,6 +127,23 @@ async def send_answer(interaction: discord.Interaction, answer: Answer) -> None:
         )
 
 
+def _pressed(commands: Commands) -> Any:
+    """A button of ours pressed on a posted message (a component whose id starts `vr.`):
+    the feature's sentence to the presser alone. The command tree answers commands."""
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        action, value = Button.parse(str(data.get("custom_id", "")))
+        if not action.startswith(PRESSED):
+            return
+        said = await commands.press(action, value, asker(interaction))
+        await interaction.response.send_message(said.text, ephemeral=True)
+
+    return on_interaction
+
+
 async def start_discord(settings: Settings, commands: Commands, stop: asyncio.Event) -> None:
     """The gateway client until `stop`; Discord being down is logged and retried, never fatal
     (Slack and the daily job carry on meanwhile)."""
@@ -148,6 +166,7 @@ async def start_discord(settings: Settings, commands: Commands, stop: asyncio.Ev
             )
 
         client.setup_hook = setup_hook  # type: ignore[method-assign]
+        client.event(_pressed(commands))
         runner = asyncio.create_task(client.start(token))
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)

@@ -31,14 +31,15 @@ from nacl.signing import VerifyKey
 
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
 from bot.commands import Answer, Asker, Command, Commands, Request, Said
+from bot.model.buttons import Button
 from bot.platforms.discord.choices import choices, completes
 from bot.platforms.registry import DISCORD
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
 
-PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
-PONG, DEFERRED_ANSWER, AUTOCOMPLETE_RESULT = 1, 5, 8
+PING, APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
+PONG, ANSWER, DEFERRED_ANSWER, AUTOCOMPLETE_RESULT = 1, 4, 5, 8
 EPHEMERAL = 1 << 6
 MANAGE_CHANNELS, ADMINISTRATOR = 1 << 4, 1 << 3
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
@@ -110,6 +111,10 @@ class Interactions:
             self.pending.add(task)
             task.add_done_callback(self.pending.discard)
             return 200, {"type": DEFERRED_ANSWER, "data": {"flags": 0 if public else EPHEMERAL}}
+        if kind == COMPONENT:  # a button of ours pressed: the feature answers at once
+            action, value = Button.parse(str((interaction.get("data") or {}).get("custom_id", "")))
+            said = await self.commands.press(action, value, _asker(interaction))
+            return 200, {"type": ANSWER, "data": {"content": said.text, "flags": EPHEMERAL}}
         return 400, {"error": f"interaction type {kind} is not handled"}
 
     async def _answer(

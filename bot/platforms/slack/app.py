@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +20,8 @@ from slack_bolt.response import BoltResponse
 
 from bot.adapters.replay import REPLAY_WINDOW, ReplayGuard
 from bot.commands import Command, CommandError, Commands, Said
+from bot.commands.base import Asker
+from bot.model.buttons import PRESSED
 from bot.platforms.slack.slash import Respond, asker, deliver, typed
 from bot.platforms.slack.transport import slack_client
 from config.settings import Settings
@@ -52,7 +55,28 @@ def build_slack_app(settings: Settings, commands: Commands) -> AsyncApp:
 
     for command in commands:
         app.command(f"/{command.name}")(_listener(command, commands, settings.slack_admin_list))
+    app.action(re.compile(rf"^{re.escape(PRESSED)}"))(_pressed(commands))
     return app
+
+
+def _pressed(commands: Commands) -> Any:
+    """A button of ours pressed on a posted message (a block action whose id starts with
+    `vr.`): ack at once, then the feature's sentence to the presser alone."""
+
+    async def listener(
+        ack: Any, body: dict[str, Any], action: dict[str, Any], respond: Respond
+    ) -> None:
+        await ack()
+        user = str((body.get("user") or {}).get("id", ""))
+        channel = str((body.get("channel") or {}).get("id", ""))
+        said = await commands.press(
+            str(action.get("action_id", "")),
+            str(action.get("value", "")),
+            Asker("slack", user, channel),
+        )
+        await deliver(respond, said)
+
+    return listener
 
 
 def _listener(entry: Command[Any, Any], commands: Commands, admins: Sequence[str]) -> Any:

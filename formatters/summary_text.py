@@ -5,6 +5,8 @@ each closure count with its stale-bot and bulk-sweep share, then how many people
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from bot.model.report import ListName, Report, Sections
 from formatters.explanations import kind_label
 from formatters.wording import LIST_SEP, plural
@@ -23,7 +25,9 @@ def summary_pieces(report: Report, lang: str) -> list[Piece]:
     if report.sections is None:
         return []
     sections = report.sections
-    pieces = _themes(sections, lang)
+    # A day is "the day"; a range or a window from a release is not one.
+    one_day = report.window.duration <= timedelta(days=1) and report.window.since is None
+    pieces = _themes(sections, lang, one_day)
     pieces.append(_chinese_counts(report) if lang == "zh" else _english_counts(report))
     people = sections.activity.distinct_authors
     if people:
@@ -37,15 +41,14 @@ def summary_pieces(report: Report, lang: str) -> list[Piece]:
     return pieces
 
 
-def _themes(sections: Sections, lang: str) -> list[Piece]:
+def _themes(sections: Sections, lang: str, one_day: bool = True) -> list[Piece]:
     """`The day's weightiest work: #38139 perf, NVIDIA (#38050), Speculative decoding (#37880
     feature). `: the key changes' top three in their order (What happened names them first
     too: one ranking), each with its kind of work, under the topic it is filed under."""
     if not sections.themes:
         return []
-    pieces: list[Piece] = [
-        "本周期最值得关注的工作：" if lang == "zh" else "The day's weightiest work: "
-    ]
+    english = "The day's weightiest work: " if one_day else "The weightiest work: "
+    pieces: list[Piece] = ["本周期最值得关注的工作：" if lang == "zh" else english]
     for index, theme in enumerate(sections.themes):
         if index:
             pieces.append(LIST_SEP[lang])

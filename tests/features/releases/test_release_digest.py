@@ -96,7 +96,8 @@ def test_a_release_day_sends_its_digest_once_and_another_day_nothing(slack: Fake
     digest = slack.channel_posts("C2")
     text = json.dumps([p.payload for p in digest], ensure_ascii=False)
     assert "vLLM report · v0.17.0..v0.18.0" in text
-    assert "daily report" not in text
+    assert "daily report" not in text and "The day's" not in text
+    assert "The weightiest work: " in text  # a window between releases is no day
     assert len({p.part for p in digest}) == len(digest)  # each part once
     run_day("2026-03-25")  # the run again: nothing twice
     assert len(slack.channel_posts("C2")) == len(digest)

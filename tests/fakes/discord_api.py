@@ -3,13 +3,13 @@
 `GET /users/@me`, `POST /channels/{id}/messages` (with `nonce` + `enforce_nonce`
 deduplication as Discord does it: per *author*, across every channel, for a few minutes —
 a second create with the same nonce returns the first message, wherever it was posted),
-`GET /channels/{id}/messages`, `POST /channels/{id}/messages/{mid}/threads`,
-`POST /users/@me/channels` (DMs), `POST /webhooks/{app}/{token}` (interaction follow-ups,
-their query kept: `wait=true`). A message create may be multipart (`payload_json` and
-`files[n]`, as discord.py sends a file): its attachments are kept and listed with their
-filename, size and description. Channels can be unknown (10003) or forbidden (50001), posts
-can answer 429 with `retry_after`, and a post can hang after it is stored (to kill the poster
-mid-send).
+`GET /channels/{id}/messages`, `POST /channels/{id}/messages/{mid}/threads` (10008 when the
+message is not in that channel), `POST /users/@me/channels` (DMs),
+`POST /webhooks/{app}/{token}` (interaction follow-ups, their query kept: `wait=true`). A
+message create may be multipart (`payload_json` and `files[n]`, as discord.py sends a file):
+its attachments are kept and listed with their filename, size and description. Channels can
+be unknown (10003) or forbidden (50001), posts can answer 429 with `retry_after`, and a post
+can hang after it is stored (to kill the poster mid-send).
 
 `GET /channels/{id}` answers every channel's type: a text channel (0) unless it was made a
 forum (`add_forum`: type 15, `available_tags`, `flags` with REQUIRE_TAG), a thread (11). A
@@ -339,6 +339,9 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path)
         if match:
             channel, message = match.groups()
+            if not any((s.channel, s.id) == (channel, message) for s in self.fake.sent):
+                self._send(404, {"message": "Unknown Message", "code": 10008})
+                return
             if message in self.fake.threads:
                 self._send(
                     400,

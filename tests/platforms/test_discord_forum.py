@@ -404,3 +404,23 @@ def test_post_opens_one_tagged_post_for_the_day_and_a_rerun_adds_none(
     sent = len(fake.sent)
     assert main(["post", day.label, "--cutoff", day.cutoff]) == 0
     assert fake.posts_in(FORUM) == [post] and len(fake.sent) == sent
+
+
+def test_a_copy_of_a_post_is_removed_with_its_thread(fake: FakeDiscord, store: Store) -> None:
+    """A post opened twice (a run paused past its lease while another posted the day): the
+    copy is removed as a post (`DELETE /channels/{post}`), its thread with it; the other
+    stands."""
+    fake.add_forum(FORUM)
+    deliver(fake, store)
+    lose_ledger(store)
+    deliver(fake, store, day_parts("zh"))  # another day's words: a second post
+    kept, copy = fake.posts_in(FORUM)
+
+    async def remove() -> None:
+        transport = DiscordTransport("discord-test-token", fake.api_url)
+        await transport.delete(FORUM, copy.id, None)
+        await transport.close()
+
+    asyncio.run(remove())
+    assert fake.posts_in(FORUM) == [kept] and fake.in_channel(copy.id) == []
+    assert ("DELETE", f"/channels/{copy.id}") in fake.requests

@@ -27,6 +27,9 @@ TAGS_PER_POST = 5
 TAGS_PER_FORUM = 20
 TAG_NAME_LIMIT = 20
 
+# A forum's flag: "a tag is required to be specified when creating a thread" (Channel Flags).
+REQUIRE_TAG = 1 << 4
+
 # Discord's JSON error codes met here (Opcodes and Status Codes).
 MISSING_PERMISSIONS = 50013  # no Send Messages (a post) or Manage Channels (a tag)
 TAG_REQUIRED = 40067  # "A tag is required to create a forum post in this channel"
@@ -121,6 +124,29 @@ def no_room(forum: str, names: list[str]) -> str:
         f"Discord forum {forum} has {TAGS_PER_FORUM} tags, Discord's limit: posting without "
         f"{said_names(names)}; delete tags the forum no longer uses to make room"
     )
+
+
+def looked_at(channel: dict[str, Any], lang: str) -> tuple[str, bool]:
+    """`doctor`'s line on a forum destination (Get Channel's answer), and whether a post
+    could be refused there: the forum requires a tag and has no tag named for the report's
+    language, the one tag every post carries, nor room to add it."""
+    available = list(channel.get("available_tags") or [])
+    count = f"{len(available)} of {TAGS_PER_FORUM} tags"
+    if tag_id(available, lang) is not None:
+        return (
+            f"a forum: each day's report opens a post there ({count}, '{lang}' among them)",
+            False,
+        )
+    if channel.get("flags", 0) & REQUIRE_TAG:
+        return (
+            f"a forum that requires a tag on every post and has no tag named '{lang}' "
+            f"({count}): give the bot Manage Channels there so it adds its tags, or add a tag "
+            f"named '{lang}'"
+        ), True
+    return (
+        f"a forum: each day's report opens a post there ({count}; the bot adds its tags with "
+        "Manage Channels, else posts without them)"
+    ), False
 
 
 def said_names(names: list[str]) -> str:

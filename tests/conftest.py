@@ -56,6 +56,7 @@ SLOW_TESTS = frozenset(
         "features/personal/test_digests.py::test_on_the_weekly_day_the_daily_group_comes_before_the_weekly_one",
         "features/personal/test_digests.py::test_two_subscriptions_of_one_kind_are_two_groups_of_one_dm",
         "features/queue/test_benchmark.py::test_queue_requests_stay_within_the_limits",
+        "platforms/test_discord_forum.py::test_post_opens_one_tagged_post_for_the_day_and_a_rerun_adds_none",
         "service/test_site.py::test_a_backfilled_day_redraws_the_fortnight_after_it",
         "service/test_site.py::test_a_rebuild_makes_again_only_the_days_whose_facts_changed",
     }

@@ -4,7 +4,9 @@ and each channel, with the SDKs the bot posts with (so a pass means a post can g
 A Slack channel is read with `conversations.history` (limit 1): it needs exactly the scopes the
 bot already asks for (`channels:history`, `groups:history`) and fails with `not_in_channel`
 when the bot was never invited. A Discord channel is read likewise (one message), which needs
-View Channel and Read Message History, the permissions the bot is added with.
+View Channel and Read Message History, the permissions the bot is added with; a forum, which
+holds posts and no messages, is looked at (Get Channel): its tags, and whether it requires one
+the bot's post would not have.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ async def discord_checks(settings: Settings) -> list[Check]:
     import discord
     from discord.http import HTTPClient, Route
 
+    from bot.platforms.discord import forum
     from bot.platforms.discord.transport import set_api_base
 
     set_api_base(settings.discord_api_url)
@@ -114,6 +117,13 @@ async def discord_checks(settings: Settings) -> list[Check]:
         for channel in settings.discord_channel_list:
             route = Route("GET", "/channels/{channel_id}/messages", channel_id=channel)
             try:
+                info = await http.request(
+                    Route("GET", "/channels/{channel_id}", channel_id=channel)
+                )
+                if int(info.get("type") or 0) in forum.FORUM_TYPES:  # holds posts, no messages
+                    said, refused = forum.looked_at(info, settings.lang)
+                    found.append(Check(f"discord channel {channel}", True, said, warn=refused))
+                    continue
                 await http.request(route, params={"limit": 1})
             except discord.NotFound:
                 said = "unknown channel (10003): check the ID in DISCORD_CHANNELS"

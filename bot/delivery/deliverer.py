@@ -21,6 +21,11 @@ send time, whatever the formatter put there. Before the headline is posted, the 
 looked at even when the ledger has no row for it (the database was lost mid-post): a
 recovered headline means its thread is searched for each later part too.
 
+**The first part opens the thread.** Where a destination's posts have a title and labels of
+their own (a Discord forum: a post per delivery, its starter message the first part), the
+transport opens it with the delivery's `Heading` (`OpensPosts.open_post`); its id is the
+first part's in the ledger and the thread the rest go to, so a resumed run goes on in it.
+
 Destinations that are gone (deleted, archived, no access) are disabled after `GONE_ATTEMPTS`
 tries and logged, and the others carry on; a disabled one is tried again a day later (an
 invited bot is back by the next daily run) or at once when `doctor` finds it reachable;
@@ -44,8 +49,10 @@ from bot.delivery.parts import (
     DeliveryResult,
     Destination,
     DestinationGone,
+    Heading,
     LeaseBusy,
     Ledger,
+    OpensPosts,
     PartKey,
     Payload,
     Transport,
@@ -98,11 +105,13 @@ class Deliverer:
         window: WindowKey,
         destination: Destination,
         parts: Sequence[tuple[str, Payload]],
-        thread_name: str,
+        thread_name: str | Heading,
         result: DeliveryResult | None = None,
     ) -> DeliveryResult:
-        """All parts to one destination, in order, the first as the thread's parent."""
+        """All parts to one destination, in order, the first as the thread's parent (where
+        posts have titles and tags, a post opened with `thread_name`'s: a Heading)."""
         result = result or DeliveryResult()
+        heading = thread_name if isinstance(thread_name, Heading) else Heading(thread_name)
         key = destination.key
         if key in await self._db(self.ledger.disabled, self.clock() - DISABLED_FOR):
             result.failed[key] = (
@@ -119,7 +128,7 @@ class Deliverer:
             return result
         async with self._beating():
             delivered = await self._attempts(
-                repo, window, destination, transport, parts, thread_name, result
+                repo, window, destination, transport, parts, heading, result
             )
         if delivered:
             await self._db(self.ledger.destination_ok, key)
@@ -142,13 +151,13 @@ class Deliverer:
         destination: Destination,
         transport: Transport,
         parts: Sequence[tuple[str, Payload]],
-        thread_name: str,
+        heading: Heading,
         result: DeliveryResult,
     ) -> bool:
         key = destination.key
         for attempt in range(1, GONE_ATTEMPTS + 1):
             try:
-                await self._parts(repo, window, destination, transport, parts, thread_name, result)
+                await self._parts(repo, window, destination, transport, parts, heading, result)
                 return True
             except DestinationGone as exc:
                 disabled = await self._db(
@@ -179,7 +188,7 @@ class Deliverer:
         destination: Destination,
         transport: Transport,
         parts: Sequence[tuple[str, Payload]],
-        thread_name: str,
+        heading: Heading,
         result: DeliveryResult,
     ) -> None:
         target = await transport.resolve(destination.target, destination.kind)
@@ -209,7 +218,12 @@ class Deliverer:
                     if message_id is None:
                         if not await self._db(self.ledger.holds, *self._lease_args(part_key)):
                             raise LeaseBusy(f"lost the lease on {part} before sending it")
-                        message_id = await transport.post(target, payload, reply_to, part_key)
+                        if index == 0 and isinstance(transport, OpensPosts):
+                            message_id = await transport.open_post(
+                                target, payload, part_key, heading
+                            )
+                        else:
+                            message_id = await transport.post(target, payload, reply_to, part_key)
                         result.sent += 1
                         fresh_thread = fresh_thread or index == 0
                 except BaseException:
@@ -221,7 +235,7 @@ class Deliverer:
                 if known is not None:
                     known.add(message_id)
             if index == 0:
-                thread = await transport.open_thread(target, message_id, thread_name)
+                thread = await transport.open_thread(target, message_id, heading.name)
         for part, _ in parts:
             await self._db(
                 self.ledger.record,

@@ -11,7 +11,7 @@ import secrets
 import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bot.model.windows import WindowKey
 
@@ -175,6 +175,28 @@ class Transport(Protocol):
 
     async def resolve(self, target: str, kind: str) -> str:
         """The channel id to post to (a user's DM channel for kind "dm")."""
+        ...
+
+
+@dataclass(frozen=True)
+class Heading:
+    """What a delivery's thread is called, and what a post is filed under where posts
+    carry labels of their own (a Discord forum's tags): the report's language, then the
+    vendors it has news of, busiest first. A platform without such labels ignores them."""
+
+    name: str
+    labels: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class OpensPosts(Protocol):
+    """A transport whose first part may open a post of its own (a Discord forum: one post a
+    delivery, titled and tagged, the rest in its thread). The deliverer sends the first part
+    with `open_post` when the transport has it, else with `post`."""
+
+    async def open_post(self, target: str, payload: Payload, key: PartKey, heading: Heading) -> str:
+        """Send the first part, stamped with `key`, opening a post with `heading` where the
+        destination takes posts; return the message id (a forum post's id: its thread's)."""
         ...
 
 

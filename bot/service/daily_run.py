@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.delivery import Deliverer, DeliveryResult, Destination
+from bot.delivery import Deliverer, DeliveryResult, Destination, Heading
 from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.subscriptions import SubscriptionKey
@@ -212,7 +212,12 @@ class DailyRun:
             if message.parts:
                 sent.append(
                     await self._deliver(
-                        report.repo, report.window, target, message.parts, message.name, result
+                        report.repo,
+                        report.window,
+                        target,
+                        message.parts,
+                        Heading(message.name, (self.lang,)),
+                        result,
                     )
                 )
         return sent
@@ -249,7 +254,7 @@ class DailyRun:
         parts = chat_parts(destination.platform, report, lang, only=only, link=link)
         if picture is not None and parts and not is_quiet(report):  # a quiet day: one message
             parts = with_picture(destination.platform, parts, picture, lang, report.window.label)
-        name = f"vLLM report {report.window.label}"
+        name = Heading(f"vLLM report {report.window.label}", filed_under(report, lang))
         return await self._deliver(report.repo, report.window, destination, parts, name, result)
 
     async def _deliver(
@@ -258,7 +263,7 @@ class DailyRun:
         window: Window,
         destination: Destination,
         parts: list[tuple[str, dict[str, Any]]],
-        name: str,
+        name: str | Heading,
         result: DeliveryResult,
     ) -> DestinationResult:
         sent, skipped = result.sent + result.recovered, result.skipped
@@ -269,3 +274,20 @@ class DailyRun:
             result.skipped - skipped,
             result.failed.get(destination.key),
         )
+
+
+def filed_under(report: Report, lang: str) -> tuple[str, ...]:
+    """What a post of `report` is filed under where posts carry labels (a Discord forum's
+    tags): its language, then each vendor it has news of, the busiest first (ties in the
+    rules' order), by the vendor's English name, so one forum's posts in either language
+    share their vendors' labels."""
+    sections = report.sections
+    if sections is None:
+        return (lang,)
+    busy = []
+    for order, vendor in enumerate(sections.catalog.vendors):
+        topic = sections.topics.get(vendor.key)
+        count = sum(len(numbers) for numbers in topic.figures.values()) if topic else 0
+        if count:
+            busy.append((-count, order, vendor.name("en")))
+    return (lang, *(name for _, _, name in sorted(busy)))

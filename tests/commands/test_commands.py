@@ -292,6 +292,7 @@ def test_discord_report_defers_then_follows_up_with_embeds(
     assert first["embeds"][0].title == f"vLLM daily report · {DAY.label}"
     assert first["allowed_mentions"].to_dict() == {"parse": []}
     assert sends[1].kwargs["embeds"][0].title == "💬 Hot discussions"
+    assert all(send.kwargs["wait"] is True for send in sends)
 
 
 def test_discord_subscribe_checks_manage_channels() -> None:

@@ -3,12 +3,26 @@
 `GET /users/@me`, `POST /channels/{id}/messages` (with `nonce` + `enforce_nonce`
 deduplication as Discord does it: per *author*, across every channel, for a few minutes —
 a second create with the same nonce returns the first message, wherever it was posted),
-`GET /channels/{id}/messages`, `POST /channels/{id}/messages/{mid}/threads`,
-`POST /users/@me/channels` (DMs), `POST /webhooks/{app}/{token}` (interaction follow-ups). A
+`GET /channels/{id}/messages`, `POST /channels/{id}/messages/{mid}/threads` (10008 when the
+message is not in that channel), `POST /users/@me/channels` (DMs),
+`POST /webhooks/{app}/{token}` (interaction follow-ups, their query kept: `wait=true`). A
 message create may be multipart (`payload_json` and `files[n]`, as discord.py sends a file):
-its attachments are kept and listed with their filename, size and description. Channels
-can be unknown (10003) or forbidden (50001), posts can answer 429 with `retry_after`, and a
-post can hang after it is stored (to kill the poster mid-send).
+its attachments are kept and listed with their filename, size and description. Channels can
+be unknown (10003) or forbidden (50001), posts can answer 429 with `retry_after`, and a post
+can hang after it is stored (to kill the poster mid-send).
+
+`GET /channels/{id}` answers every channel's type: a text channel (0) unless it was made a
+forum (`add_forum`: type 15, `available_tags`, `flags` with REQUIRE_TAG), a thread (11). A
+forum takes no message of its own (40058 on a create, 50024 on a history read); a post is
+`POST /channels/{forum}/threads` with `name` (1–100), `applied_tags` (at most 5 of the
+forum's ids) and `message` (the starter message: its id is the thread's), refused with 40067
+when the forum requires a tag and none is applied, and with 50013 when the bot may not post
+there (`Forum.may_post`). `PATCH /channels/{forum}` replaces `available_tags` (at most 20,
+names at most 20 characters, unique; 50013 without Manage Channels: `Forum.may_manage`).
+Posts are listed by `GET /guilds/{id}/threads/active` and, once archived (`archive`), by
+`GET /channels/{forum}/threads/archived/public`; a message posted in one unarchives it;
+`GET /channels/{thread}/messages/{id}` reads one message; `DELETE /channels/{thread}` removes
+a post with its messages.
 """
 
 from __future__ import annotations
@@ -22,11 +36,14 @@ from email.parser import BytesParser
 from email.policy import default as email_policy
 from http.server import BaseHTTPRequestHandler
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from tests.fakes.server import FakeServer
 
 BOT_ID = "900000000000000001"
+GUILD_ID = "1"
+FORUM, TEXT, THREAD = 15, 0, 11  # channel types
+REQUIRE_TAG = 1 << 4  # a forum's flag: every post must carry a tag
 
 
 @dataclass
@@ -35,6 +52,28 @@ class Sent:
     id: str
     payload: dict[str, Any]
     files: dict[str, bytes] = field(default_factory=dict)  # filename → bytes
+
+
+@dataclass
+class Forum:
+    """A forum channel: its tags (`available_tags`) and what the bot may do there."""
+
+    tags: list[dict[str, Any]] = field(default_factory=list)
+    require_tag: bool = False  # REQUIRE_TAG: a post without a tag is refused (40067)
+    may_manage: bool = True  # Manage Channels: the bot may add tags (PATCH available_tags)
+    may_post: bool = True  # Send Messages: the bot may open posts
+
+
+@dataclass
+class Post:
+    """A forum post: a thread whose starter message has the thread's id."""
+
+    id: str
+    forum: str
+    name: str
+    tags: list[str]  # applied tag ids
+    archived: bool = False
+    owner: str = BOT_ID
 
 
 @dataclass
@@ -52,6 +91,9 @@ class FakeDiscord(FakeServer):
     webhooks: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
     post_delay: float = 0.0  # seconds each message create takes
     throttled: int = 0  # how many 429s were answered
+    forums: dict[str, Forum] = field(default_factory=dict)
+    posts: dict[str, Post] = field(default_factory=dict)  # forum posts by thread id
+    webhook_queries: list[dict[str, str]] = field(default_factory=list)  # each follow-up's
 
     def __post_init__(self) -> None:
         super().__init__()
@@ -75,6 +117,65 @@ class FakeDiscord(FakeServer):
 
     def in_channel(self, channel: str) -> list[Sent]:
         return [s for s in self.sent if s.channel == channel]
+
+    def add_forum(self, channel: str, tags: tuple[str, ...] = (), **options: Any) -> Forum:
+        """Make `channel` a forum with tags named `tags` (Forum's fields as options)."""
+        forum = Forum(**options)
+        forum.tags = [self._tag(name) for name in tags]
+        self.forums[channel] = forum
+        return forum
+
+    def _tag(self, name: str) -> dict[str, Any]:
+        return {
+            "id": self.snowflake(),
+            "name": name,
+            "moderated": False,
+            "emoji_id": None,
+            "emoji_name": None,
+        }
+
+    def posts_in(self, forum: str) -> list[Post]:
+        return [p for p in self.posts.values() if p.forum == forum]
+
+    def tag_names(self, post: Post) -> list[str]:
+        names = {t["id"]: t["name"] for t in self.forums[post.forum].tags}
+        return [names.get(tag, f"?{tag}") for tag in post.tags]
+
+    def archive(self, thread: str) -> None:
+        self.posts[thread].archived = True
+
+    def channel(self, channel: str) -> dict[str, Any]:
+        """The channel object `GET /channels/{id}` answers."""
+        forum = self.forums.get(channel)
+        if forum is not None:
+            return {
+                "id": channel,
+                "type": FORUM,
+                "guild_id": GUILD_ID,
+                "name": f"forum-{channel}",
+                "flags": REQUIRE_TAG if forum.require_tag else 0,
+                "available_tags": [dict(t) for t in forum.tags],
+            }
+        post = self.posts.get(channel)
+        if post is not None:
+            return {
+                "id": channel,
+                "type": THREAD,
+                "guild_id": GUILD_ID,
+                "parent_id": post.forum,
+                "owner_id": post.owner,
+                "name": post.name,
+                "applied_tags": list(post.tags),
+                "thread_metadata": {"archived": post.archived, "locked": False},
+            }
+        if channel in self.threads:
+            return {
+                "id": channel,
+                "type": THREAD,
+                "guild_id": GUILD_ID,
+                "parent_id": self.threads[channel],
+            }
+        return {"id": channel, "type": TEXT, "guild_id": GUILD_ID, "name": f"channel-{channel}"}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -102,7 +203,8 @@ class _Handler(BaseHTTPRequestHandler):
                 body = json.loads(data)
             elif str(name).startswith("files["):
                 files[str(part.get_filename())] = data
-        described = {a.get("filename"): a for a in body.get("attachments") or []}
+        given = body.get("attachments") or (body.get("message") or {}).get("attachments") or []
+        described = {a.get("filename"): a for a in given}
         body["attachments"] = [
             {
                 "id": self.fake.snowflake(),
@@ -158,19 +260,58 @@ class _Handler(BaseHTTPRequestHandler):
                 },
             )
             return
+        match = re.fullmatch(r"/channels/(\d+)", path)
+        if match:
+            if not self._channel_error(match.group(1)):
+                self._send(200, self.fake.channel(match.group(1)))
+            return
         match = re.fullmatch(r"/channels/(\d+)/messages", path)
         if match:
             channel = match.group(1)
             if self._channel_error(channel):
                 return
+            if channel in self.fake.forums:  # a forum holds posts, not messages
+                self._send(
+                    400, {"message": "Cannot execute action on this channel type", "code": 50024}
+                )
+                return
             messages = [self._message(s) for s in reversed(self.fake.in_channel(channel))]
             self._send(200, messages[:50])
+            return
+        match = re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)
+        if match:
+            found = [s for s in self.fake.sent if (s.channel, s.id) == match.groups()]
+            if found:
+                self._send(200, self._message(found[0]))
+            else:
+                self._send(404, {"message": "Unknown Message", "code": 10008})
+            return
+        if path == f"/guilds/{GUILD_ID}/threads/active":
+            live = [self.fake.channel(p.id) for p in self.fake.posts.values() if not p.archived]
+            self._send(200, {"threads": live, "members": []})
+            return
+        match = re.fullmatch(r"/channels/(\d+)/threads/archived/public", path)
+        if match:
+            if self._channel_error(match.group(1)):
+                return
+            posts = self.fake.posts_in(match.group(1))
+            archived = [self.fake.channel(p.id) for p in reversed(posts) if p.archived]
+            self._send(
+                200, {"threads": archived[:50], "members": [], "has_more": len(archived) > 50}
+            )
             return
         self._send(404, {"message": "404: Not Found", "code": 0})
 
     def do_DELETE(self) -> None:
         path = urlsplit(self.path).path.removeprefix("/api/v10")
         self.fake.requests.append(("DELETE", path))
+        post = self.fake.posts.get(path.removeprefix("/channels/"))
+        if post is not None:  # a forum post, with its messages
+            gone = self.fake.channel(post.id)
+            del self.fake.posts[post.id]
+            self.fake.sent = [s for s in self.fake.sent if s.channel != post.id]
+            self._send(200, gone)
+            return
         match = re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)
         gone = [s for s in self.fake.sent if match and (s.channel, s.id) == match.groups()]
         if not gone:
@@ -187,8 +328,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(503, {"message": "upstream connect error", "code": 0})
             return
         match = re.fullmatch(r"/webhooks/(\d+)/([^/]+)", path)
-        if match:  # an interaction's follow-up
+        if match:  # an interaction's follow-up: Discord always answers it with the message
             self.fake.webhooks.append((match.group(1), match.group(2), body))
+            self.fake.webhook_queries.append(dict(parse_qsl(urlsplit(self.path).query)))
             self._send(200, {"id": self.fake.snowflake(), "channel_id": "0", **body})
             return
         if path == "/users/@me/channels":
@@ -197,6 +339,9 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path)
         if match:
             channel, message = match.groups()
+            if not any((s.channel, s.id) == (channel, message) for s in self.fake.sent):
+                self._send(404, {"message": "Unknown Message", "code": 10008})
+                return
             if message in self.fake.threads:
                 self._send(
                     400,
@@ -218,11 +363,97 @@ class _Handler(BaseHTTPRequestHandler):
                 },
             )
             return
+        match = re.fullmatch(r"/channels/(\d+)/threads", path)
+        if match and match.group(1) in self.fake.forums:
+            self._open_post(match.group(1), body)
+            return
         match = re.fullmatch(r"/channels/(\d+)/messages", path)
         if match:
+            if match.group(1) in self.fake.forums:
+                self._send(
+                    400, {"message": "Cannot send a message in a forum channel", "code": 40058}
+                )
+                return
             self._post_message(match.group(1), body)
             return
         self._send(404, {"message": "404: Not Found", "code": 0})
+
+    def do_PATCH(self) -> None:
+        path = urlsplit(self.path).path.removeprefix("/api/v10")
+        self.fake.requests.append(("PATCH", path))
+        body = self._body()
+        match = re.fullmatch(r"/channels/(\d+)", path)
+        forum = self.fake.forums.get(match.group(1)) if match else None
+        if match is None or forum is None:
+            self._send(404, {"message": "404: Not Found", "code": 0})
+            return
+        if not forum.may_manage:
+            self._send(403, {"message": "Missing Permissions", "code": 50013})
+            return
+        tags = body.get("available_tags", forum.tags)
+        names = [str(t.get("name", "")) for t in tags]
+        if len(tags) > 20:
+            self._send(
+                400,
+                {
+                    "message": "Maximum number of tags in a forum channel has been reached",
+                    "code": 30048,
+                },
+            )
+            return
+        if any(len(n) > 20 for n in names) or len({n.casefold() for n in names}) < len(names):
+            self._send(400, {"message": "Invalid Form Body", "code": 50035})
+            return
+        kept = {t["id"]: t for t in forum.tags}
+        forum.tags = [
+            kept[str(t["id"])] if str(t.get("id")) in kept else self.fake._tag(str(t["name"]))
+            for t in tags
+        ]
+        self._send(200, self.fake.channel(match.group(1)))
+
+    def _open_post(self, forum_id: str, body: dict[str, Any]) -> None:
+        """`POST /channels/{forum}/threads`: a post and its starter message, checked as
+        Discord checks them."""
+        if self._channel_error(forum_id):
+            return
+        forum = self.fake.forums[forum_id]
+        if not forum.may_post:
+            self._send(403, {"message": "Missing Permissions", "code": 50013})
+            return
+        name = str(body.get("name") or "")
+        tags = [str(t) for t in body.get("applied_tags") or []]
+        message = dict(body.get("message") or {})
+        known = {t["id"] for t in forum.tags}
+        shown = message.get("content") or message.get("embeds") or body.get("_files")
+        if not (1 <= len(name) <= 100) or len(tags) > 5 or not set(tags) <= known or not shown:
+            self._send(400, {"message": "Invalid Form Body", "code": 50035})
+            return
+        if len(str(message.get("content") or "")) > 2000 or "nonce" in message:
+            self._send(400, {"message": "Invalid Form Body", "code": 50035})
+            return
+        if forum.require_tag and not tags:
+            self._send(
+                400,
+                {
+                    "message": "A tag is required to create a forum post in this channel",
+                    "code": 40067,
+                },
+            )
+            return
+        thread = self.fake.snowflake()
+        post = Post(thread, forum_id, name, tags)
+        if body.get("attachments"):  # multipart: the files belong to the starter message
+            message["attachments"] = body["attachments"]
+        starter = Sent(thread, thread, message, body.get("_files", {}))
+        with self.fake._lock:
+            self.fake.posts[thread] = post
+            self.fake.threads[thread] = forum_id
+            self.fake.sent.append(starter)
+        if self.fake.hang_on_post is not None and len(self.fake.sent) == self.fake.hang_on_post:
+            self.fake.hung.set()
+            time.sleep(60)
+            return
+        self._send(201, {**self.fake.channel(thread), "message": self._message(starter)})
 
     def _post_message(self, channel: str, body: dict[str, Any]) -> None:
         if self._channel_error(channel):
@@ -261,6 +492,8 @@ class _Handler(BaseHTTPRequestHandler):
             if enforced:
                 self.fake._nonces[nonce] = (time.monotonic(), sent)
             self.fake.sent.append(sent)
+            if channel in self.fake.posts:  # Discord unarchives a post a message is sent to
+                self.fake.posts[channel].archived = False
         if self.fake.hang_on_post is not None and len(self.fake.sent) == self.fake.hang_on_post:
             self.fake.hung.set()
             time.sleep(60)

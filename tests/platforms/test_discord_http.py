@@ -258,6 +258,7 @@ def test_a_command_is_deferred_at_once_then_answered_by_follow_up(
     assert hooks[0][2]["embeds"][0]["title"] == f"vLLM daily report · {DAY.label}"
     assert hooks[1][2]["embeds"][0]["title"] == "💬 Hot discussions"
     assert all(h[2]["allowed_mentions"] == {"parse": []} and h[2]["flags"] == 0 for h in hooks)
+    assert discord_fake.webhook_queries == [{"wait": "true"}] * len(hooks)
 
 
 NEEDS_PERMISSION = "subscribing this channel needs permission to manage it"

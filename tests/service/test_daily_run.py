@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,54 @@ def test_the_daily_runs_prose_is_counted_in_the_metrics(
     assert 'vllm_report_prose_sentences_total{verdict="shown"} 1.0' not in text
     assert 'vllm_report_prose_sentences_total{verdict="dropped"} 2.0' in text
     assert 'vllm_report_prose_requests_total{source="model"} 1.0' in text
+
+
+def test_a_post_is_filed_under_its_language_and_its_vendors_busiest_first() -> None:
+    """The labels a forum post is tagged with: the language, then each vendor with items
+    counted that day by its English name (Intel's 3 before AMD's 2; AMD before NVIDIA at 1
+    each, the rules' order; TPU, with its items all swept as stale, and the CI topic, not
+    a vendor, left out)."""
+    from datetime import UTC, datetime, timedelta
+
+    from bot.analyze import build_report
+    from bot.model.catalog import Catalog, TopicInfo
+    from bot.model.report import Activity, Sections, TopicSection
+    from bot.model.windows import Window
+    from bot.service.daily_run import filed_under
+
+    def vendor(key: str, en: str, zh: str) -> TopicInfo:
+        return TopicInfo(key, {"en": en, "zh": zh}, "vendor")
+
+    catalog = Catalog(
+        (
+            vendor("amd", "AMD / ROCm", "AMD/ROCm 生态"),
+            vendor("nvidia", "NVIDIA", "NVIDIA 生态"),
+            vendor("intel", "Intel", "Intel 生态"),
+            vendor("tpu", "Google TPU", "Google TPU 生态"),
+            vendor("neuron", "AWS Neuron", "AWS Neuron 生态"),
+            TopicInfo("ci", {"en": "CI"}, "topic"),
+        ),
+        (),
+    )
+
+    def topic(key: str, **figures: tuple[int, ...]) -> TopicSection:
+        return TopicSection(key, (), (), {}, {}, figures=figures)
+
+    topics = {
+        "amd": topic("amd", merged=(1,), review=(2,)),
+        "nvidia": topic("nvidia", new=(3,)),
+        "intel": topic("intel", merged=(4, 5), closed=(6,)),
+        "tpu": TopicSection("tpu", (7,), (), {}, {}, stale=(7,)),
+        "ci": topic("ci", merged=(8, 9, 10, 11)),
+    }
+    sections = Sections(
+        catalog, topics, (), {}, {}, (), (), (), (), (), Activity(0, (), {}, 0, 0), 0
+    )
+    day = datetime(2026, 3, 25, tzinfo=UTC)
+    report = build_report(
+        [], Window(day, day + timedelta(days=1), "UTC", "2026-03-25"), repo="o/r", complete=True
+    )
+    assert filed_under(report, "zh") == ("zh",)  # no sections: the language alone
+    report = replace(report, sections=sections)
+    assert filed_under(report, "zh") == ("zh", "Intel", "AMD / ROCm", "NVIDIA")
+    assert filed_under(report, "en") == ("en", "Intel", "AMD / ROCm", "NVIDIA")

@@ -65,6 +65,33 @@ def test_doctor_all_well(
     assert not any(secret in out for secret in CANARIES.values())
 
 
+def test_doctor_looks_at_a_forum_without_reading_messages_it_cannot_hold(
+    platforms: tuple[FakeSlack, FakeDiscord],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A forum in DISCORD_CHANNELS is no failure (it has no messages to read): its tags are
+    counted, and a forum that requires a tag with no tag named for the report's language is
+    marked ⚠ with what to do."""
+    _, discord = platforms
+    monkeypatch.setenv("DISCORD_CHANNELS", "111,555,556")
+    discord.add_forum("555", tags=("en", "NVIDIA"))
+    discord.add_forum("556", tags=("question",), require_tag=True)
+    code, out, _ = run(capsys, "doctor")
+    assert code == 0, out
+    lines = {line.split()[3]: line for line in out.splitlines() if "discord channel" in line}
+    assert lines["111"].startswith("✓")
+    forum = r"✓ discord channel 555\s+a forum: each day's report opens a post there "
+    assert re.match(forum + r"\(2 of 20 tags, 'en' among them\)$", lines["555"])
+    warned = (
+        r"⚠ discord channel 556\s+a forum that requires a tag on every post and has no tag "
+        r"named 'en' \(1 of 20 tags\): give the bot Manage Channels there so it adds its "
+        r"tags, or add a tag named 'en'$"
+    )
+    assert re.match(warned, lines["556"])
+    assert ("GET", "/channels/555/messages") not in discord.requests
+
+
 def test_doctor_re_enables_a_channel_the_post_disabled_once_it_answers(
     platforms: tuple[FakeSlack, FakeDiscord], capsys: pytest.CaptureFixture[str], store_url: str
 ) -> None:

@@ -118,12 +118,15 @@ async def send_answer(interaction: discord.Interaction, answer: Answer) -> None:
     for message in await asyncio.to_thread(answer.draw, DISCORD):
         if "content" in message:
             await interaction.followup.send(
-                content=message["content"], ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS
+                content=message["content"],
+                ephemeral=answer.ephemeral,
+                allowed_mentions=NO_MENTIONS,
+                wait=True,  # the saved message back, as on every webhook send
             )
             continue
         embeds = [discord.Embed.from_dict(raw) for raw in message["embeds"]]
         await interaction.followup.send(
-            embeds=embeds, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS
+            embeds=embeds, ephemeral=answer.ephemeral, allowed_mentions=NO_MENTIONS, wait=True
         )
 
 

@@ -143,7 +143,10 @@ class Interactions:
     async def _follow_up(
         self, interaction: dict[str, Any], answer: Answer, ephemeral: bool
     ) -> None:
-        url = f"{self.api_url}/webhooks/{interaction['application_id']}/{interaction['token']}"
+        # `wait=true`: Discord answers with the message it saved (a follow-up always waits;
+        # said anyway, as on every webhook send, so a refused message is never silent).
+        hook = f"{self.api_url}/webhooks/{interaction['application_id']}/{interaction['token']}"
+        url = f"{hook}?wait=true"
         flags = EPHEMERAL if ephemeral else 0
         messages = await asyncio.to_thread(answer.draw, DISCORD)
         if self._session is None:

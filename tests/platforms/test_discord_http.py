@@ -220,7 +220,7 @@ def test_a_refused_request_does_not_use_up_the_signature_it_carried(
         {"type": 2, "data": "x"},
         {"type": 2, "data": {"name": "vllm-report", "options": 5}},
         {"type": 4, "data": []},
-        {"type": 3, "data": {"custom_id": "x"}},  # a button press: we send no components
+        {"type": 3, "data": ["vr.feedback.useful"]},  # a button press without its id
         {"type": 2, "member": "x", "data": {"name": "vllm-subscribe"}},
         b"{not json",
     ],

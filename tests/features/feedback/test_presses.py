@@ -180,3 +180,16 @@ def test_a_discord_button_press_is_answered_to_the_presser_and_counted(chat: Cha
         "data": {"content": "Thanks: vendors of 2026-03-25 counted as useful to you", "flags": 64},
     }
     assert chat.votes() == [("discord", "4242", "2026-03-25", "vendors", True)]
+    stranger = json.loads(body)
+    stranger["data"]["custom_id"] = "x"  # no button of ours: told, nothing counted
+    raw = json.dumps(stranger).encode()
+    headers = {
+        "X-Signature-Ed25519": key.sign(stamp.encode() + raw).signature.hex(),
+        "X-Signature-Timestamp": stamp,
+    }
+    status, answer = asyncio.run(endpoint.handle(raw, headers))
+    assert (status, answer["data"]["content"]) == (
+        200,
+        "this button is no longer answered by the bot",
+    )
+    assert len(chat.votes()) == 1

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bot.commands import Command
     from bot.commands.base import Press
     from bot.commands.services import Logins, TopicCheck
+    from bot.model.buttons import Button, ButtonsFor
     from bot.model.report import Report
     from bot.model.rules import TopicRules
     from bot.service.daily_run import DestinationDigests, FeatureDigests
@@ -127,6 +128,18 @@ def presses(ctx: FeatureContext) -> dict[str, Press]:
         if feature.presses is not None:
             found.update(feature.presses(ctx))
     return found
+
+
+def buttons(ctx: FeatureContext) -> ButtonsFor | None:
+    """The buttons under each section of the daily post: every feature's, side by side."""
+    given = [b for f in declared() if f.buttons is not None and (b := f.buttons(ctx))]
+    if not given:
+        return None
+
+    def together(day: str, section: str, lang: str) -> tuple[Button, ...]:
+        return tuple(button for each in given for button in each(day, section, lang))
+
+    return together
 
 
 def site_pages() -> Sequence[SitePages]:

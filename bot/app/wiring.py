@@ -273,6 +273,7 @@ def daily_job(
         observer,
         personal,
         each_feature,
+        features.buttons(bot.context()),
     )
     return DailyJob(settings, run, bot.store.ledger, bot.reports.files, clock, observer)
 

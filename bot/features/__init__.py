@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from bot.commands import Command
     from bot.commands.base import Press
     from bot.commands.services import Logins, TopicCheck
+    from bot.model.buttons import ButtonsFor
     from bot.model.report import ActivityItem, Report
     from bot.model.rules import TopicRules
     from bot.service.daily import DailyJob
@@ -148,8 +149,10 @@ class Feature:
     after_show: Callable[[FeatureContext, Report, Sequence[str], datetime], str | None] | None = (
         None
     )
-    # What its buttons on posted messages do, by their ids' prefix (`vr.feedback`).
+    # What its buttons on posted messages do, by their ids' prefix (`vr.feedback`), and the
+    # buttons it puts under each section of the daily post (None: none today).
     presses: Callable[[FeatureContext], Mapping[str, Press]] | None = None
+    buttons: Callable[[FeatureContext], ButtonsFor | None] | None = None
     # Its jobs in `serve`'s scheduler (the weekly queue digest): given the scheduler, the
     # daily job (its deliverer) and the leader's gate every job runs through.
     scheduled: Callable[[FeatureContext, Any, DailyJob, Gate], None] | None = None

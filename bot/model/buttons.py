@@ -5,6 +5,7 @@ prefix. Every id of ours starts with `PRESSED`, so a platform routes ours and no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 PRESSED = "vr."
@@ -34,3 +35,8 @@ class Button:
         """(action, value) of a Discord custom_id made by `custom_id`."""
         action, _, value = custom_id.partition("|")
         return action, value
+
+
+# The buttons a posted section gets: given the report's window label, the section's part name
+# and the language, what to draw under it (none: nothing).
+ButtonsFor = Callable[[str, str, str], tuple[Button, ...]]

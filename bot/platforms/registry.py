@@ -24,6 +24,7 @@ from bot.platforms.discord.draw import DISCORD
 from bot.platforms.slack.draw import SLACK
 
 if TYPE_CHECKING:
+    from bot.model.buttons import Button, ButtonsFor
     from bot.model.report import Report
     from formatters.charts import Chart
 
@@ -74,6 +75,10 @@ class Platform(Protocol):
     def answered(self, messages: Sequence[Message]) -> list[Message]:
         """What a slash command's answer carries of drawn messages."""
 
+    def with_buttons(self, message: Message, buttons: Sequence[Button]) -> Message:
+        """`message` with `buttons` under it (none when it has no room)."""
+        ...
+
     def destination_hint(self) -> str:
         """What to do when a channel refuses the bot."""
 
@@ -112,6 +117,21 @@ def with_picture(platform: str, parts: Parts, picture: Chart, lang: str, label: 
     return platform_named(platform).with_picture(parts, picture, lang, label)
 
 
+def with_buttons(platform: str, parts: Parts, buttons: ButtonsFor, day: str, lang: str) -> Parts:
+    """Each section reply of a post with the buttons `buttons` gives it (not the headline:
+    the post's first message stays the gist alone, nor a picture on its own)."""
+    drawer = platform_named(platform)
+    return [
+        (name, payload if _bare(name) else drawer.with_buttons(payload, buttons(day, name, lang)))
+        for name, payload in parts
+    ]
+
+
+def _bare(name: str) -> bool:
+    """The headline, and a picture (a reply of its own, or a file uploaded)."""
+    return name in ("headline", "chart") or name.startswith("file:")
+
+
 __all__ = [
     "DISCORD",
     "PLATFORMS",
@@ -119,5 +139,6 @@ __all__ = [
     "Platform",
     "chat_parts",
     "platform_named",
+    "with_buttons",
     "with_picture",
 ]

@@ -26,7 +26,7 @@ from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window, WindowKey
-from bot.platforms.registry import chat_parts, with_picture
+from bot.platforms.registry import chat_parts, with_buttons, with_picture
 from bot.service.reports import CHART_DAYS, Reports
 from bot.service.run_observer import DestinationResult, JobObserver
 from bot.store import Subscription
@@ -35,6 +35,7 @@ from formatters.charts import chart as draw_chart
 from formatters.outline import is_quiet
 
 if TYPE_CHECKING:
+    from bot.model.buttons import ButtonsFor
     from bot.service.site import SiteBuilder
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ class DailyRun:
         observer: JobObserver | None = None,
         personal: DestinationDigests | None = None,
         features: Sequence[FeatureDigests] = (),
+        buttons: ButtonsFor | None = None,
     ) -> None:
         self.reports = reports
         self.site = site
@@ -112,6 +114,7 @@ class DailyRun:
         self.observer = observer or JobObserver()
         self.personal = personal  # label:, author:, path:, mine subscriptions' digests
         self.features = tuple(features)  # what features send their subscribers
+        self.buttons = buttons  # under each section of the daily post (readers' feedback)
         self._lock = asyncio.Lock()  # one run at a time in this process
 
     async def __call__(
@@ -167,7 +170,7 @@ class DailyRun:
         sent = []
         for destination in self.destinations():
             picture = await self._picture(report, None, pictures)
-            sent.append(await self._send(report, destination, result, (), picture))
+            sent.append(await self._send(report, destination, result, (), picture, buttons=True))
         subscriptions = [s for s in self.subscriptions() if s.platform in platforms]
         for sub in subscriptions:
             key = sub.key
@@ -247,13 +250,18 @@ class DailyRun:
         result: DeliveryResult,
         only: tuple[str, ...] = (),
         picture: Chart | None = None,
+        buttons: bool = False,
     ) -> DestinationResult:
-        """One destination's messages; what it got, from the run's running totals."""
+        """One destination's messages; what it got, from the run's running totals. The daily
+        post (`buttons`) has the features' buttons under each section; digests have none."""
         lang = self.lang
         link = self.reports.files.link(report, lang)
         parts = chat_parts(destination.platform, report, lang, only=only, link=link)
         if picture is not None and parts and not is_quiet(report):  # a quiet day: one message
             parts = with_picture(destination.platform, parts, picture, lang, report.window.label)
+        if buttons and self.buttons is not None:
+            label = report.window.label
+            parts = with_buttons(destination.platform, parts, self.buttons, label, lang)
         name = Heading(f"vLLM report {report.window.label}", filed_under(report, lang))
         return await self._deliver(report.repo, report.window, destination, parts, name, result)
 

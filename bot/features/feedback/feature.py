@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from bot.commands.base import Press
+    from bot.model.buttons import ButtonsFor
 
 
 def _presses(ctx: FeatureContext) -> Mapping[str, Press]:
@@ -23,10 +24,19 @@ def _presses(ctx: FeatureContext) -> Mapping[str, Press]:
     return {PREFIX: Feedback(Votes(ctx.store.transactions), ctx.settings.lang, ctx.clock)}
 
 
+def _buttons(ctx: FeatureContext) -> ButtonsFor | None:
+    """👍 / 👎 under each section of the daily post, when VLLM_REPORT_FEEDBACK is on."""
+    if not ctx.settings.feedback:
+        return None
+    from bot.features.feedback.press import buttons
+
+    return buttons
+
+
 def _cli(commands: argparse._SubParsersAction[Any]) -> None:
     from bot.features.feedback.cli import add_feedback_command
 
     add_feedback_command(commands)
 
 
-FEATURE = Feature("feedback", presses=_presses, cli=_cli)
+FEATURE = Feature("feedback", presses=_presses, buttons=_buttons, cli=_cli)

@@ -13,15 +13,23 @@ from bot.commands.answers import Said
 from bot.commands.base import Asker
 from bot.features.feedback.phrases import said
 from bot.features.feedback.store import Vote, Votes
+from bot.model.buttons import ID_LIMIT, Button
 
 PREFIX = "vr.feedback"
 USEFUL, NOT_USEFUL = ".useful", ".not"
 LIMIT = 60  # a day's label and a section's key, as the store keeps them
 
 
-def value_of(day: str, section: str) -> str:
-    """What a button carries: which day's post and which section of it."""
-    return f"{day}|{section}"
+def buttons(day: str, section: str, lang: str) -> tuple[Button, ...]:
+    """The pair under one section of a day's post; none where the id would not fit (a
+    window label too long for Discord's 100-character custom_id)."""
+    value = f"{day}|{section}"
+    if len(day) > LIMIT or len(section) > LIMIT or len(f"{PREFIX}{NOT_USEFUL}|{value}") > ID_LIMIT:
+        return ()
+    return (
+        Button(said(lang, "useful"), f"{PREFIX}{USEFUL}", value),
+        Button(said(lang, "not_useful"), f"{PREFIX}{NOT_USEFUL}", value),
+    )
 
 
 class Feedback:

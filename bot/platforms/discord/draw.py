@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bot.model.outline_parts import OneMessage
 
 if TYPE_CHECKING:
+    from bot.model.buttons import Button
     from bot.model.report import Report
     from formatters.charts import Chart
 
@@ -98,6 +99,12 @@ class Discord:
         """What a command's answer carries of a drawn message: its embeds (the follow-up
         sets its own allowed mentions)."""
         return [{"embeds": m["embeds"]} for m in messages]
+
+    def with_buttons(self, message: Message, buttons: Sequence[Button]) -> Message:
+        """`message` with `buttons` under it (bot.model.buttons; none when it has no room)."""
+        from formatters.buttons import discord_buttons
+
+        return discord_buttons(message, buttons)
 
     def destination_hint(self) -> str:
         """What to do when a channel refuses the bot."""

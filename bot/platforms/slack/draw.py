@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bot.model.outline_parts import OneMessage
 
 if TYPE_CHECKING:
+    from bot.model.buttons import Button
     from bot.model.report import Report
     from formatters.charts import Chart
 
@@ -99,6 +100,12 @@ class Slack:
         """What a command's answer carries of a drawn message (no metadata: an answer is
         not in the delivery ledger)."""
         return [{"text": m["text"], "blocks": m["blocks"]} for m in messages]
+
+    def with_buttons(self, message: Message, buttons: Sequence[Button]) -> Message:
+        """`message` with `buttons` under it (bot.model.buttons; none when it has no room)."""
+        from formatters.buttons import slack_buttons
+
+        return slack_buttons(message, buttons)
 
     def destination_hint(self) -> str:
         """What to do when a channel refuses the bot."""

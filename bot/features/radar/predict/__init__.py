@@ -17,7 +17,7 @@ Pure analysis with `ast` (no I/O, no clock, no SDK): source text in, frozen fact
   (`Break`: kind — module-removed, module-moved, name-removed, name-renamed, name-moved,
   member-removed, signature, base-removed — the vLLM name, its file and line before, what
   changed, where it went, the signatures before and after). A path given on one side only
-  is unchanged context (a re-export, a base class), not compared. `surface.needed(...)`
+  is unchanged context (a re-export, a base class), not compared. `index.needed(...)`
   tells which vLLM modules to hand over for a plugin's uses.
 - `predict.predict(uses, change) -> Prediction`: one `BreakWarning` per break that meets a
   use: the break, the unguarded sites that fail as soon as it lands (`sites`, `count`) and

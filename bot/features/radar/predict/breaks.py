@@ -24,17 +24,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 
+from bot.features.radar.predict.index import ancestors, build_index, defining_class, resolve
 from bot.features.radar.predict.model import Break, ChangeBreaks, Index, Unreadable
 from bot.features.radar.predict.signatures import changes
-from bot.features.radar.predict.surface import (
-    ModuleSurface,
-    ancestors,
-    build_index,
-    defining_class,
-    module_name,
-    read_module,
-    resolve,
-)
+from bot.features.radar.predict.surface import ModuleSurface, module_name, read_module
 
 SIMILAR_NAME = 0.6  # difflib ratio above which a lone new definition is taken as a rename
 

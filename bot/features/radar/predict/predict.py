@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.features.radar.predict.index import resolve
 from bot.features.radar.predict.model import (
     Break,
     BreakWarning,
@@ -23,7 +24,6 @@ from bot.features.radar.predict.model import (
     Use,
 )
 from bot.features.radar.predict.signatures import call_breaks, override_breaks
-from bot.features.radar.predict.surface import resolve
 
 
 def _under(name: str, prefix: str) -> bool:

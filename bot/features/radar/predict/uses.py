@@ -22,52 +22,17 @@ from collections.abc import Iterator, Mapping
 
 from bot.features.radar.predict.model import PluginUses, Signature, Unreadable, Use
 from bot.features.radar.predict.signatures import signature_of
+from bot.features.radar.predict.syntax import (
+    ROOT,
+    catches_missing,
+    chain,
+    guard_of,
+    is_vllm,
+    method_kind,
+)
 
-ROOT = "vllm"
-CATCHES_MISSING = {"ImportError", "ModuleNotFoundError", "AttributeError", "Exception"}
 # Bases that say nothing of where a member comes from.
 NEUTRAL_BASES = {"object", "Generic", "Protocol", "ABC", "abc.ABC", "typing.Generic"}
-
-
-def is_vllm(name: str) -> bool:
-    return name == ROOT or name.startswith(ROOT + ".")
-
-
-def chain(node: ast.expr) -> list[str] | None:
-    """`a.b.c` as ["a", "b", "c"]; None when it is not a plain chain of names."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return parts[::-1]
-
-
-def guard_of(node: ast.If) -> str | None:
-    """Which guard an `if` is: a TYPE_CHECKING block, a version test, a hasattr test."""
-    names = [n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)]
-    names += [n.attr for n in ast.walk(node.test) if isinstance(n, ast.Attribute)]
-    if "TYPE_CHECKING" in names:
-        return "typing"
-    if any("version" in n.lower() for n in names):
-        return "version"
-    if "hasattr" in names:
-        return "hasattr"
-    return None
-
-
-def catches_missing(node: ast.Try) -> bool:
-    for handler in node.handlers:
-        if handler.type is None:
-            return True
-        caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-        for t in caught:
-            words = chain(t)
-            if words and words[-1] in CATCHES_MISSING:
-                return True
-    return False
 
 
 class _Class:
@@ -327,15 +292,6 @@ class _FileReader(ast.NodeVisitor):
         if inherited is not None and isinstance(node.ctx, ast.Load):
             self._add(node, "inherited", inherited)
         self.generic_visit(node)
-
-
-def method_kind(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
-    names = {(chain(d) or [""])[-1] for d in node.decorator_list}
-    if "staticmethod" in names:
-        return "static"
-    if "classmethod" in names:
-        return "class"
-    return "instance"
 
 
 def file_uses(path: str, text: str) -> list[Use]:

@@ -25,6 +25,9 @@ from bot.features.radar.predict.model import (
 )
 from bot.features.radar.predict.signatures import call_breaks, override_breaks
 
+# Breaks of a name where it is bound, as opposed to what a definition lost.
+NAME_BREAKS = ("module-removed", "module-moved", "name-removed", "name-renamed", "name-moved")
+
 
 def _under(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
@@ -54,6 +57,10 @@ def meets(use: Use, change: Break, index: Index) -> bool:
             # still works, and isinstance checks against the base are vLLM's own business.
             lost = {f"{change.name}.{m}" for m in change.members}
             return any(_under(n, m) for n in names for m in lost)
+        if change.kind in NAME_BREAKS:
+            # As the plugin wrote it: a re-export that still stands keeps the name alive
+            # even when the module it points at lost it.
+            return _under(use.name, change.name)
         return any(_under(n, change.name) for n in names)
     if change.before is None or change.after is None:
         return False

@@ -87,7 +87,13 @@ def call_breaks(
     if was is None:
         return False  # it did not fit before either: not this change's doing
     now = bind(new, positional, keywords, star)
-    return now is None or now != was
+    if now is None:
+        return True
+    # A positional argument now landing on another parameter breaks the call, unless the
+    # parameter was only renamed in its place (neither name is on both sides).
+    old_names = {p.name for p in old}
+    new_names = {p.name for p in new}
+    return any(w != n and (n in old_names or w in new_names) for w, n in zip(was, now, strict=True))
 
 
 def override_breaks(before: Signature, after: Signature, own: Signature) -> bool:

@@ -332,3 +332,41 @@ def test_a_source_that_could_not_be_had_is_not_evaluated() -> None:
         "the plugin's archive could not be downloaded",
         (),
     )
+
+
+def test_a_parameter_renamed_in_its_place_breaks_keyword_calls_only() -> None:
+    found = run(
+        {"vllm/a.py": "def hasher(block_size, fn):\n    pass\n"},
+        {"vllm/a.py": "def hasher(hash_block_size, fn):\n    pass\n"},
+        {"p.py": "from vllm.a import hasher\nhasher(16, h)\nhasher(block_size=16, fn=h)\n"},
+    )
+    assert warned(found) == {("signature", "vllm.a.hasher"): ["p.py:3"]}
+
+
+def test_a_package_that_still_re_exports_a_moved_class_keeps_it_alive() -> None:
+    """The class left the module the package imported it from; the package imports it from
+    its new home: the plugin's `from vllm.pkg import X` still works."""
+    found = run(
+        {
+            "vllm/pkg/__init__.py": "from vllm.pkg.layer import X\n",
+            "vllm/pkg/layer.py": "class X:\n    pass\n",
+            "vllm/pkg/kinds.py": None,
+        },
+        {
+            "vllm/pkg/__init__.py": "from vllm.pkg.kinds import X\n",
+            "vllm/pkg/layer.py": "Y = 1\n",
+            "vllm/pkg/kinds.py": "class X:\n    pass\n",
+        },
+        {"p.py": "from vllm.pkg import X\nX.__name__\n"},
+    )
+    assert found.status == "no-break"
+    moved = [
+        b
+        for b in change_breaks(
+            {"vllm/pkg/layer.py": "class X:\n    pass\n", "vllm/pkg/kinds.py": None},
+            {"vllm/pkg/layer.py": "Y = 1\n", "vllm/pkg/kinds.py": "class X:\n    pass\n"},
+        ).breaks
+    ]
+    assert [(b.kind, b.name, b.now) for b in moved] == [
+        ("name-moved", "vllm.pkg.layer.X", "vllm.pkg.kinds.X")
+    ]

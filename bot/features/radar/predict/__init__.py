@@ -20,8 +20,9 @@ Pure analysis with `ast` (no I/O, no clock, no SDK): source text in, frozen fact
   is unchanged context (a re-export, a base class), not compared. `index.needed(...)`
   tells which vLLM modules to hand over for a plugin's uses.
 - `predict.predict(uses, change) -> Prediction`: one `BreakWarning` per break that meets a
-  use: the break, the unguarded sites that fail as soon as it lands (`sites`, `count`) and
-  the guarded ones apart (`guarded`). `status` is `breaks`, `no-break` (all was read),
+  use: the break, the unguarded sites that fail as soon as it lands (`sites`, `count`), the
+  guarded ones apart (`guarded`), and those that may break without failing at once
+  (`possible`: an override of a method vLLM dropped, or lacking a new optional parameter). `status` is `breaks`, `no-break` (all was read),
   `incomplete` (no warning, but a file was not read) or `not-evaluated`
   (`predict.not_evaluated(reason)`: the plugin's or the change's source could not be had).
 

@@ -121,6 +121,13 @@ def _names(
             found.append(Break("name-moved", qualified, old.path, line, f"moved to {now}", now))
             continue
         found.append(Break("name-removed", qualified, old.path, line, f"{kind} removed"))
+    # A module's `__getattr__` hands out names it spells (vllm.envs: its variables); one it
+    # no longer spells and does not bind is gone. Only a plugin's use of it makes a warning.
+    for name in sorted((old.lazy or frozenset()) - (new.lazy or frozenset())):
+        if name.isidentifier() and name not in old.bindings and not new.alive(name):
+            found.append(
+                Break("name-removed", f"{old.name}.{name}", old.path, 0, "no longer handed out")
+            )
     return found
 
 

@@ -157,9 +157,10 @@ class BreakWarning:
     change: Break
     sites: tuple[Use, ...]  # unguarded: they fail as soon as the change is in
     guarded: tuple[Use, ...] = ()  # behind a version check, `try`/`except ImportError` …
-    # Overrides of a method vLLM no longer has: nothing fails, the plugin's code is just
-    # never called again.
-    silent: tuple[Use, ...] = ()
+    # What may break but need not fail at once: an override of a method vLLM no longer has
+    # (the plugin's code is just never called again), an override lacking a new optional
+    # parameter (it fails where vLLM's callers pass it).
+    possible: tuple[Use, ...] = ()
 
     @property
     def count(self) -> int:

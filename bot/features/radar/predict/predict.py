@@ -48,8 +48,9 @@ def _bound(use: Use, callee: str, index: Index, via_init: bool) -> bool:
     return not (owner in index.members and sig is not None and sig.method == "instance")
 
 
-def meets(use: Use, change: Break, index: Index) -> bool:
-    """Whether this change breaks this use."""
+def meets(use: Use, change: Break, index: Index) -> bool | str:
+    """Whether this change breaks this use: True, False, or "may break" (an override
+    lacking an optional parameter vLLM may now pass)."""
     names = _names(use, index)
     if change.kind != "signature":
         if change.kind == "base-removed":
@@ -76,7 +77,8 @@ def meets(use: Use, change: Break, index: Index) -> bool:
                     return True
         return False
     if use.kind in ("override", "patch") and use.signature is not None and change.name in names:
-        return override_breaks(change.before, change.after, use.signature)
+        verdict = override_breaks(change.before, change.after, use.signature)
+        return "may break" if verdict == "may break" else verdict is not None
     return False
 
 
@@ -92,7 +94,7 @@ def predict(uses: PluginUses, change: ChangeBreaks) -> Prediction:
         return not_evaluated(why, unread)
     if change.modules == 0 and change.unreadable:
         return not_evaluated("no changed vLLM module could be read", unread)
-    warnings = [w for w in _warnings(uses.uses, change) if w.sites or w.guarded or w.silent]
+    warnings = [w for w in _warnings(uses.uses, change) if w.sites or w.guarded or w.possible]
     status = "breaks" if warnings else "incomplete" if unread else "no-break"
     return Prediction(status, tuple(warnings), tuple(unread))
 
@@ -106,16 +108,21 @@ def _warnings(uses: Iterable[Use], change: ChangeBreaks) -> list[BreakWarning]:
     listed = list(uses)
     out = []
     for brk in change.breaks:
-        hit = [u for u in listed if meets(u, brk, change.before)]
+        said = {u: meets(u, brk, change.before) for u in listed}
+        hit = [u for u, verdict in said.items() if verdict]
         # An override of a method vLLM dropped fails nowhere: vLLM just stops calling it.
-        silent = brk.kind in ("member-removed", "base-removed")
-        quiet = tuple(u for u in hit if silent and u.kind == "override" and u.guard is None)
+        dead = brk.kind in ("member-removed", "base-removed")
+        maybe = tuple(
+            u
+            for u in hit
+            if u.guard is None and (said[u] == "may break" or (dead and u.kind == "override"))
+        )
         out.append(
             BreakWarning(
                 brk,
-                tuple(u for u in hit if u.guard is None and u not in quiet),
+                tuple(u for u in hit if u.guard is None and u not in maybe),
                 tuple(u for u in hit if u.guard is not None),
-                quiet,
+                maybe,
             )
         )
     return sorted(out, key=lambda w: (-w.count, w.change.name))

@@ -96,25 +96,29 @@ def call_breaks(
     return any(w != n and (n in old_names or w in new_names) for w, n in zip(was, now, strict=True))
 
 
-def override_breaks(before: Signature, after: Signature, own: Signature) -> bool:
+def override_breaks(before: Signature, after: Signature, own: Signature) -> str | None:
     """Whether a plugin's override (`own`) of a vLLM method stops fitting how vLLM calls it:
-    vLLM now passes a parameter (one `after` has and `before` had not) that the override does
-    not take, or stops passing one the override requires."""
+    "breaks" when vLLM must now pass a parameter the override does not take (a new one with
+    no default) or stops passing one the override requires; "may break" when the new
+    parameter has a default (it fails only where vLLM's callers pass it); else None."""
     mine = {p.name: p for p in own.params}
     takes_any = _has(own.params, "var-keyword")
     old_names = {p.name for p in before.params}
     new_names = {p.name for p in after.params}
-    for p in after.bound():
-        if p.kind in ("var-positional", "var-keyword") or p.name in old_names:
-            continue
-        if p.name not in mine and not takes_any:
-            return True
+    verdict: str | None = None
     for p in own.bound():
         if p.kind in ("var-positional", "var-keyword") or p.default:
             continue
         if p.name in old_names and p.name not in new_names:
-            return True
-    return False
+            return "breaks"
+    for p in after.bound():
+        if p.kind in ("var-positional", "var-keyword") or p.name in old_names:
+            continue
+        if p.name not in mine and not takes_any:
+            if not p.default:
+                return "breaks"
+            verdict = "may break"
+    return verdict
 
 
 def changes(before: Signature, after: Signature) -> tuple[str, ...]:

@@ -193,9 +193,9 @@ def test_a_parameter_made_required_or_moved_in_order_is_caught() -> None:
     }
 
 
-def test_an_override_breaks_when_vllm_passes_a_parameter_it_does_not_take() -> None:
+def test_an_override_breaks_when_vllm_must_pass_a_parameter_it_does_not_take() -> None:
     before = "class W:\n    def load_model(self):\n        pass\n"
-    after = "class W:\n    def load_model(self, *, dummy=False):\n        pass\n"
+    after = "class W:\n    def load_model(self, *, dummy):\n        pass\n"
     plugin = """\
         from vllm.w import W
         class A(W):
@@ -207,6 +207,26 @@ def test_an_override_breaks_when_vllm_passes_a_parameter_it_does_not_take() -> N
         """
     found = run({"vllm/w.py": before}, {"vllm/w.py": after}, {"p.py": plugin})
     assert warned(found) == {("signature", "vllm.w.W.load_model"): ["p.py:3"]}
+    # With a default, it fails only where vLLM's callers pass it: a possible break.
+    optional = run(
+        {"vllm/w.py": before},
+        {"vllm/w.py": after.replace("dummy", "dummy=False")},
+        {"p.py": plugin},
+    )
+    (warning,) = optional.warnings
+    assert (warning.sites, [u.site for u in warning.possible]) == ((), ["p.py:3"])
+
+
+def test_an_override_of_a_method_vllm_dropped_is_a_possible_break() -> None:
+    plugin = "from vllm.w import W\nclass A(W):\n    def old_hook(self):\n        pass\n"
+    found = run(
+        {"vllm/w.py": "class W:\n    def old_hook(self):\n        pass\n"},
+        {"vllm/w.py": "class W:\n    pass\n"},
+        {"p.py": plugin},
+    )
+    (warning,) = found.warnings
+    assert warning.change.kind == "member-removed"
+    assert (warning.sites, [u.site for u in warning.possible]) == ((), ["p.py:3"])
 
 
 def test_a_moved_module_is_caught_with_where_it_went() -> None:
@@ -370,3 +390,21 @@ def test_a_package_that_still_re_exports_a_moved_class_keeps_it_alive() -> None:
     assert [(b.kind, b.name, b.now) for b in moved] == [
         ("name-moved", "vllm.pkg.layer.X", "vllm.pkg.kinds.X")
     ]
+
+
+def test_a_name_a_module_getattr_no_longer_hands_out_is_gone() -> None:
+    """vllm.envs hands out its variables through `__getattr__`: one dropped is gone."""
+    before = dedent(
+        """\
+        variables = {"VLLM_OLD": lambda: 1, "VLLM_KEPT": lambda: 2}
+        def __getattr__(name):
+            return variables[name]()
+        """
+    )
+    after = before.replace('"VLLM_OLD": lambda: 1, ', "")
+    found = run(
+        {"vllm/envs.py": before},
+        {"vllm/envs.py": after},
+        {"p.py": "import vllm.envs as envs\nenvs.VLLM_OLD\nenvs.VLLM_KEPT\n"},
+    )
+    assert warned(found) == {("name-removed", "vllm.envs.VLLM_OLD"): ["p.py:2"]}

@@ -22,8 +22,9 @@ Pure analysis with `ast` (no I/O, no clock, no SDK): source text in, frozen fact
 - `predict.predict(uses, change) -> Prediction`: one `BreakWarning` per break that meets a
   use: the break, the unguarded sites that fail as soon as it lands (`sites`, `count`), the
   guarded ones apart (`guarded`), and those that may break without failing at once
-  (`possible`: an override of a method vLLM dropped, or lacking a new optional parameter). `status` is `breaks`, `no-break` (all was read),
-  `incomplete` (no warning, but a file was not read) or `not-evaluated`
+  (`possible`: an override of a method vLLM dropped, or lacking a new optional parameter).
+  `status` is `breaks`, `no-break` (all was read), `incomplete` (no warning, but a file
+  was not read) or `not-evaluated`
   (`predict.not_evaluated(reason)`: the plugin's or the change's source could not be had).
 
 What it does not see: names reached through instances (`self.runner.x` where the runner is

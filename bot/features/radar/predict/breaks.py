@@ -95,8 +95,8 @@ def _names(
     found: list[Break] = []
     added = {n: b for n, b in new.bindings.items() if n not in old.bindings}
     for name, (kind, line, _) in old.bindings.items():
-        if new.alive(name) or _starred(new, name, modules):
-            continue
+        if new.alive(name) or _starred(new, name, modules) or f"{new.name}.{name}" in modules:
+            continue  # still bound, or a submodule: `from vllm.pkg import mod` still imports
         qualified = f"{old.name}.{name}"
         renamed = _renamed(old, new, name, kind, added) if kind in ("def", "class") else None
         if renamed is not None:
@@ -124,7 +124,12 @@ def _names(
     # A module's `__getattr__` hands out names it spells (vllm.envs: its variables); one it
     # no longer spells and does not bind is gone. Only a plugin's use of it makes a warning.
     for name in sorted((old.lazy or frozenset()) - (new.lazy or frozenset())):
-        if name.isidentifier() and name not in old.bindings and not new.alive(name):
+        if (
+            name.isidentifier()
+            and name not in old.bindings
+            and not new.alive(name)
+            and f"{new.name}.{name}" not in modules
+        ):
             found.append(
                 Break("name-removed", f"{old.name}.{name}", old.path, 0, "no longer handed out")
             )

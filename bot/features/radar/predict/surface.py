@@ -47,7 +47,7 @@ class ModuleSurface:
     bindings: dict[str, tuple[str, int, str | None]] = field(default_factory=dict)
     # name → (kind: def, class, assign, import; line; what an import binds it to)
     stars: list[str] = field(default_factory=list)  # `from m import *`
-    lazy: frozenset[str] | None = None  # with `__getattr__`: the strings it spells
+    lazy: frozenset[str] | None = None  # with `__getattr__`: the names it may hand out
     classes: dict[str, ClassSurface] = field(default_factory=dict)
     functions: dict[str, tuple[Signature, int]] = field(default_factory=dict)
     bodies: dict[str, str] = field(default_factory=dict)  # def/class name → its body, dumped
@@ -120,11 +120,7 @@ class _Reader:
         for node in _runtime(self.tree.body):
             self._statement(node)
         if "__getattr__" in s.bindings:
-            s.lazy = frozenset(
-                n.value
-                for n in ast.walk(self.tree)
-                if isinstance(n, ast.Constant) and isinstance(n.value, str)
-            )
+            s.lazy = frozenset(_handed_out(self.tree))
         return s
 
     def _bind(self, name: str, kind: str, line: int, target: str | None = None) -> None:
@@ -205,6 +201,22 @@ class _Reader:
         if decorators & FIELD_DECORATORS or base_words & FIELD_BASES:
             info.fields = tuple(_fields(node))
         s.classes[local] = info
+
+
+def _handed_out(tree: ast.Module) -> set[str]:
+    """The names a module's `__getattr__` may hand out: a dict's string keys (vllm.envs'
+    variables, a table of deprecated names), and the strings `__getattr__` compares the name
+    with. Not every string: a deprecation table's values name where a name went."""
+    found: set[object] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            found.update(k.value for k in node.keys if isinstance(k, ast.Constant))
+        elif isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            for test in ast.walk(node):
+                if isinstance(test, ast.Compare):
+                    for side in [test.left, *test.comparators]:
+                        found.update(c.value for c in ast.walk(side) if isinstance(c, ast.Constant))
+    return {name for name in found if isinstance(name, str)}
 
 
 def _sets_self(node: ast.AST) -> ast.Attribute | None:

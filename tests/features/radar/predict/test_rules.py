@@ -408,3 +408,43 @@ def test_a_name_a_module_getattr_no_longer_hands_out_is_gone() -> None:
         {"p.py": "import vllm.envs as envs\nenvs.VLLM_OLD\nenvs.VLLM_KEPT\n"},
     )
     assert warned(found) == {("name-removed", "vllm.envs.VLLM_OLD"): ["p.py:2"]}
+
+
+def test_a_deprecation_tables_values_and_submodules_are_not_names_handed_out() -> None:
+    """vllm.utils' table maps old names to the submodule they went to: dropping the table
+    drops the old names, never the submodule (`vllm.utils.network_utils` is still there)."""
+    before = dedent(
+        """\
+        _MOVED = {"get_open_port": "network_utils"}
+        def __getattr__(name):
+            return _MOVED[name]
+        """
+    )
+    after = "def __getattr__(name):\n    raise AttributeError(name)\n"
+    found = run(
+        {"vllm/utils/__init__.py": before, "vllm/utils/network_utils.py": "def f():\n    pass\n"},
+        {"vllm/utils/__init__.py": after},
+        {"p.py": "from vllm.utils.network_utils import f\nfrom vllm.utils import get_open_port\n"},
+    )
+    assert warned(found) == {("name-removed", "vllm.utils.get_open_port"): ["p.py:2"]}
+
+
+def test_a_submodule_is_not_a_removed_name() -> None:
+    """The package stopped importing its submodule; `from vllm.pkg import sub` still works."""
+    found = run(
+        {"vllm/pkg/__init__.py": "from vllm.pkg import sub\n", "vllm/pkg/sub.py": "X = 1\n"},
+        {"vllm/pkg/__init__.py": "Y = 1\n"},
+        {"p.py": "from vllm.pkg import sub\n"},
+    )
+    assert found.status == "no-break"
+
+
+def test_a_deprecation_tables_value_is_not_a_name_handed_out() -> None:
+    """Where a deprecated name went is not a name the module hands out: it is not 'gone'."""
+    table = 'def __getattr__(name):\n    return _MOVED[name]\n_MOVED = {"old_fn": "%s"}\n'
+    found = run(
+        {"vllm/u.py": table % "helpers"},
+        {"vllm/u.py": table % "tools"},
+        {"p.py": "import vllm.u\nvllm.u.old_fn\nvllm.u.helpers\n"},
+    )
+    assert found.status == "no-break"

@@ -48,10 +48,11 @@ def _bound(use: Use, callee: str, index: Index, via_init: bool) -> bool:
     return not (owner in index.members and sig is not None and sig.method == "instance")
 
 
-def meets(use: Use, change: Break, index: Index) -> bool | str:
+def meets(use: Use, change: Break, index: Index, names: set[str] | None = None) -> bool | str:
     """Whether this change breaks this use: True, False, or "may break" (an override
-    lacking an optional parameter vLLM may now pass)."""
-    names = _names(use, index)
+    lacking an optional parameter vLLM may now pass). `names`: the use's `_names`, when
+    already worked out."""
+    names = _names(use, index) if names is None else names
     if change.kind != "signature":
         if change.kind == "base-removed":
             # A use meets it through what the class had from that base: a subclass alone
@@ -106,9 +107,10 @@ def not_evaluated(reason: str, unread: Iterable[Unreadable] = ()) -> Prediction:
 
 def _warnings(uses: Iterable[Use], change: ChangeBreaks) -> list[BreakWarning]:
     listed = list(uses)
+    names = {u: _names(u, change.before) for u in listed}  # resolved once, not per break
     out = []
     for brk in change.breaks:
-        said = {u: meets(u, brk, change.before) for u in listed}
+        said = {u: meets(u, brk, change.before, names[u]) for u in listed}
         hit = [u for u, verdict in said.items() if verdict]
         # An override of a method vLLM dropped fails nowhere: vLLM just stops calling it.
         dead = brk.kind in ("member-removed", "base-removed")

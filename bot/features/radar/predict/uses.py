@@ -89,10 +89,23 @@ class _FileReader(ast.NodeVisitor):
 
     # -- where a use stands -------------------------------------------------------------
 
-    def _add(self, node: ast.AST, kind: str, name: str, **more: object) -> None:
+    def _add(
+        self,
+        node: ast.AST,
+        kind: str,
+        name: str,
+        *,
+        keywords: tuple[str, ...] = (),
+        positional: int = 0,
+        star: bool = False,
+        bound: bool | None = None,
+        signature: Signature | None = None,
+    ) -> None:
         guard = self.guards[-1] if self.guards else None
         line = getattr(node, "lineno", 0)
-        self.uses.append(Use(self.path, line, kind, name, guard, **more))  # type: ignore[arg-type]
+        self.uses.append(
+            Use(self.path, line, kind, name, guard, keywords, positional, star, bound, signature)
+        )
 
     def _guarded(self, guard: str, nodes: list[ast.stmt]) -> None:
         self.guards.append(guard)

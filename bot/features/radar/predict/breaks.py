@@ -23,11 +23,17 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
+from dataclasses import replace
 
 from bot.features.radar.predict.index import ancestors, build_index, defining_class, resolve
 from bot.features.radar.predict.model import Break, ChangeBreaks, Index, Unreadable
 from bot.features.radar.predict.signatures import changes
-from bot.features.radar.predict.surface import ModuleSurface, module_name, read_module
+from bot.features.radar.predict.surface import (
+    ModuleSurface,
+    module_name,
+    read_module,
+    star_names,
+)
 
 SIMILAR_NAME = 0.6  # difflib ratio above which a lone new definition is taken as a rename
 
@@ -73,7 +79,8 @@ def change_breaks(
         if name not in new:
             found.append(_module_gone(old[name], old, new))
             continue
-        found += _names(old[name], new[name], new)
+        lost = _names(old[name], new[name], new)
+        found += lost + _star_losses(old[name], lost, old, new)
         found += _classes(old[name], old_index, new_index)
         found += _functions(old[name], new_index)
     return ChangeBreaks(tuple(found), compared, tuple(unreadable), old_index)
@@ -133,6 +140,35 @@ def _names(
             found.append(
                 Break("name-removed", f"{old.name}.{name}", old.path, 0, "no longer handed out")
             )
+    return found
+
+
+def _star_losses(
+    source: ModuleSurface,
+    lost: list[Break],
+    old: Mapping[str, ModuleSurface],
+    new: Mapping[str, ModuleSurface],
+) -> list[Break]:
+    """A name gone from a module is gone too from each module that took it with
+    `from module import *` (`vllm.distributed` from `.parallel_state`) and binds it no other
+    way."""
+    found: list[Break] = []
+    had = star_names(source)
+    for user in old.values():
+        if source.name not in user.stars or user.name not in new:
+            continue
+        now = new[user.name]
+        for brk in lost:
+            name = brk.name.rsplit(".", 1)[-1]
+            kept = name in user.bindings or now.alive(name) or _starred(now, name, new)
+            if name in had and not kept:
+                found.append(
+                    replace(
+                        brk,
+                        name=f"{user.name}.{name}",
+                        detail=f"{brk.detail}, and so from `from {source.name} import *`",
+                    )
+                )
     return found
 
 

@@ -47,6 +47,7 @@ class ModuleSurface:
     bindings: dict[str, tuple[str, int, str | None]] = field(default_factory=dict)
     # name → (kind: def, class, assign, import; line; what an import binds it to)
     stars: list[str] = field(default_factory=list)  # `from m import *`
+    exported: frozenset[str] | None = None  # `__all__`, when it is a literal list
     lazy: frozenset[str] | None = None  # with `__getattr__`: the names it may hand out
     classes: dict[str, ClassSurface] = field(default_factory=dict)
     functions: dict[str, tuple[Signature, int]] = field(default_factory=dict)
@@ -119,6 +120,17 @@ class _Reader:
         s = self.surface
         for node in _runtime(self.tree.body):
             self._statement(node)
+        for node in self.tree.body:
+            if (
+                isinstance(node, ast.Assign | ast.AnnAssign)
+                and "__all__" in [t.id for t in _targets(node) if isinstance(t, ast.Name)]
+                and isinstance(node.value, ast.List | ast.Tuple)
+            ):
+                s.exported = frozenset(
+                    e.value
+                    for e in node.value.elts
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                )
         if "__getattr__" in s.bindings:
             s.lazy = frozenset(_handed_out(self.tree))
         return s
@@ -201,6 +213,17 @@ class _Reader:
         if decorators & FIELD_DECORATORS or base_words & FIELD_BASES:
             info.fields = tuple(_fields(node))
         s.classes[local] = info
+
+
+def _targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
+def star_names(surface: ModuleSurface) -> set[str]:
+    """What `from this import *` binds: `__all__`, or every public name."""
+    if surface.exported is not None:
+        return set(surface.exported)
+    return {n for n in surface.bindings if not n.startswith("_")}
 
 
 def _handed_out(tree: ast.Module) -> set[str]:

@@ -448,3 +448,18 @@ def test_a_deprecation_tables_value_is_not_a_name_handed_out() -> None:
         {"p.py": "import vllm.u\nvllm.u.old_fn\nvllm.u.helpers\n"},
     )
     assert found.status == "no-break"
+
+
+def test_a_name_gone_from_a_module_is_gone_from_what_star_imports_it() -> None:
+    """vllm.distributed re-exports parallel_state with `*`: a function parallel_state drops
+    is gone from vllm.distributed too (vLLM 0.23's get_decode_context_model_parallel_rank)."""
+    package = "from .parallel_state import *\n"
+    found = run(
+        {
+            "vllm/distributed/__init__.py": package,
+            "vllm/distributed/parallel_state.py": "def get_rank():\n    pass\n" + "keep = 1\n",
+        },
+        {"vllm/distributed/parallel_state.py": "keep = 1\n"},
+        {"p.py": "from vllm.distributed import get_rank, keep\nget_rank()\nkeep()\n"},
+    )
+    assert warned(found) == {("name-removed", "vllm.distributed.get_rank"): ["p.py:1", "p.py:2"]}

@@ -12,6 +12,7 @@ from sqlalchemy import (
     DateTime,
     Dialect,
     Integer,
+    LargeBinary,
     String,
     Text,
     TypeDecorator,
@@ -20,7 +21,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0014"
+HEAD_REVISION = "0017"
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -409,3 +410,91 @@ class CiCorrectionRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     said_by: Mapped[str] = mapped_column(String(80))
     said_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CodeBlobRow(Base):
+    """A file's text by its git blob sha (zlib), kept once however many commits hold it."""
+
+    __tablename__ = "code_blobs"
+
+    sha: Mapped[str] = mapped_column(String(40), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class CodeTreeRow(Base):
+    """A plugin's Python files at a commit, from its tarball: path → blob sha, or → why."""
+
+    __tablename__ = "code_trees"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    commit: Mapped[str] = mapped_column(String(40), primary_key=True)
+    read_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    files: Mapped[dict[str, str]] = mapped_column(JSON)
+    unreadable: Mapped[dict[str, str]] = mapped_column(JSON)
+
+
+class CodeFileRow(Base):
+    """A file at a commit, as the contents API gave it (`blob` None: none there, or `why`)."""
+
+    __tablename__ = "code_files"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    ref: Mapped[str] = mapped_column(String(64), primary_key=True)
+    path: Mapped[str] = mapped_column(String(500), primary_key=True)
+    blob: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    why: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PullChangeRow(Base):
+    """A PR's changed files at one head ([path, status, previous path]) and its base then."""
+
+    __tablename__ = "pull_changes"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    head: Mapped[str] = mapped_column(String(40), primary_key=True)
+    base: Mapped[str] = mapped_column(String(40))
+    read_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    files: Mapped[list[list[str | None]]] = mapped_column(JSON)
+
+
+class RadarWarningRow(Base):
+    """A warning given (`warned`), its PR's furthest stage and merge, its grade (or missed)."""
+
+    __tablename__ = "radar_warnings"
+
+    plugin_repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    change: Mapped[str] = mapped_column(String(400), primary_key=True)
+    warned: Mapped[dict[str, Any]] = mapped_column(JSON)
+    stage: Mapped[str] = mapped_column(String(10))
+    first_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    grade: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    graded_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class RadarWarningSentRow(Base):
+    """A warning sent to a subscription at a stage of its PR, by the run of `window`."""
+
+    __tablename__ = "radar_warnings_sent"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    plugin_repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    change: Mapped[str] = mapped_column(String(400), primary_key=True)
+    stage: Mapped[str] = mapped_column(String(10), primary_key=True)
+    window: Mapped[str] = mapped_column(String(60))
+    sent_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RadarForecastRow(Base):
+    """A window's warnings as its run showed them (`forecast`, JSON), for a later `show`."""
+
+    __tablename__ = "radar_forecasts"
+
+    start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    end: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    made_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    forecast: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.collect.source import GitHubSource
 from bot.collect.sync import Archiver
+from bot.features import declared
 from bot.features.personal.service import PersonalDigests
 from bot.features.personal.store import GitHubLinks
 from bot.model.rules import load_rules
@@ -35,6 +36,7 @@ from bot.store import Store, Subscription
 from tests.anchor_data import REPO, anchor_days, anchor_items, background_items
 from tests.fakes.github_api import FakeGitHub
 
+declared()  # the features' subscription kinds, as every process learns them first
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 FAKE_TOKEN = "t0ken"  # the fake GitHub answers GraphQL to any token
 PATHS = ("vllm/v1/attention/*", "vllm/model_executor/layers/fused_moe", "csrc/rocm/*", "docs/**")

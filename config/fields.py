@@ -465,11 +465,8 @@ class Settings(BaseSettings):
             settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings
         )
 
-    # -- readers' feedback: 👍 / 👎 under each section of the daily post --------------------
-    feedback: bool = Field(
-        False,
-        description="draw a 👍 useful / 👎 not useful pair of buttons under each section of "
-        "the daily post (`vllm-report feedback` counts them; only the chat user id is kept)",
+    feedback: bool = Field(  # readers' 👍 / 👎 under each section of the daily post
+        False, description="draw 👍 / 👎 buttons under each section of the daily post"
     )
 
     # -- the review queue (issue 13): the weekly queue digest ------------------------------

@@ -1,50 +1,43 @@
-"""The tables, as SQLAlchemy 2.x declarative classes; Alembic migrations create them."""
+"""The tables, as SQLAlchemy 2.x declarative classes; Alembic migrations create them. The
+features' tables are in bot.store.schema_features; both are re-exported here with the base,
+so that every table is known wherever the schema is imported."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
-    DateTime,
-    Dialect,
     Integer,
     String,
     Text,
-    TypeDecorator,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
-# The newest Alembic revision in bot/migrations/versions (a test keeps the two equal).
-HEAD_REVISION = "0016"
-
-
-class UTCDateTime(TypeDecorator[datetime]):
-    """Aware datetimes in, aware UTC datetimes out, on SQLite (which keeps no zone) too."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("naive datetime given to the store")
-        value = value.astimezone(UTC)
-        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
-
-    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-class Base(DeclarativeBase):
-    pass
+from bot.store.schema_base import HEAD_REVISION as HEAD_REVISION
+from bot.store.schema_base import Base as Base
+from bot.store.schema_base import UTCDateTime as UTCDateTime
+from bot.store.schema_features import BranchHeadRow as BranchHeadRow
+from bot.store.schema_features import CiCorrectionRow as CiCorrectionRow
+from bot.store.schema_features import CiEvidenceRow as CiEvidenceRow
+from bot.store.schema_features import CiFailureRow as CiFailureRow
+from bot.store.schema_features import CiReadRow as CiReadRow
+from bot.store.schema_features import CodeBlobRow as CodeBlobRow
+from bot.store.schema_features import CodeFileRow as CodeFileRow
+from bot.store.schema_features import CodeTreeRow as CodeTreeRow
+from bot.store.schema_features import CompareRow as CompareRow
+from bot.store.schema_features import FeedbackRow as FeedbackRow
+from bot.store.schema_features import PinCommitRow as PinCommitRow
+from bot.store.schema_features import PinReadRow as PinReadRow
+from bot.store.schema_features import PullChangeRow as PullChangeRow
+from bot.store.schema_features import RadarCorrectionRow as RadarCorrectionRow
+from bot.store.schema_features import RadarForecastRow as RadarForecastRow
+from bot.store.schema_features import RadarWarningRow as RadarWarningRow
+from bot.store.schema_features import RadarWarningSentRow as RadarWarningSentRow
 
 
 class ItemRow(Base):
@@ -297,143 +290,3 @@ class ReleaseRow(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime)
     prerelease: Mapped[bool] = mapped_column(Boolean, default=False)
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class FeedbackRow(Base):
-    """One reader's word on one section of one day's post (bot.features.feedback): useful
-    or not. One row per reader, section and day: pressed again, the vote changes, never
-    counts twice. The platform's user id is all that is kept of the reader."""
-
-    __tablename__ = "feedback"
-
-    platform: Mapped[str] = mapped_column(String(20), primary_key=True)
-    user_id: Mapped[str] = mapped_column(String(100), primary_key=True)
-    day: Mapped[str] = mapped_column(String(60), primary_key=True)  # the report's window label
-    section: Mapped[str] = mapped_column(String(60), primary_key=True)
-    useful: Mapped[bool] = mapped_column(Boolean)
-    at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class RadarCorrectionRow(Base):
-    """A person's word that an upstream PR did not break a plugin PR (`/vllm-radar wrong`):
-    the breakage radar never shows it as that fix's culprit again."""
-
-    __tablename__ = "radar_corrections"
-
-    plugin_repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    plugin_number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    upstream_number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    said_by: Mapped[str] = mapped_column(String(80))
-    said_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class PinCommitRow(Base):
-    """A commit of a plugin's pin file (the breakage radar's pin history): when it was made
-    and, once read, the upstream vLLM the file named at it (`pinned`; None with `read`: the
-    file names none, or was deleted). A commit never changes, so each is read once."""
-
-    __tablename__ = "pin_commits"
-
-    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    path: Mapped[str] = mapped_column(String(300), primary_key=True)
-    ref: Mapped[str] = mapped_column(String(200), primary_key=True)
-    sha: Mapped[str] = mapped_column(String(40), primary_key=True)
-    committed_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    read: Mapped[bool] = mapped_column(Boolean, default=False)
-    present: Mapped[bool] = mapped_column(Boolean, default=True)  # False: deleted by it
-    pinned: Mapped[str | None] = mapped_column(String(64))
-
-
-class PinReadRow(Base):
-    """How far a pin file's commit list was read: every commit of it up to `read_until` is
-    in `pin_commits`."""
-
-    __tablename__ = "pin_reads"
-
-    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    path: Mapped[str] = mapped_column(String(300), primary_key=True)
-    ref: Mapped[str] = mapped_column(String(200), primary_key=True)
-    read_until: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class BranchHeadRow(Base):
-    """The newest commit of a branch at a past moment (upstream main at a report's end)."""
-
-    __tablename__ = "branch_heads"
-
-    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    ref: Mapped[str] = mapped_column(String(200), primary_key=True)
-    at: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
-    sha: Mapped[str] = mapped_column(String(40))
-    committed_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class CompareRow(Base):
-    """How many commits `head` is ahead of `base` (a pin and main's head then): two commits
-    never change, so neither does the answer."""
-
-    __tablename__ = "compares"
-
-    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    base: Mapped[str] = mapped_column(String(64), primary_key=True)
-    head: Mapped[str] = mapped_column(String(64), primary_key=True)
-    ahead_by: Mapped[int] = mapped_column(Integer)
-    base_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-class CiReadRow(Base):
-    """One read of the CI dashboard (`bot.features.ci.collect`): when, whether it worked and, if
-    not,
-    why; how many records it held and how many did not parse. A day's CI state is known
-    only from a read that worked (`bot.features.ci.store`)."""
-
-    __tablename__ = "ci_reads"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    source: Mapped[str] = mapped_column(String(300))
-    read_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-    ok: Mapped[bool] = mapped_column(Boolean)
-    problem: Mapped[str] = mapped_column(String(500), default="")
-    records: Mapped[int] = mapped_column(Integer, default=0)
-    skipped: Mapped[int] = mapped_column(Integer, default=0)
-    oldest: Mapped[datetime | None] = mapped_column(UTCDateTime)  # set when the answer was cut
-
-
-class CiFailureRow(Base):
-    """A failure episode of main's CI as the newest read saw it (`record`: our own
-    `Failure`, as JSON); `opened_at` and `closed_at` say which days it belongs to."""
-
-    __tablename__ = "ci_failures"
-
-    source: Mapped[str] = mapped_column(String(300), primary_key=True)
-    alert_id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    opened_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    record: Mapped[dict[str, Any]] = mapped_column(JSON)
-
-
-class CiEvidenceRow(Base):
-    """What Red on main asked to explain a failure, kept as asked (`value`, JSON): a job's
-    runs (`runs`), a blame range's commit messages (`range`), CODEOWNERS (`owners`), the
-    numbers of the GitHub reports of CI failures (`reports`); `key` says of what."""
-
-    __tablename__ = "ci_evidence"
-
-    source: Mapped[str] = mapped_column(String(300), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
-    key: Mapped[str] = mapped_column(String(300), primary_key=True)
-    asked_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    value: Mapped[Any] = mapped_column(JSON)
-
-
-class CiCorrectionRow(Base):
-    """A PR a person said did not cause a CI failure (`/vllm-ci wrong`): the report never
-    shows it as that failure's suspect again."""
-
-    __tablename__ = "ci_corrections"
-
-    alert_id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    said_by: Mapped[str] = mapped_column(String(80))
-    said_at: Mapped[datetime] = mapped_column(UTCDateTime)

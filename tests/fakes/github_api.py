@@ -9,7 +9,9 @@ GitHub's, the 1,000-result cap and `Link` pagination built from its own host and
 and `/repos/{o}/{r}/commits/{sha}/pulls` (the pull requests associated with a commit, as
 "pull request simple" objects: the merged PR that brought it to the default branch, else
 the open PRs that carry it; 422 "No commit found for SHA" for a commit the fake does not
-know, like GitHub).
+know, like GitHub); for the radar's warnings `/repos/{o}/{r}/tarball/{ref}` (a 302 to the
+fake's own `/_codeload/…`, which answers the gzip tarball's bytes, like codeload.github.com),
+`/repos/{o}/{r}/pulls/{n}/files` (paginated) and GraphQL's `headRefOid`/`baseRefOid`.
 
 Search also takes the review queue's qualifiers: `review:none|approved|changes_requested|
 required` (from each PR's reviews: a reviewer's latest approval or change request decides),
@@ -92,6 +94,12 @@ class FakeItem:
     # and `reviewRequests`; personal digests read them).
     files: list[str] = field(default_factory=list)
     review_requests: list[str] = field(default_factory=list)
+    # A PR's head and base commits (None: the fake's stand-ins), and its files as
+    # `GET …/pulls/{n}/files` lists them: (path, status, previous path), else `files`
+    # as modified.
+    head_sha: str | None = None
+    base_sha: str | None = None
+    changes: list[tuple[str, str, str | None]] = field(default_factory=list)
 
     def decision(self) -> str | None:
         """GitHub's review decision: each reviewer's latest approval or change request."""
@@ -189,8 +197,11 @@ class FakeItem:
         data.pop("pull_request")
         data["url"] = f"{api}/repos/{repo}/pulls/{self.number}"
         data["merged_at"] = iso(self.merged_at)
-        data["head"] = {"ref": f"branch-{self.number}", "sha": f"{self.number:040d}"}
-        data["base"] = {"ref": "main", "sha": "0" * 40}
+        data["head"] = {
+            "ref": f"branch-{self.number}",
+            "sha": self.head_sha or f"{self.number:040d}",
+        }
+        data["base"] = {"ref": "main", "sha": self.base_sha or "0" * 40}
         if full:
             data["merged"] = self.merged_at is not None
             for name in ("additions", "deletions", "changed_files"):
@@ -348,6 +359,8 @@ class FakeGitHub(FakeServer):
         # commit deleted it), by (repo, path, branch): `GET …/commits?path=` and the file
         # at a commit (`GET …/contents/{path}?ref=<sha>`) read them.
         self.file_history: dict[tuple[str, str, str], list[tuple[str, datetime, str | None]]] = {}
+        # Each repository's tarball at a ref (a branch or a commit): the gzip bytes served.
+        self.tarballs: dict[tuple[str, str], bytes] = {}
 
     def view(self, repo: str) -> FakeGitHub | RepoView | None:
         return self.repos.get(repo)
@@ -465,6 +478,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         split = urlsplit(self.path)
         query = parse_qs(split.query)
+        if split.path.startswith("/_codeload/"):  # codeload.github.com's part
+            self._codeload(split.path, query)
+            return
         if not self._scope(split.path, _one(query, "q", "")):
             self._record(split.path, query, 404)
             if split.path == "/search/issues":
@@ -490,6 +506,29 @@ class _Handler(BaseHTTPRequestHandler):
             status, body, headers = 422, {"message": str(exc)}, {}
         self._record(split.path, query, status)
         self._send(status, body, headers, fault)
+
+    def _codeload(self, path: str, query: dict[str, list[str]]) -> None:
+        """A tarball's bytes (`/_codeload/{o}/{r}/legacy.tar.gz/{ref}`), after any scripted
+        fault; not JSON, like codeload.github.com's."""
+        root = type(self).fake
+        self.fake = root
+        fault = root.next_fault(path)
+        if fault is not None and fault.status and not fault.incomplete:
+            self._record(path, query, fault.status)
+            self._send(fault.status, fault.body, fault.headers)
+            return
+        found = re.fullmatch(r"/_codeload/([^/]+/[^/]+)/legacy\.tar\.gz/(.+)", path)
+        data = root.tarballs.get((found.group(1), found.group(2))) if found else None
+        if data is None:
+            self._record(path, query, 404)
+            self._send(404, {"message": "Not Found"}, {})
+            return
+        self._record(path, query, 200)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-gzip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def _record(
         self,
@@ -572,6 +611,16 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/pulls/(\d+)/reviews", path)
         if match:
             return self._reviews(path, query, int(match.group(1)))
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/pulls/(\d+)/files", path)
+        if match:
+            return self._pull_files(path, query, int(match.group(1)))
+        match = re.fullmatch(rf"{re.escape(repo_prefix)}/tarball/(.+)", path)
+        if match:
+            ref = match.group(1)
+            if (fake.repo, ref) not in fake.tarballs:
+                return 404, {"message": "Not Found"}, {}
+            location = f"{fake.url}/_codeload/{fake.repo}/legacy.tar.gz/{ref}"
+            return 302, {}, {"Location": location}
         match = re.fullmatch(rf"{re.escape(repo_prefix)}/pulls/(\d+)", path)
         if match:
             item = fake.items.get(int(match.group(1)))
@@ -834,6 +883,35 @@ class _Handler(BaseHTTPRequestHandler):
         ]
         return 200, body, headers
 
+    def _pull_files(
+        self, path: str, query: dict[str, list[str]], number: int
+    ) -> tuple[int, Any, dict[str, str]]:
+        item = self.fake.items.get(number)
+        if item is None or item.kind != "pr":
+            return 404, {"message": "Not Found"}, {}
+        rows = item.changes or [(name, "modified", None) for name in item.files]
+        chunk, headers = self._page(path, query, rows)
+        head = item.head_sha or f"{number:040d}"
+        api = f"{self.fake.url}/repos/{self.fake.repo}"
+        body = []
+        for name, status, previous in chunk:
+            entry: dict[str, Any] = {
+                "sha": hashlib.sha1(name.encode(), usedforsecurity=False).hexdigest(),
+                "filename": name,
+                "status": status,
+                "additions": 1,
+                "deletions": 1,
+                "changes": 2,
+                "blob_url": f"https://github.com/{self.fake.repo}/blob/{head}/{name}",
+                "raw_url": f"https://github.com/{self.fake.repo}/raw/{head}/{name}",
+                "contents_url": f"{api}/contents/{name}?ref={head}",
+                "patch": "@@ -1 +1 @@",
+            }
+            if previous:
+                entry["previous_filename"] = previous
+            body.append(entry)
+        return 200, body, headers
+
     def _reviews(
         self, path: str, query: dict[str, list[str]], number: int
     ) -> tuple[int, Any, dict[str, str]]:
@@ -1074,6 +1152,8 @@ def _node(item: FakeItem, query: str, fake: FakeGitHub) -> dict[str, Any]:
                 "nodes": [{"requestedReviewer": _actor(r)} for r in item.review_requests]
             },
             reviewDecision=_DECISIONS.get(item.decision() or "", "REVIEW_REQUIRED"),
+            headRefOid=item.head_sha or f"{item.number:040d}",
+            baseRefOid=item.base_sha or "0" * 40,
         )
         timeline = _TIMELINE.search(query)
         if timeline is not None:

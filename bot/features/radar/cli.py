@@ -11,7 +11,9 @@ from bot.cli.common import check_phrase, configured, now, opened
 from bot.cli.options import FORMATS, UsageError, command, day_options, lang_option
 
 if TYPE_CHECKING:
-    pass
+    from bot.model.rules import TopicRules
+    from bot.model.windows import Window
+    from config.settings import Settings
 
 
 RADAR_MAX_DAYS = 366  # a long look back: the archive answers what it holds
@@ -32,17 +34,26 @@ def add_radar_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
             "vllm-report radar yesterday --format json",
             "vllm-report radar 7d --lang zh",
             "vllm-report radar wrong vllm-ascend#3221 24982   # that upstream PR did not break it",
+            "vllm-report radar --predict                      # upstream PRs that will break one",
+            "vllm-report radar --predict --plugin ascend --lang zh",
         ],
     )
     radar.add_argument(
         "when",
         nargs="*",
-        default=["7d"],
-        help="the window (default 7d; a day, a range), or `wrong <plugin PR> <upstream PR>`",
+        default=[],
+        help="the window (default 7d, with --predict yesterday; a day, a range), or "
+        "`wrong <plugin PR> <upstream PR>`",
     )
     day_options(radar)
     lang_option(radar)
     radar.add_argument("--plugin", help="one watched plugin, e.g. gaudi or vllm-ascend")
+    radar.add_argument(
+        "--predict",
+        action="store_true",
+        help="warn before it breaks: the upstream PRs of the window (open ones updated in it, "
+        "those merged in it) that take away what a plugin uses, with the plugin's lines",
+    )
     radar.add_argument(
         "--format",
         choices=FORMATS,
@@ -65,7 +76,7 @@ def run_radar(args: argparse.Namespace) -> int:
             "owner/name, or leave the setting out for the default six"
         )
     window = asking.window(
-        " ".join(args.when),
+        " ".join(args.when) or ("yesterday" if args.predict else "7d"),
         now=now(),
         tz=settings.tz,
         cutoff=settings.cutoff_time,
@@ -78,6 +89,8 @@ def run_radar(args: argparse.Namespace) -> int:
     from bot.features.radar.service import radar_service
     from bot.platforms.registry import PLATFORMS
 
+    if args.predict:
+        return _run_predict(args, settings, rules, window)
     with opened(settings, rules) as bot:
         service = radar_service(bot.context())
         plugin = service.plugin(args.plugin) if args.plugin else None
@@ -95,6 +108,42 @@ def run_radar(args: argparse.Namespace) -> int:
         if found.unread and not args.verbose:  # with -v the log gave GitHub's own words
             told += said(lang, "sentence_sep") + said(lang, "unread_verbose")
         print(f"vllm-report: {told}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _run_predict(
+    args: argparse.Namespace, settings: Settings, rules: TopicRules, window: Window
+) -> int:
+    """`radar --predict`: the window's warnings, read from GitHub as far as the archive
+    does not hold them. Exit 1 when something could not be evaluated (said on stderr)."""
+    from bot.features.radar.forecast import forecast_to_dict
+    from bot.features.radar.phrases import said
+    from bot.features.radar.render_forecast import (
+        forecast_markdown,
+        forecast_message,
+        not_evaluated_text,
+    )
+    from bot.features.radar.render_json import SCHEMA
+    from bot.features.radar.service import radar_service
+    from bot.platforms.registry import PLATFORMS
+
+    with opened(settings, rules) as bot:
+        service = radar_service(bot.context())
+        plugin = service.plugin(args.plugin) if args.plugin else None
+        forecast = service.forecast(window, plugin)
+    lang = settings.lang
+    if args.format == "json":
+        data = {"schema": SCHEMA, "window": window.label, **forecast_to_dict(forecast)}
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+    elif args.format in PLATFORMS:
+        payload = forecast_message(PLATFORMS[args.format], forecast, lang)
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        print(forecast_markdown(forecast, lang), end="")
+    told = not_evaluated_text(forecast, lang)
+    if told:  # exit 1: not every plugin or PR could be evaluated (never "no break")
+        print(f"vllm-report: {said(lang, 'incomplete_cli')}{told}", file=sys.stderr)
         return 1
     return 0
 

@@ -1,7 +1,9 @@
 """`/vllm-radar [plugin] [when] [lang] [public]`: which upstream vLLM changes broke which watched
 hardware plugin, and how far each plugin's pin lags; `/vllm-radar wrong <plugin PR>
 <upstream PR>`: a person says a culprit is wrong (kept; every later radar respects it;
-answered only to them)."""
+answered only to them); `/vllm-radar predict [plugin] [lang] [public]`: the upstream PRs
+that will break a plugin, as the last run (the daily run, `vllm-report radar --predict`)
+found them, from the archive alone (reading six plugins' source is the daily run's work)."""
 
 from __future__ import annotations
 
@@ -15,9 +17,12 @@ from bot.commands.base import Asker, Command, Request, text
 from bot.commands.report import PUBLIC
 from bot.commands.services import Services, TopicCheck
 from bot.commands.words import CommandError, Option, sort_words
+from bot.features.radar.forecast import Forecast
 from bot.features.radar.message import radar_message
 from bot.features.radar.model import PLUGINS_TOPIC, plugin_key, plugin_of
 from bot.features.radar.model import Radar as RadarFacts
+from bot.features.radar.phrases import said as phrase
+from bot.features.radar.render_forecast import forecast_message
 from bot.features.radar.service import RadarService
 from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
@@ -47,6 +52,22 @@ class Correction(Request):
 
 
 @dataclass(frozen=True)
+class PredictRequest(Request):
+    """`predict [plugin]`: the warnings the last run made."""
+
+    plugin: str | None = None
+    lang: str | None = None
+
+
+@dataclass(frozen=True)
+class Foretold:
+    radars: RadarService
+    plugin: str | None
+    public: bool
+    lang: str = "en"
+
+
+@dataclass(frozen=True)
 class Look:
     radars: RadarService
     window: Window
@@ -62,7 +83,7 @@ class Fix:
     upstream_pr: str
 
 
-class Radar(Command[RadarRequest | Correction, Look | Fix]):
+class Radar(Command[RadarRequest | Correction | PredictRequest, Look | Fix | Foretold]):
     name = "vllm-radar"
     description = "Which upstream vLLM changes broke which plugin"
     options = (
@@ -75,6 +96,11 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
             "word",
             "a culprit is wrong: <plugin PR> <upstream PR>, e.g. vllm-ascend#3221 24982",
         ),
+        Option(
+            "predict",
+            "word",
+            "upstream PRs that will break a plugin: the plugin, or all",
+        ),
     )
     example = "/vllm-radar gaudi 7d"
     costly = True
@@ -83,15 +109,28 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
     def read_words(self, words: list[str], services: Services) -> dict[str, Any]:
         if words and words[0].lower() == "wrong":  # every word after it is the correction's
             return {"wrong": words[1:]}
-        # Typed as text, a free word is the plugin (`wrong` is read above, never free).
-        looking = [o for o in self.options if o.name != "wrong"]
+        # Typed as text, a free word is the plugin (`wrong` and `predict` are read here,
+        # never free).
+        looking = [o for o in self.options if o.name not in ("wrong", "predict")]
+        if words and words[0].lower() == "predict":  # `predict [plugin] [lang] [public]`
+            looking = [o for o in looking if o.name != "when"]
+            values = sort_words(words[1:], looking, "/vllm-radar predict gaudi", services)
+            return {**values, "predict": values.pop("plugin", None) or "all"}
         return sort_words(words, looking, self.example, services)
 
-    def request(self, values: Mapping[str, Any]) -> RadarRequest | Correction:
+    def request(self, values: Mapping[str, Any]) -> RadarRequest | Correction | PredictRequest:
         said = values.get("wrong")
         if isinstance(said, list) or said:  # Slack: the words after `wrong`; Discord: text
             words = said if isinstance(said, list) else str(said).split()
             return Correction(words=tuple(str(w) for w in words))  # a fuzzed body: any JSON
+        foretell = text(values.get("predict"))
+        if foretell:  # Slack: the plugin read after `predict` (or `all`); Discord: text
+            plugin = None if foretell.strip().lower() == "all" else foretell
+            return PredictRequest(
+                plugin=plugin or text(values.get("plugin")),
+                lang=text(values.get("lang")),
+                public=bool(values.get("public")),
+            )
         return RadarRequest(
             plugin=text(values.get("plugin")),
             when=text(values.get("when")) or "7d",
@@ -99,16 +138,28 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
             public=bool(values.get("public")),
         )
 
-    def is_costly(self, request: RadarRequest | Correction) -> bool:
+    def is_costly(self, request: RadarRequest | Correction | PredictRequest) -> bool:
         return isinstance(request, RadarRequest)
 
-    def failure(self, request: RadarRequest | Correction) -> str:
+    def failure(self, request: RadarRequest | Correction | PredictRequest) -> str:
+        if isinstance(request, PredictRequest):
+            return "read the warnings"
         return self.failing if isinstance(request, RadarRequest) else "keep the correction"
 
-    def check(self, services: Services, request: RadarRequest | Correction) -> Look | Fix:
+    def check(
+        self, services: Services, request: RadarRequest | Correction | PredictRequest
+    ) -> Look | Fix | Foretold:
         radars = services.feature(RadarService)
         if radars is None:
             raise CommandError("the breakage radar is not served here")
+        if isinstance(request, PredictRequest):
+            if not radars.plugins:
+                raise CommandError("no plugin is watched here (VLLM_REPORT_PLUGINS=none)")
+            plugin = radars.plugin(request.plugin) if request.plugin else None
+            lang = request.lang or services.settings.lang
+            if lang not in ("en", "zh"):
+                raise CommandError("say `en` or `zh`")
+            return Foretold(radars, plugin, request.public, lang)
         if isinstance(request, Correction):
             if len(request.words) != 2:
                 given = len(request.words)
@@ -122,7 +173,15 @@ class Radar(Command[RadarRequest | Correction, Look | Fix]):
             raise CommandError("say `en` or `zh`")
         return Look(radars, services.window(request.when), plugin, request.public, lang)
 
-    async def answer(self, services: Services, asker: Asker, checked: Look | Fix) -> Answer:
+    async def answer(
+        self, services: Services, asker: Asker, checked: Look | Fix | Foretold
+    ) -> Answer:
+        if isinstance(checked, Foretold):
+            warned = await asyncio.to_thread(checked.radars.last_forecast, checked.plugin)
+            if warned is None:
+                told = phrase(checked.lang, "warn_no_forecast")
+                return Said(told, ephemeral=not checked.public)
+            return ForecastShown(warned, ephemeral=not checked.public, lang=checked.lang)
         if isinstance(checked, Fix):
             said = await asyncio.to_thread(
                 checked.radars.correct, checked.plugin_pr, checked.upstream_pr, asker.key
@@ -145,6 +204,21 @@ class RadarShown:
 
     def draw(self, platform: Platform) -> list[Message]:
         return platform.answered([radar_message(platform, self.radar, self.lang)])
+
+
+@dataclass(frozen=True)
+class ForecastShown:
+    """The warnings: upstream PRs that will break a plugin, as the last run found them."""
+
+    forecast: Forecast
+    ephemeral: bool = True
+    lang: str = "en"
+
+    def told(self) -> str:
+        return f"the {self.forecast.label or 'last'} warnings"
+
+    def draw(self, platform: Platform) -> list[Message]:
+        return platform.answered([forecast_message(platform, self.forecast, self.lang)])
 
 
 def plugin_topics(radars: RadarService) -> TopicCheck:

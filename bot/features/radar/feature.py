@@ -30,9 +30,11 @@ log = logging.getLogger("bot.app")  # the composition root's name, as its lines 
 def _part(ctx: FeatureContext) -> AddPart | None:
     """The Plugins section: read from GitHub for the daily run (`ask`), from the archive
     alone for everyone else. The run reads nothing without a GitHub token: a day of the
-    plugins' windows and pins costs about 4 searches and a pin request or two a plugin
-    (`benchmarks/radar_requests.py`), and anonymous GitHub gives 60 an hour to the whole
-    run (the daemon's log says so on each daily run, `doctor` too)."""
+    plugins' windows and pins costs about 4 searches and a pin request or two a plugin, its
+    warnings about 220 requests a steady day over six plugins (a head a plugin, a file list
+    per PR pushed, the modules the plugins use at each PR's base and head:
+    `benchmarks/radar_requests.py --warnings`), and anonymous GitHub gives 60 an hour to
+    the whole run (the daemon's log says so on each daily run, `doctor` too)."""
     from bot.features.radar.service import radar_service, with_radar
 
     settings = ctx.settings
@@ -87,9 +89,10 @@ def _services(ctx: FeatureContext) -> CommandServices:
 
 
 def _digests(ctx: FeatureContext) -> FeatureDigests:
-    from bot.features.radar.service import PluginDigests
+    from bot.features.radar.digests import PluginDigests
+    from bot.features.radar.store_corrections import WarningLedger
 
-    return PluginDigests()
+    return PluginDigests(WarningLedger.of_store(ctx.archiver.store), ctx.clock)
 
 
 def _site_pages() -> SitePages:
@@ -112,7 +115,8 @@ def plugins_check(settings: Settings) -> Check:
             "plugins",
             True,
             f"{len(plugins)} watched ({names}); the daily report leaves its Plugins section "
-            "out until GITHUB_TOKEN is set (about 7 requests a plugin a day)",
+            "out until GITHUB_TOKEN is set (about 7 requests a plugin a day, and some 220 "
+            "for the warnings of upstream PRs that will break one)",
         )
     return Check("plugins", True, f"{len(plugins)} watched ({names}), in the daily report")
 

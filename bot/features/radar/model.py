@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from bot.features.radar.forecast import Forecast
 from bot.model.subscriptions import KeyForm, SubscriptionKey
 from bot.model.windows import Window
 
@@ -295,6 +296,10 @@ class Radar:
     # The plugins GitHub could not be read for, each with GitHub's sentence (also in `notes`,
     # as `<repo> could not be read: <sentence>`): what people are told in one sentence.
     unread: tuple[Unread, ...] = ()
+    # The warnings: upstream PRs of the window that will break the plugins' lines
+    # (`bot.features.radar.warnings`); None when not asked for (only the daily run's and
+    # `radar --predict` are).
+    forecast: Forecast | None = None
 
     def of_plugin(self, repo: str) -> Radar:
         """This radar as one plugin's maintainers read it: its fixes, the upstream changes
@@ -313,6 +318,7 @@ class Radar:
             corrections=tuple(c for c in self.corrections if c.plugin_repo == repo),
             open=tuple(b for b in self.open if b.plugin_repo == repo),
             unread=tuple(u for u in self.unread if u.plugin_repo == repo),
+            forecast=self.forecast.of_plugin(repo) if self.forecast is not None else None,
         )
 
     @property

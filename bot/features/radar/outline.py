@@ -23,6 +23,7 @@ from typing import Any
 from bot.features.radar import phrases
 from bot.features.radar.model import UPSTREAM, Culprit, OpenBreak, Pin, PluginLink, Radar
 from bot.features.radar.render import day, fix_stood, open_text, ref_url, reverts_said_once, short
+from bot.features.radar.render_forecast import forecast_blocks, headline_text
 from bot.features.radar.render_json import radar_to_dict
 from bot.model import outline_parts as ol
 from bot.model.report import Report
@@ -46,8 +47,9 @@ def headline_line(radar: Radar, lang: str) -> str | None:
     """The Plugins section in one line, for the post's first message (with the vendors'):
     a reader who stops there still learns that upstream broke a plugin."""
     late = lagging(radar)
+    warned = headline_text(radar.forecast, lang)
     if not radar.culprits and not late and not radar.open:
-        return None
+        return phrases.said(lang, "plugins_line_only_warn", said=warned) if warned else None
     sep = w.LIST_SEP[lang]
     if radar.culprits:
         plugins = dict.fromkeys(short(p) for c in radar.culprits for p in c.plugins)
@@ -69,6 +71,8 @@ def headline_line(radar: Radar, lang: str) -> str | None:
         names = sep.join(short(pin.plugin_repo) for pin in late)
         days = f"{radar.late_after_days:g}"
         said += w.SEP[lang] + phrases.said(lang, "plugins_line_late", plugins=names, days=days)
+    if warned:  # what will break next, after what broke
+        said += w.SEP[lang] + warned
     return said
 
 
@@ -111,9 +115,11 @@ def has_plugins_section(report: Report) -> bool:
 
 
 def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
-    """The section, or None when no plugin fixed for upstream and no pin lags."""
+    """The section, or None when no plugin fixed for upstream, none is still broken, no pin
+    lags and no upstream PR will break one (nor could one be evaluated)."""
     late, lag_days = lagging(radar), radar.late_after_days
-    if not radar.culprits and not late and not radar.open:
+    upcoming = radar.forecast is not None and radar.forecast.news
+    if not radar.culprits and not late and not radar.open and not upcoming:
         return None
     blocks: list[ol.Block] = []
     unknown = reverts_said_once(radar.culprits) is not None
@@ -126,6 +132,9 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
     if radar.open:
         entries = tuple(open_entry(found, lang) for found in radar.open)
         blocks.append(ol.Block(phrases.said(lang, "plugins_open"), entries))
+    if radar.forecast is not None and upcoming:  # what will break next
+        command = phrases.said(lang, "warn_more_where")
+        blocks += forecast_blocks(radar.forecast, lang, command)
     if late:
         lines = tuple(ol.Entry((ol.Our(_lag(pin, lang)),)) for pin in late)
         blocks.append(ol.Block(phrases.said(lang, "plugins_lag", days=f"{lag_days:g}"), lines))

@@ -1,12 +1,16 @@
 """Every phrase of the breakage radar by key, in English and Chinese side by side: the
 standalone radar's (`vllm-report radar`, `/vllm-radar`) and the daily report's Plugins
-section's (`plugins_…`). `said(lang, key, **values)` fills one in."""
+section's (`plugins_…`), and the warnings' (`phrases_warnings.py`, merged in here: this
+module would pass the 500 lines a module may hold). `said(lang, key, **values)` fills one
+in."""
 
 from __future__ import annotations
 
 import re
 
-RADAR_TEXT: dict[str, dict[str, str]] = {
+from bot.features.radar.phrases_warnings import WARNING_TEXT
+
+_RADAR: dict[str, dict[str, str]] = {
     "en": {
         "title": "Breakage radar · {label}",
         "watched": "Plugins watched: {plugins}.",
@@ -262,6 +266,10 @@ RADAR_TEXT: dict[str, dict[str, str]] = {
         "{precision} 的归因未被更正，{unconfirmed} 个未经上游回退确认。",
         "plugins_reverts_unknown": "是否已被上游回退未知：存档中没有它们合并之后的 vLLM PR。",
     },
+}
+# The warnings' words (`bot.features.radar.phrases_warnings`) are the radar's too.
+RADAR_TEXT: dict[str, dict[str, str]] = {
+    lang: {**words, **WARNING_TEXT[lang]} for lang, words in _RADAR.items()
 }
 
 

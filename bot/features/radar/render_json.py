@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.features.radar.forecast import forecast_to_dict
 from bot.features.radar.model import Radar, UpstreamRef
 
 SCHEMA = "vllm-radar/1"
@@ -16,9 +17,10 @@ def render_radar_json(radar: Radar) -> str:
 
 
 def radar_to_dict(radar: Radar) -> dict[str, Any]:
-    """`vllm-radar/1`: the radar command's JSON, and the daily report JSON's `radar`."""
+    """`vllm-radar/1`: the radar command's JSON, and the daily report JSON's `radar` (with
+    `warnings` when the radar carries its warnings: the daily run's, `radar --predict`)."""
     window = radar.window
-    return {
+    found: dict[str, Any] = {
         "schema": SCHEMA,
         "window": {
             "start": window.start.isoformat(),
@@ -113,6 +115,9 @@ def radar_to_dict(radar: Radar) -> dict[str, Any]:
             for b in radar.open
         ],
     }
+    if radar.forecast is not None:
+        found["warnings"] = forecast_to_dict(radar.forecast)
+    return found
 
 
 def _ref_json(ref: UpstreamRef) -> dict[str, Any]:

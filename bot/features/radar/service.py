@@ -38,6 +38,7 @@ from bot.collect.source import CollectError
 from bot.collect.sync import Archiver
 from bot.features.radar.collect_pins import PinHistory
 from bot.features.radar.culprits import corrected, detailed
+from bot.features.radar.forecast import Forecast
 from bot.features.radar.model import (
     UPSTREAM,
     Correction,
@@ -46,17 +47,14 @@ from bot.features.radar.model import (
     PluginLink,
     Radar,
     Unread,
-    is_plugins,
-    plugin_key,
-    plugin_of,
 )
 from bot.features.radar.open_breakage import OPEN_LOOK_BACK, open_breaks
-from bot.features.radar.outline import RadarPart, has_plugins_section, radar_of
+from bot.features.radar.outline import RadarPart
 from bot.features.radar.reading import culprits, fact_key, plugin_links, verify
 from bot.features.radar.store_corrections import RadarCorrections, Reverts
+from bot.features.radar.warnings import Warnings, culprits_by_plugin
 from bot.model.asking import AskError, did_you_mean
 from bot.model.report import ActivityItem, Report
-from bot.model.subscriptions import SubscriptionKey
 from bot.model.windows import Window
 from bot.store import Span
 
@@ -89,6 +87,7 @@ class RadarService:
         self.corrections = RadarCorrections.of_store(archiver.store)
         self.reverts = Reverts.of_store(archiver.store)
         self.history = PinHistory(archiver)
+        self.warnings = Warnings(archiver, self.plugins, clock)
 
     def plugin(self, name: str) -> str:
         """A watched plugin by the name people use: `gaudi`, `vllm-gaudi` or the whole
@@ -106,11 +105,17 @@ class RadarService:
         )
 
     def radar(
-        self, window: Window, plugin: str | None = None, *, look_up: int = LOOK_UP_ASKED
+        self,
+        window: Window,
+        plugin: str | None = None,
+        *,
+        look_up: int = LOOK_UP_ASKED,
+        predict: bool = False,
     ) -> Radar:
         """The radar of `window` (one plugin, or every watched one). `look_up`: how many
         requests may ask GitHub about the upstream numbers and commits the archive has no
-        answer for (archived, so free on every later look) to check the culprits."""
+        answer for (archived, so free on every later look) to check the culprits.
+        `predict`: with its warnings (`forecast`), read last, after everything else."""
         now = self.clock()
         watched = (plugin,) if plugin else self.plugins
         links: list[PluginLink] = []
@@ -151,6 +156,7 @@ class RadarService:
         shown = {(f.plugin_repo, f.number) for c in found for f in c.fixes}
         still_open = _uncorrected(still_open, self.corrections.of(watched))
         still_open.sort(key=lambda b: (b.opened_at, b.plugin_repo, b.number))
+        forecast = self._forecast(window, plugin, found) if predict else None
         return Radar(
             window=window,
             plugins=watched,
@@ -163,7 +169,29 @@ class RadarService:
             corrections=applied,
             open=tuple(b for b in still_open if (b.plugin_repo, b.number) not in shown),
             unread=tuple(unread),
+            forecast=forecast,
         )
+
+    def _forecast(self, window: Window, plugin: str | None, found: list[Culprit]) -> Forecast:
+        """Every watched plugin's warnings, kept and graded (the culprits confirm or count
+        as missed); one plugin's read alone, nothing kept or graded."""
+        if plugin is None:
+            return self.warnings.forecast(window, culprits_by_plugin(found))
+        return self.warnings.alone(plugin).forecast(window, keep=False)
+
+    def forecast(self, window: Window, plugin: str | None = None) -> Forecast:
+        """`vllm-report radar --predict`: the warnings alone, the window's vLLM PRs
+        collected first (the archive's when it holds them); kept and graded as the daily
+        run's over every watched plugin (a plugin PR naming a warned PR: the daily run's)."""
+        for note in self.archiver.window(UPSTREAM, window, self.clock()).notes:
+            log.info("radar: %s", note)
+        alone = self.warnings if plugin is None else self.warnings.alone(plugin)
+        return alone.forecast(window, keep=plugin is None)
+
+    def last_forecast(self, plugin: str | None = None) -> Forecast | None:
+        """The warnings the last run made, from the archive alone (`/vllm-radar predict`)."""
+        held = self.warnings.latest()
+        return held.of_plugins((plugin,)) if held is not None and plugin else held
 
     def archived(self, window: Window) -> Radar | None:
         """The radar of `window` from the archive alone, over the watched plugins whose
@@ -181,7 +209,9 @@ class RadarService:
         if not read:
             return None
         reader = RadarService(self.archiver.reading_only(), read, self.clock, self.late_after_days)
-        return reader.radar(window, look_up=0)
+        forecast = self.warnings.archived(window)
+        forecast = forecast.of_plugins(read) if forecast is not None else None
+        return replace(reader.radar(window, look_up=0), forecast=forecast)
 
     def _detailed(self, found: list[Culprit], items: dict[int, ActivityItem]) -> list[Culprit]:
         """The culprits with their authors, merge times and reverts, from the archive."""
@@ -425,7 +455,8 @@ def with_radar(report: Report, radar: RadarService, *, ask: bool = True) -> Repo
     `ask` False: the radar the archive holds for the day (`archived`), if any."""
     if report.repo != UPSTREAM or not radar.plugins:
         return report
-    found = radar.radar(report.window, look_up=LOOK_UP) if ask else radar.archived(report.window)
+    window = report.window
+    found = radar.radar(window, look_up=LOOK_UP, predict=True) if ask else radar.archived(window)
     return report.with_part(RadarPart(found)) if found is not None else report
 
 
@@ -459,29 +490,6 @@ def _uncorrected(found: list[OpenBreak], said: Sequence[Correction]) -> list[Ope
             continue
         kept.append(replace(item, upstream=causes))
     return kept
-
-
-class PluginDigests:
-    """`plugins` and `radar:<plugin>` subscriptions: the daily report's Plugins section, or
-    one plugin's part of it, on a day it has news."""
-
-    def wants(self, key: SubscriptionKey) -> bool:
-        return is_plugins(key)
-
-    def news(self, report: Report, key: SubscriptionKey) -> tuple[Report, tuple[str, ...]] | None:
-        part = _plugins_of(report, key)
-        return (part, ("plugins",)) if has_plugins_section(part) else None
-
-
-def _plugins_of(report: Report, key: SubscriptionKey) -> Report:
-    """The report whose Plugins section a `plugins` or `radar:<plugin>` subscriber gets:
-    one plugin's culprits, open breakage and pin (none for a plugin no longer watched)."""
-    found = radar_of(report)
-    if found is None or plugin_of(key) is None:
-        return report
-    repos = [repo for repo in found.plugins if plugin_key(repo) == key]
-    mine = found.of_plugin(repos[0]) if repos else None
-    return report.with_part(RadarPart(mine) if mine is not None else None, "plugins")
 
 
 def radar_service(ctx: FeatureContext) -> RadarService:

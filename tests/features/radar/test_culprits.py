@@ -3,8 +3,13 @@ corrections applied (`bot.features.radar.culprits`): pure, items and links in.""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.features.radar.culprits import (
     corrected,
@@ -13,7 +18,7 @@ from bot.features.radar.culprits import (
     reverted_by,
 )
 from bot.features.radar.model import UPSTREAM, Correction, PluginLink, Revert, UpstreamRef
-from bot.features.radar.reading import culprits
+from bot.features.radar.reading import culprits, plugin_links, verify
 from bot.model.report import ActivityItem
 from tests.factories import item
 
@@ -127,3 +132,59 @@ def test_a_correction_of_an_upgrade_is_applied_but_not_counted_against_the_radar
     upgrade = fix(ASCEND, 3091, 25345, relation="upgrade")
     kept, applied = corrected([upgrade], [Correction(ASCEND, 3091, 25345, "cli", MERGED)])
     assert kept[0].upstream[0].verdict == "corrected" and applied == ()
+
+
+# -- the 180-day rule, on a real fix ---------------------------------------------------------
+
+RECORDS = Path(__file__).resolve().parents[2] / "data" / "radar" / "links-2025.json"
+
+
+def real_fix(number: int, opened: datetime, merged: datetime) -> ActivityItem:
+    """A vllm-ascend PR of links-2025.json with its own title and description, opened and
+    merged when the case needs (the records give its merge, not its opening)."""
+    (record,) = [
+        r
+        for r in json.loads(RECORDS.read_text(encoding="utf-8"))
+        if (r["plugin_repo"], r["plugin_number"]) == (ASCEND, number)
+    ]
+    return item(
+        number,
+        "pr",
+        repo=ASCEND,
+        title=record["plugin_title"],
+        body=record["plugin_body"],
+        created_at=opened,
+        merged_at=merged,
+        closed_at=merged,
+        url=f"https://github.com/{ASCEND}/pull/{number}",
+    )
+
+
+@pytest.mark.parametrize(
+    ("opened_after", "verdict"),
+    [(170, "verified"), (181, "long-before")],
+)
+def test_a_fix_reviewed_past_180_days_keeps_its_culprit_when_opened_within_them(
+    opened_after: int, verdict: str
+) -> None:
+    """vllm-ascend#159 ("[ModelRunner] remove unused args (follow vllm changes)") names
+    vllm#13555 as what changed `Attention.forward()`. Merged 200 days after the culprit but
+    opened 170 days after it, the culprit stands: "too old to be the cause" counts from when
+    the fix was opened (`PluginLink.opened_at`, the PR's creation), not from its merge —
+    dating it from the merge, anywhere on the way from the PR to the culprit, fails here."""
+    culprit_merged = datetime(2025, 2, 20, 9, tzinfo=UTC)
+    fix = real_fix(
+        159,
+        opened=culprit_merged + timedelta(days=opened_after),
+        merged=culprit_merged + timedelta(days=200),
+    )
+    (link,) = plugin_links(ASCEND, [fix], own_max=2000)
+    assert link.opened_at == fix.created_at and link.at == fix.merged_at
+    cause = culprit_pr(13555, title="[V1] Remove unused args of Attention.forward")
+    cause = replace(cause, merged_at=culprit_merged, closed_at=culprit_merged)
+    checked = verify(link, {"#13555": cause})
+    assert [(ref.key, ref.verdict) for ref in checked.upstream] == [("#13555", verdict)]
+    shown = detailed(culprits([checked], {}), {13555: cause}, [], [])
+    assert [(c.ref.key, [f.number for f in c.fixes]) for c in shown] == (
+        [("#13555", [159])] if verdict == "verified" else []
+    )

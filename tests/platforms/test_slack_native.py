@@ -27,6 +27,7 @@ from bot.platforms.registry import SLACK
 from formatters import slack_blocks as sb
 from formatters import slack_native as sn
 from formatters.charts import ChartData
+from tests.chat_checks import rich_elements
 from tests.fakes.block_kit import check_message
 from tests.fakes.ci_dashboard import FakeCiDashboard, serve_main
 from tests.fakes.github_api import FakeGitHub
@@ -412,6 +413,9 @@ def test_a_fixture_day_posted_to_slack_carries_a_table_and_a_chart_within_limits
             m for message in posts for t in mrkdwn_texts(message) for m in markers_next_to_cjk(t)
         ]
         assert found == []
+        # Nor in rich_text, where one would be shown as typed: a marker of ours left behind.
+        texts = [str(e.get("text", "")) for message in posts for e in rich_elements(message)]
+        assert [m for text in texts for m in markers_next_to_cjk(text)] == []
         # The drawing it replaces, bold as mrkdwn markers, would have had them.
         before = [m for line in shown for m in markers_next_to_cjk(line)]
         assert len(before) > 10

@@ -387,25 +387,28 @@ def chart_blocks(
     day_word: str,
 ) -> list[Element]:
     """A line chart of `series` over `days` as a data_visualization, the days a series has
-    no value for (not archived) left out, the last CHART_POINTS_MAX days; more series than
+    no value for (not archived) left out, of the rest the last CHART_POINTS_MAX; more series than
     a chart holds: a data_table of the same figures instead (a row a day, `day_word` its
     first column, `caption` its caption). Nothing to draw: no block."""
-    kept = [i for i in range(len(days)) if any(values[i] is not None for _, values in series)]
-    kept = kept[-CHART_POINTS_MAX:]
-    if not kept or not series:
+    if not series:
         return []
-    labels = [_label(days[i]) for i in kept]
     if len(series) > CHART_SERIES_MAX:
+        shown_days = [i for i in range(len(days)) if any(v[i] is not None for _, v in series)]
+        kept = shown_days[-CHART_POINTS_MAX:]
         names = [day_word, *(name for name, _ in series)]
         rows = [[(ol.Our(days[i]),), *(_figure(values[i]) for _, values in series)] for i in kept]
-        return [data_table(caption, names, rows)]
-    names = _names([name for name, _ in series])
+        return [data_table(caption, names, rows)] if rows else []
+    # A day every series has a value for (they share their days: a day is archived or not),
+    # so each series has a point for each category.
+    kept = [i for i in range(len(days)) if all(v[i] is not None for _, v in series)]
+    kept = kept[-CHART_POINTS_MAX:]
+    if not kept:
+        return []
+    labels = [_label(days[i]) for i in kept]
     drawn = []
-    for name, (_, values) in zip(names, series, strict=True):
+    for name, (_, values) in zip(_names([name for name, _ in series]), series, strict=True):
         points = [
-            {"label": label, "value": values[i]}
-            for label, i in zip(labels, kept, strict=True)
-            if values[i] is not None
+            {"label": label, "value": values[i]} for label, i in zip(labels, kept, strict=True)
         ]
         drawn.append({"name": name, "data": points})
     chart = {"type": "line", "series": drawn, "axis_config": {"categories": labels}}

@@ -286,11 +286,14 @@ def test_the_chart_keeps_to_its_limits_or_becomes_a_table() -> None:
 
 
 def test_a_day_not_archived_is_left_out_of_the_chart_never_drawn_as_zero() -> None:
-    data = ChartData("Daily activity", days(3), (("New PRs", (4, None, 6)),))
+    data = ChartData(
+        "Daily activity", days(3), (("New PRs", (4, None, 6)), ("Merged PRs", (1, 2, None)))
+    )
     (chart_,) = drawn_chart(data)
-    assert chart_["chart"]["series"][0]["data"] == [
-        {"label": "03-01", "value": 4},
-        {"label": "03-03", "value": 6},
+    assert chart_["chart"]["axis_config"]["categories"] == ["03-01"]  # each series has it
+    assert [s["data"] for s in chart_["chart"]["series"]] == [
+        [{"label": "03-01", "value": 4}],
+        [{"label": "03-01", "value": 1}],
     ]
     nothing = ChartData("Daily activity", days(2), (("New PRs", (None, None)),))
     reply = {"text": "t", "blocks": [sn.rich_text(sn.text("t"))]}

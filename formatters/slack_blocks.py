@@ -99,7 +99,7 @@ def _headline(report: Report, full: ol.Outline) -> Message:
         rows.append(sn.paragraph(warning))
     table = full.vendor_table
     vendors = ["🎯 " + line for line in full.vendors]
-    if table is not None and table.table and table.columns is not None:
+    if table is not None and sn.tabled(table) and table.columns is not None:
         drawn = sn.data_table(
             table.columns.caption, table.columns.names, [e.cells for e in table.entries]
         )

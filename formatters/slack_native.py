@@ -35,6 +35,7 @@ TABLE_MAX_ROWS = 101
 TABLE_BODY_MAX = TABLE_MAX_ROWS - 1  # a longer table is split into tables of this many rows
 PAGE_SIZE_MIN, PAGE_SIZE_MAX = 1, 100
 PAGE_SIZE = 10  # rows shown before Slack pages the table: a chat reply holds five or so
+TABLE_MIN_ENTRIES = 2  # ours, not Slack's: one row reads better as its line
 CELL_TYPES = ("raw_text", "raw_number", "rich_text")
 # data_visualization (https://docs.slack.dev/reference/block-kit/blocks/data-visualization-
 # block): bar, line, area or pie; at most 6 series (a pie: 6 segments); title at most 50
@@ -187,10 +188,15 @@ def block_rows(blocks: Sequence[ol.Block]) -> list[Row]:
     for block in blocks:
         if block.heading:
             rows.append(paragraph(text(block.heading, bold=True)))
-        rows += table_rows(block) if block.table else entry_rows(block)
+        rows += table_rows(block) if tabled(block) else entry_rows(block)
         if block.rest:
             rows.append(paragraph(inline(block.rest, italic=True)))
     return rows
+
+
+def tabled(block: ol.Block) -> bool:
+    """Whether a block is drawn as a table: whole rows, and more than one."""
+    return block.table and len(block.entries) >= TABLE_MIN_ENTRIES
 
 
 def entry_rows(block: ol.Block, first: int = 1) -> list[Row]:

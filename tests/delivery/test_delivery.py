@@ -294,7 +294,9 @@ def test_subscribers_get_their_topic_digest(
     assert post(capsys)[0] == 0
     chart = f"file:vllm-report-{DAY.label}-vendors-"
     parts = slack_parts(slack, "C9")
-    assert parts[0] == "headline" and parts[1].startswith(chart) and parts[2:] == ["amd"]
+    # The digest's chart, drawn by Slack as its own reply, then its PNG, then AMD's section.
+    assert parts[:2] == ["headline", "chart"] and parts[2].startswith(chart)
+    assert parts[3:] == ["amd"] and slack.refused == []
     dm = discord_.in_channel("74242")
     titles = [m.payload["embeds"][0]["title"] for m in dm if m.payload.get("embeds")]
     assert titles[0] == "vLLM daily report · 2026-03-25 · NVIDIA"

@@ -6,7 +6,10 @@ first vendor (or a digest's topic) first (`vendors`), and PRs merged against PRs
 Okabe–Ito colours stay apart for colour-blind readers and on an opaque light card they read
 the same in light and dark chat themes. A day the archive does not hold is shaded and
 labelled "not archived", never drawn as zero. Every chart comes with an alt text that
-states its numbers. Output is byte-stable for the same input (no timestamps in the file).
+states its numbers, and with those numbers as data (`ChartData`: a short title, the days,
+each series by its legend's name, None for a day not archived) for a platform that draws
+charts itself (Slack's data_visualization). Output is byte-stable for the same input (no
+timestamps in the file).
 
 Chinese words need a CJK font: the charts pick one by name (`CJK_FONTS`) when matplotlib
 finds it. Without one, matplotlib draws each character as an empty box and warns once per
@@ -54,6 +57,8 @@ TITLES = {
 WORDS: dict[str, dict[str, Any]] = {
     "en": {
         "series": SERIES,
+        # A legend's name where a platform draws the chart (Slack: at most 20 characters).
+        "legend": {**SERIES, ListName.CLOSED_UNMERGED_PRS: "Closed unmerged"},
         "titles": TITLES,
         "to": "to",
         "zone": "report days in {zone}",
@@ -71,6 +76,13 @@ WORDS: dict[str, dict[str, Any]] = {
     },
     "zh": {
         "series": {
+            ListName.NEW_ISSUES: "新 Issue",
+            ListName.CLOSED_ISSUES: "关闭 Issue",
+            ListName.NEW_PRS: "新 PR",
+            ListName.MERGED_PRS: "合并 PR",
+            ListName.CLOSED_UNMERGED_PRS: "关闭未合并 PR",
+        },
+        "legend": {
             ListName.NEW_ISSUES: "新 Issue",
             ListName.CLOSED_ISSUES: "关闭 Issue",
             ListName.NEW_PRS: "新 PR",
@@ -110,11 +122,23 @@ class ChartError(ValueError):
 
 
 @dataclass(frozen=True)
+class ChartData:
+    """A chart's numbers for a platform that draws it: a short title (no repository), the
+    days (MM-DD), and each series by its legend's name with a value a day (None: the day
+    is not archived)."""
+
+    title: str
+    days: tuple[str, ...]
+    series: tuple[tuple[str, tuple[int | None, ...]], ...]
+
+
+@dataclass(frozen=True)
 class Chart:
     kind: str
     png: bytes
     alt: str
     days: int  # report days drawn
+    data: ChartData | None = None
 
 
 def chart(
@@ -152,7 +176,39 @@ def chart(
             plt.close(figure)
     _tell([str(found.message) for found in caught], kind, lang)
     alt = alt_text(history, kind, first, lang)
-    return Chart(kind, buffer.getvalue(), alt, len(history.days))
+    return Chart(
+        kind, buffer.getvalue(), alt, len(history.days), chart_data(history, kind, first, lang)
+    )
+
+
+def chart_data(
+    history: History, kind: str, first: str | None = None, lang: str = "en"
+) -> ChartData:
+    """The numbers the `kind` chart draws, as a platform that draws charts needs them."""
+    words = WORDS[lang if lang in WORDS else "en"]
+    days = history.days
+
+    def values(count: Any) -> tuple[int | None, ...]:
+        return tuple(count(day) if day.covered else None for day in days)
+
+    series: list[tuple[str, tuple[int | None, ...]]]
+    if kind == "vendors":
+        keys = vendor_order(history, first) or [history.catalog.vendors[0].key]
+        series = [
+            (history.catalog.topic_name(key, lang), values(lambda d, k=key: d.topics.get(k, 0)))
+            for key in keys
+        ]
+    else:
+        names = (
+            words["legend"]
+            if kind == "counts"
+            else {ListName.NEW_PRS: words["opened"], ListName.MERGED_PRS: words["merged"]}
+        )
+        series = [
+            (label, values(lambda d, n=name: d.counts.get(n, 0))) for name, label in names.items()
+        ]
+    span = f"{days[0].label[5:]} {words['to']} {days[-1].label[5:]}"
+    return ChartData(f"{words['titles'][kind]} · {span}", tuple(_days(history)), tuple(series))
 
 
 _TOLD_MISSING_FONT: list[bool] = []  # whether this process said the CJK font is missing

@@ -1,6 +1,7 @@
 """A report's chat payloads, the platform-neutral pieces: a picture's file and where it goes
-among a post's parts. Which platform draws them is bot.platforms' business
-(`platform_named(name).report_parts(...)`, `.with_picture(...)`).
+among a post's parts (`placed`: Discord's; Slack draws the chart itself and posts the PNG as
+the reply after it, formatters.slack_blocks.with_picture). Which platform draws them is
+bot.platforms' business (`platform_named(name).report_parts(...)`, `.with_picture(...)`).
 
 A picture is a payload with a `file` (name, PNG bytes, alt text, title) next to its text
 (`text` on Slack, `content`/embeds on Discord); the transports upload it (Slack's external

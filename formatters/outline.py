@@ -61,6 +61,7 @@ from formatters.outline_topics import (
     topic_section,
     vendor_leads,
     vendor_lines,
+    vendor_table,
 )
 
 GIST_LINES = 5
@@ -95,6 +96,7 @@ def outline(report: Report, lang: str, link: str | None = None) -> Outline:
         else tuple((w.COUNT_NAMES[lang][n], w.count_value(report, n, lang)) for n in ListName),
         warning=_warning(report, lang),
         vendors=() if quiet else vendor_lines(sections, report.topic, lang),
+        vendor_table=None if quiet else vendor_table(sections, report.topic, lang),
         marks=_part_lines(report, lang),
         replies=replies,
         quiet_replies=quiet_replies,

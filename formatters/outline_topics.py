@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.model.outline_parts import Block, Entry, Line, Our, Part, Section
+from bot.model.outline_parts import Block, Columns, Entry, Line, Number, Our, Part, Section
 from bot.model.report import Report, Sections, Story, TopicSection
 from formatters import outline_entries as oe
 from formatters import wording as w
@@ -238,15 +238,47 @@ VENDOR_LINES = 4
 def vendor_lines(sections: Sequence[Section], topic: str | None, lang: str) -> tuple[str, ...]:
     """Counts by bucket in one line each: a digest's topic, else the busiest vendors (a
     vendor with one item never pushes out one with nine; ties keep the vendors' order)."""
-    found: list[tuple[int, int, str]] = []
+    return tuple(line for _, line in _busiest(sections, topic, lang))
+
+
+def vendor_table(sections: Sequence[Section], topic: str | None, lang: str) -> Block | None:
+    """The same counts as a table, a row per line of `vendor_lines` (its entries' heads are
+    those lines): the vendor, then each bucket any of them has, as figures."""
+    shown = _busiest(sections, topic, lang)
+    if not shown:
+        return None
+    totals = [_totals(section) for section, _ in shown]
+    keys = [key for key in BUCKET_ORDER if any(t.get(key) for t in totals)]
+    names = (w.text(lang, "col_vendor"), *(w.text(lang, f"col_{key}") for key in keys))
+    entries = tuple(
+        Entry(
+            (Our(line),),
+            cells=(
+                (Our(section.name),),
+                *(Number(t.get(key, 0), str(t.get(key, 0))) for key in keys),
+            ),
+        )
+        for (section, line), t in zip(shown, totals, strict=True)
+    )
+    return Block(None, entries, "list", columns=Columns(w.text(lang, "vendor_table"), names))
+
+
+def _busiest(
+    sections: Sequence[Section], topic: str | None, lang: str
+) -> list[tuple[Section, str]]:
+    found: list[tuple[int, int, Section, str]] = []
     for section in sections:
         if section.key != topic and (topic is not None or section.kind != "vendor"):
             continue
         line = topic_line(section, lang)
         if line is not None:
-            busy = sum(b.total for b in section.detail or section.blocks if b.key in BUCKET_ORDER)
-            found.append((-busy, len(found), line))
-    return tuple(line for _, _, line in sorted(found)[:VENDOR_LINES])
+            busy = sum(_totals(section).values())
+            found.append((-busy, len(found), section, line))
+    return [(section, line) for _, _, section, line in sorted(found)[:VENDOR_LINES]]
+
+
+def _totals(section: Section) -> dict[str, int]:
+    return {b.key: b.total for b in section.detail or section.blocks if b.key in BUCKET_ORDER}
 
 
 def topic_line(section: Section, lang: str, *, named: bool = True) -> str | None:

@@ -4,22 +4,34 @@
 channel, the rest into its thread (each is a `chat.postMessage` payload without
 `channel`/`thread_ts`, which delivery adds). The headline carries the gist (the counts and
 what happened); each reply is one section, capped to one message, ending with a link to the
-full report when there is more. Untrusted text is escaped (`&`, `<`, `>` only); links are
-built by us.
+full report when there is more.
+
+Lines are drawn as rich_text (formatters.slack_native): bold, italics, code and links are
+styles, never mrkdwn punctuation, which Slack does not read next to Chinese characters; a
+stranger's text there is never markup, so it is cleaned, not escaped. What the outline gives
+as columns (the vendors' counts, Red on main's failing jobs, the radar's culprits, the review
+queue's other topics) is a data_table, and the trend chart a data_visualization
+(`with_chart`); each native block's words are also in the message's `text`, and a table that
+does not fit is drawn as the lines every other platform draws. The header, the context
+lines (the window, the thread hint, links) and `text` are plain or mrkdwn with no markers:
+their untrusted parts escaped (`&`, `<`, `>` only); links are built by us.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.model.outline_parts import OneMessage
-from bot.model.outline_parts import fit_rows as fit
 from bot.model.report import Report
 from formatters import chat_outline as co
 from formatters import outline as ol
+from formatters import slack_native as sn
 from formatters import wording as w
-from formatters._text import clean, slack_escape, truncate
+from formatters._text import slack_escape, truncate
+
+if TYPE_CHECKING:
+    from formatters.charts import Chart, ChartData
 
 # Slack's limits (../shared/facts/platform-facts.md §1.1), obeyed below.
 MAX_BLOCKS = 50
@@ -30,6 +42,9 @@ CONTEXT_ELEMENTS = 10
 # msg_blocks_too_long even when every block is within its own limit. Stay well under.
 MESSAGE_TEXT_BUDGET = 10_000
 FALLBACK_TEXT_LIMIT = 3000  # the notification text; Slack truncates at 40,000
+# What the trend chart and its figures may add to a reply cut to the budget (14 days of five
+# series and their sentence: about 1,000 characters), still well under Slack's 12,000.
+CHART_ROOM = 1000
 EVENT_TYPE = "vllm_report_part"
 
 Message = dict[str, Any]
@@ -64,22 +79,7 @@ def slack_parts(
     return messages
 
 
-def mrkdwn(line: ol.Line) -> str:
-    out = []
-    for part in line:
-        if isinstance(part, ol.Ref):
-            out.append(f"<{part.url}|{part.text}>")
-        elif isinstance(part, ol.Theirs):
-            out.append(slack_escape(clean(part.text, part.limit)))
-        else:
-            out.append(slack_escape(part.text))
-    return "".join(out)
-
-
 def _headline(report: Report, full: ol.Outline) -> Message:
-    counts = " · ".join(
-        f"*{slack_escape(name)}* {slack_escape(value)}" for name, value in full.counts
-    )
     blocks: list[dict[str, Any]] = [
         {
             "type": "header",
@@ -87,22 +87,31 @@ def _headline(report: Report, full: ol.Outline) -> Message:
         },
         {"type": "context", "elements": [{"type": "mrkdwn", "text": slack_escape(full.window)}]},
     ]
-    if counts:  # a quiet day says its counts in a sentence instead
-        blocks.append(_section(counts))
+    rows: list[sn.Row] = []
+    if full.counts:  # a quiet day says its counts in a sentence instead
+        counts: list[sn.Element] = []
+        for index, (name, value) in enumerate(full.counts):
+            counts += sn.text(" · " if index else "") + sn.text(name, bold=True)
+            counts += sn.text(f" {value}")
+        rows.append(sn.paragraph(sn.merged(counts)))
     if full.warning:
-        blocks.append(_section(":warning: " + slack_escape(full.warning)))
-    marked = ["🎯 " + line for line in full.vendors]
-    marked += list(full.marks)
-    if marked:
-        blocks.append(_section("\n".join(slack_escape(line) for line in marked)))
+        warning = [{"type": "emoji", "name": "warning"}, *sn.text(" " + full.warning)]
+        rows.append(sn.paragraph(warning))
+    table = full.vendor_table
+    vendors = ["🎯 " + line for line in full.vendors]
+    if table is not None and sn.tabled(table) and table.columns is not None:
+        drawn = sn.data_table(
+            table.columns.caption, table.columns.names, [e.cells for e in table.entries]
+        )
+        rows.append(sn.Row(block=drawn, fallback=tuple(vendors)))
+        vendors = []
+    rows += [sn.paragraph(sn.text(line)) for line in [*vendors, *full.marks]]
     if full.quiet and not full.gist:  # nothing at all that day: the sentence says so
-        blocks.append(_section(f"*{slack_escape(full.quiet)}*"))
+        rows.append(sn.paragraph(sn.text(full.quiet, bold=True)))
     if full.gist:
-        rows = [f"*{slack_escape(full.quiet or w.text(full.lang, 'gist'))}*"]
-        for entry in full.gist:
-            rows.append("• " + mrkdwn(entry.head))
-            rows += ["      › " + mrkdwn(sub) for sub in entry.lines]
-        blocks += _text_blocks(rows)
+        rows.append(sn.paragraph(sn.text(full.quiet or w.text(full.lang, "gist"), bold=True)))
+        rows += sn.entry_rows(ol.Block(None, full.gist, "list"))
+    blocks += [block for block, _ in sn.pack(rows)]
     footer = []
     if not full.alone:  # a quiet day with no reply has no thread to point to
         footer.append({"type": "mrkdwn", "text": slack_escape(w.text(full.lang, "thread_hint"))})
@@ -112,46 +121,30 @@ def _headline(report: Report, full: ol.Outline) -> Message:
     if footer:
         blocks.append({"type": "context", "elements": footer[:CONTEXT_ELEMENTS]})
     said = full.quiet or " | ".join(f"{n} {v}" for n, v in full.counts)
-    fallback = f"{full.title} — {said}"
+    fallback = [f"{full.title} — {said}", *_fallbacks(rows)]
     return _message(report, "headline", fallback, blocks)
 
 
 def _part(report: Report, full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:
     """One section as messages: one, unless it is the appendix asked for on demand."""
-    rows = section_rows(part.blocks)
+    rows = sn.block_rows(part.blocks)
     if part.name == "appendix":
         return _split(report, part, rows)
     more = _more_line(full, part.name)
     budget = MESSAGE_TEXT_BUDGET - len(part.title) - len(more) - 200
     kept = fit_rows(rows, budget, full.lang)
-    blocks = [_section(f"*{slack_escape(part.title)}*"), *_text_blocks(kept)]
+    heading = sn.rich_text(sn.text(part.title, bold=True))
+    blocks = [heading, *(block for block, _ in sn.pack(kept))]
     if more:
         blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": more}]})
-    return [(part.name, _message(report, part.name, part.title, blocks[:MAX_BLOCKS]))]
+    fallback = [part.title, *_fallbacks(kept)]
+    return [(part.name, _message(report, part.name, fallback, blocks[:MAX_BLOCKS]))]
 
 
-def section_rows(blocks: Sequence[ol.Block]) -> list[str]:
-    """A section's blocks as mrkdwn rows (headings, bullets, sub-lines, "+N more")."""
-    return ol.rows(blocks, _MARKUP)
-
-
-_MARKUP = ol.RowMarkup(
-    line=mrkdwn,
-    heading=lambda text: f"*{slack_escape(text)}*",
-    rest=lambda text: f"_{text}_",
-    indent="      › ",
-)
-
-
-def fit_rows(rows: list[str], budget: int, lang: str) -> list[str]:
-    """The rows that fit `budget` characters; the rest said to be in the full report (the
-    cut is the outline's, shared with Discord; a row cap keeps within MAX_BLOCKS)."""
-    return fit(rows, budget, lambda hidden: _cut_notice(lang, hidden), (MAX_BLOCKS - 3) * 8)
-
-
-def text_blocks(rows: list[str]) -> list[dict[str, Any]]:
-    """Rows packed into section blocks within Slack's per-block limit."""
-    return _text_blocks(rows)
+def fit_rows(rows: list[sn.Row], budget: int, lang: str) -> list[sn.Row]:
+    """The rows that fit `budget` characters; the rest said to be in the full report (a
+    table that does not fit is drawn as its lines, which are cut like any others)."""
+    return sn.fit(rows, budget, lambda hidden: _cut_notice(lang, hidden))
 
 
 def _more_line(full: ol.Outline, name: str) -> str:
@@ -161,17 +154,21 @@ def _more_line(full: ol.Outline, name: str) -> str:
     return f"<{link}|{slack_escape(w.text(full.lang, 'full_report'))}>"
 
 
-def _cut_notice(lang: str, hidden: int) -> str:
-    return "_" + slack_escape(w.text(lang, "cut_notice", n=hidden)) + "_"
+def _cut_notice(lang: str, hidden: int) -> sn.Row:
+    return sn.paragraph(sn.text(w.text(lang, "cut_notice", n=hidden), italic=True))
 
 
-def _split(report: Report, part: ol.ChatPart, rows: list[str]) -> list[tuple[str, Message]]:
+def _fallbacks(rows: list[sn.Row]) -> list[str]:
+    """What the native blocks among `rows` say, as lines for the message's `text` (what a
+    client that cannot draw them, and a notification, shows)."""
+    return [line for row in rows if row.block is not None for line in row.fallback]
+
+
+def _split(report: Report, part: ol.ChatPart, rows: list[sn.Row]) -> list[tuple[str, Message]]:
     """A long list (the appendix, asked for) across messages; nothing dropped."""
-    blocks = _text_blocks(rows)
     chunks: list[list[dict[str, Any]]] = [[]]
     used = 0
-    for block in blocks:
-        size = len(block["text"]["text"])
+    for block, size in sn.pack(rows):
         if chunks[-1] and (len(chunks[-1]) + 2 > MAX_BLOCKS or used + size > MESSAGE_TEXT_BUDGET):
             chunks.append([])
             used = 0
@@ -181,51 +178,16 @@ def _split(report: Report, part: ol.ChatPart, rows: list[str]) -> list[tuple[str
     for index, chunk in enumerate(chunks, 1):
         counter = f" ({index}/{len(chunks)})" if len(chunks) > 1 else ""
         name = part.name if index == 1 else f"{part.name}-{index}"
-        heading = _section(f"*{slack_escape(part.title)}*{counter}")
-        messages.append((name, _message(report, name, part.title + counter, [heading, *chunk])))
+        heading = sn.rich_text(sn.text(part.title, bold=True) + sn.text(counter))
+        messages.append((name, _message(report, name, [part.title + counter], [heading, *chunk])))
     return messages
 
 
-def _section(text: str) -> dict[str, Any]:
-    return {"type": "section", "text": {"type": "mrkdwn", "text": text}}
-
-
-def _text_blocks(rows: list[str]) -> list[dict[str, Any]]:
-    """Rows packed into section blocks of at most SECTION_TEXT_LIMIT characters each."""
-    blocks: list[str] = []
-    current = ""
-    for row in rows:
-        for piece in _cut_row(row, SECTION_TEXT_LIMIT):
-            candidate = f"{current}\n{piece}" if current else piece
-            if len(candidate) > SECTION_TEXT_LIMIT:
-                blocks.append(current)
-                candidate = piece
-            current = candidate
-    if current:
-        blocks.append(current)
-    return [_section(text) for text in blocks]
-
-
-def _cut_row(row: str, limit: int) -> list[str]:
-    """A row longer than a block, cut at spaces (never inside a <link|label>)."""
-    if len(row) <= limit:
-        return [row]
-    pieces, current = [], ""
-    for word in row.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if len(candidate) > limit and current:
-            pieces.append(current)
-            candidate = word
-        while len(candidate) > limit:
-            pieces.append(candidate[:limit])
-            candidate = candidate[limit:]
-        current = candidate
-    return [*pieces, current] if current else pieces
-
-
-def _message(report: Report, part: str, fallback: str, blocks: list[dict[str, Any]]) -> Message:
+def _message(
+    report: Report, part: str, fallback: list[str], blocks: list[dict[str, Any]]
+) -> Message:
     return {
-        "text": truncate(slack_escape(fallback), FALLBACK_TEXT_LIMIT),
+        "text": truncate(slack_escape("\n".join(fallback)), FALLBACK_TEXT_LIMIT),
         "blocks": blocks,
         "unfurl_links": False,
         "unfurl_media": False,
@@ -247,17 +209,17 @@ def render_slack_single(
 ) -> list[dict[str, Any]]:
     """A one-message digest (the review queue, a personal digest): a header, a context line
     and the section's rows, cut to fit one message."""
-    rows = section_rows(section.blocks)
+    head = truncate(title, HEADER_TEXT_LIMIT)
+    said = _context(context)
+    budget = MESSAGE_TEXT_BUDGET - len(head) - len(said) - 400
+    kept = fit_rows(sn.block_rows(section.blocks), budget, lang)
     blocks: list[dict[str, Any]] = [
-        {
-            "type": "header",
-            "text": {"type": "plain_text", "text": truncate(title, HEADER_TEXT_LIMIT)},
-        },
-        {"type": "context", "elements": [{"type": "mrkdwn", "text": _context(context)}]},
-        *text_blocks(fit_rows(rows, MESSAGE_TEXT_BUDGET - 400, lang)),
+        {"type": "header", "text": {"type": "plain_text", "text": head}},
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": said}]},
+        *(block for block, _ in sn.pack(kept)),
     ]
     message = {
-        "text": truncate(slack_escape(title), FALLBACK_TEXT_LIMIT),
+        "text": truncate(slack_escape("\n".join([title, *_fallbacks(kept)])), FALLBACK_TEXT_LIMIT),
         "blocks": blocks[:MAX_BLOCKS],
         "unfurl_links": False,
         "unfurl_media": False,
@@ -271,19 +233,59 @@ def _context(text: str) -> str:
     return truncate(slack_escape(text), SECTION_TEXT_LIMIT)
 
 
-def picture_merged(payload: Message, file: dict[str, Any]) -> Message:
-    """A reply with a picture: a file share takes text, not blocks, so the blocks' mrkdwn
-    is joined into its text."""
-    text = "\n".join(_block_text(block) for block in payload.get("blocks") or [])
-    return {"text": text, "file": file}
+def with_chart(payload: Message, chart: ChartData, figures: str, lang: str) -> Message:
+    """A reply with the trend chart drawn by Slack (a data_visualization, or a data_table
+    when it has more series than a chart holds) under its heading, and its figures in text
+    beside it (some clients and relays leave charts out): the same numbers as the PNG."""
+    drawn = sn.chart_blocks(
+        chart.title, chart.days, chart.series, chart.title, w.text(lang, "chart_day")
+    )
+    if not drawn:
+        return payload
+    said = {
+        "type": "context",
+        "block_id": "chart-figures",
+        "elements": [{"type": "plain_text", "text": truncate(figures, SECTION_TEXT_LIMIT)}],
+    }
+    blocks = list(payload.get("blocks") or [])
+    at = 1 if blocks else 0  # after the reply's heading
+    blocks[at:at] = [{**drawn[0], "block_id": "chart"}, said]
+    too_long = sn.carried(blocks) > MESSAGE_TEXT_BUDGET + CHART_ROOM
+    if len(blocks) > MAX_BLOCKS or too_long:  # the chart is what gives way (its PNG follows)
+        return payload
+    text = truncate(f"{payload.get('text', '')}\n{slack_escape(figures)}", FALLBACK_TEXT_LIMIT)
+    return {**payload, "text": text, "blocks": blocks}
+
+
+def chart_alone(caption: str, chart: ChartData, figures: str, lang: str) -> Message | None:
+    """The trend chart as its own reply (a digest, which has no trends reply): its caption
+    in bold, the chart, its figures; None when there is nothing to draw."""
+    heading = sn.rich_text(sn.text(caption, bold=True))
+    drawn = with_chart({"text": caption, "blocks": [heading]}, chart, figures, lang)
+    return drawn if len(drawn["blocks"]) > 1 else None
+
+
+def with_picture(
+    parts: list[tuple[str, Message]], picture: Chart, caption: str, file: dict[str, Any], lang: str
+) -> list[tuple[str, Message]]:
+    """The parts with the trend chart: drawn by Slack inside the trends reply (or, with no
+    trends reply, as its own reply after the headline: `chart`), and the PNG as the reply
+    after it (`picture`), for clients that leave charts out."""
+    parts = list(parts)
+    names = [name for name, _ in parts]
+    png = ("picture", picture_alone(caption, file))
+    data = picture.data
+    if "trends" in names:
+        index = names.index("trends")
+        if data is not None:
+            parts[index] = ("trends", with_chart(parts[index][1], data, picture.alt, lang))
+        parts.insert(index + 1, png)
+        return parts
+    alone = chart_alone(caption, data, picture.alt, lang) if data is not None else None
+    drawn = [("chart", alone)] if alone is not None else []
+    return [*parts[:1], *drawn, png, *parts[1:]]
 
 
 def picture_alone(caption: str, file: dict[str, Any]) -> Message:
     """A picture as its own reply, its caption the text."""
     return {"text": caption, "file": file}
-
-
-def _block_text(block: dict[str, Any]) -> str:
-    if block.get("type") == "context":
-        return " ".join(str(e.get("text", "")) for e in block.get("elements") or [])
-    return str((block.get("text") or {}).get("text", ""))

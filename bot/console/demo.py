@@ -87,9 +87,16 @@ def _hard_breaks(markdown: str) -> str:
 
 
 def _slack_lines(payload: dict[str, Any]) -> list[str]:
-    """A Slack message's blocks as the lines a person sees (links as their text)."""
+    """A Slack message's blocks as the lines a person sees (links as their text, a list
+    item after its bullet, a table a row a line with its cells apart)."""
     lines: list[str] = []
     for block in payload.get("blocks", []):
+        if block.get("type") == "rich_text":
+            lines += _rich_lines(block)
+            continue
+        if block.get("type") == "data_table":
+            lines += ["  │  ".join(_cell(cell) for cell in row) for row in block["rows"]]
+            continue
         texts = [block.get("text") or {}, *(block.get("elements") or [])]
         for text in texts:
             value = text.get("text") if isinstance(text, dict) else None
@@ -101,3 +108,24 @@ def _slack_lines(payload: dict[str, Any]) -> list[str]:
                 )
                 lines.extend(value.replace("&amp;", "&").splitlines())
     return lines
+
+
+def _rich_lines(block: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for element in block.get("elements") or []:
+        if element.get("type") == "rich_text_list":
+            marker = "   › " if element.get("indent") else "• "
+            lines += [marker + _said(item["elements"]) for item in element["elements"]]
+        else:
+            lines += _said(element.get("elements") or []).splitlines()
+    return lines
+
+
+def _said(elements: list[dict[str, Any]]) -> str:
+    return "".join(str(e.get("text") or e.get("fallback") or "") for e in elements)
+
+
+def _cell(cell: dict[str, Any]) -> str:
+    if cell.get("type") == "rich_text":
+        return " ".join(_rich_lines(cell))
+    return str(cell.get("text", ""))

@@ -5,12 +5,18 @@ text: titles, logins, descriptions; each renderer cleans and escapes it) and `Re
 to an item, built from the repository and number, never taken from item data). The
 outline (formatters.outline), its chat parts (formatters.chat_outline) and the review
 queue's section (bot.features.queue.outline) are made of these; every renderer draws them.
+
+A block whose entries read better as a table's rows also names its `Columns`, and each of
+its entries gives its `cells` (a line, a `Number` or a `Moment` each): a platform that
+draws tables (Slack's data_table) draws those, every other renderer the entries' lines,
+which say the same; an entry's sub-lines are drawn under the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 TITLE_LIMIT = 100
 WHAT_LIMIT = 200
@@ -44,6 +50,35 @@ Line = tuple[Part, ...]
 
 
 @dataclass(frozen=True)
+class Number:
+    """A figure in a table's cell: its value (what the table sorts by) and how it reads."""
+
+    value: float
+    text: str
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A moment in a table's cell: when (a platform may show it in each reader's time zone)
+    and how it reads in the report's."""
+
+    at: datetime
+    text: str
+
+
+Cell = Line | Number | Moment
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A block's entries as a table: its caption and its columns' names, each entry's
+    `cells` one per column (the first names the row)."""
+
+    caption: str
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Entry:
     """One story or item: its head line and sub-lines (its own words, members, why)."""
 
@@ -58,6 +93,7 @@ class Entry:
     # Its head line for a later mention, when shorter than `head` (the Chinese edition
     # quotes an English title once: "#38139 — 审阅中（见上）").
     again_head: Line | None = None
+    cells: tuple[Cell, ...] = ()  # its row, when its block has `columns`
 
 
 @dataclass(frozen=True)
@@ -69,6 +105,13 @@ class Block:
     key: str = ""  # a topic's bucket: merged, review, new, done, closed
     total: int = 0  # the items the block's figure counts, shown or not
     items: frozenset[int] = frozenset()  # which items those are (a topic's bucket)
+    columns: Columns | None = None  # its entries as a table's rows (their `cells`)
+
+    @property
+    def table(self) -> bool:
+        """Whether the block can be drawn as a table: columns, and a full row per entry."""
+        width = len(self.columns.names) if self.columns else 0
+        return bool(width and self.entries) and all(len(e.cells) == width for e in self.entries)
 
 
 @dataclass(frozen=True)
@@ -110,6 +153,9 @@ class Outline:
     # A quiet day's one message: this sentence ("Quiet day: 3 PRs opened, nothing merged")
     # instead of the counts, its gist every item, and no thread of replies.
     quiet: str | None = None
+    # The vendors' counts as a table (a row per line of `vendors`), for a platform that
+    # draws tables; the others draw `vendors`.
+    vendor_table: Block | None = None
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)

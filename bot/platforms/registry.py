@@ -129,7 +129,7 @@ def with_buttons(platform: str, parts: Parts, buttons: ButtonsFor, day: str, lan
 
 def _bare(name: str) -> bool:
     """The headline, and a picture (a reply of its own, or a file uploaded)."""
-    return name in ("headline", "chart") or name.startswith("file:")
+    return name in ("headline", "chart", "picture") or name.startswith("file:")
 
 
 __all__ = [

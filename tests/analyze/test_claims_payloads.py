@@ -63,3 +63,61 @@ def test_json_that_is_no_message_is_not_read() -> None:
     assert payload_text({"text": "Merged PRs 44"}) is None  # no blocks: not a message we send
     assert payload_text({"repo": "vllm-project/vllm", "items": []}) is None
     assert payload_text([]) is None
+
+
+def test_rich_text_and_a_table_are_read_as_their_lines_and_the_chart_is_not() -> None:
+    """A Slack message as we draw it: rich_text read a line per paragraph and list item, a
+    table a row a line (its figures claim nothing), the trend chart and its figures (the
+    archive's days, not the report's) left out, the fallback `text` never read."""
+    bold = {"type": "text", "text": "Merged PRs", "style": {"bold": True}}
+    message = {
+        "text": "Merged PRs 45",
+        "blocks": [
+            {
+                "type": "rich_text",
+                "elements": [
+                    {
+                        "type": "rich_text_section",
+                        "elements": [bold, {"type": "text", "text": " 44"}],
+                    },
+                    {
+                        "type": "rich_text_list",
+                        "style": "bullet",
+                        "indent": 0,
+                        "elements": [
+                            {
+                                "type": "rich_text_section",
+                                "elements": [
+                                    {"type": "link", "url": LINK, "text": "#37833"},
+                                    {"type": "text", "text": " Fix MoE — merged"},
+                                ],
+                            }
+                        ],
+                    },
+                ],
+            },
+            {
+                "type": "data_table",
+                "caption": "Vendors",
+                "rows": [
+                    [
+                        {"type": "raw_text", "text": "Vendor"},
+                        {"type": "raw_text", "text": "Merged"},
+                    ],
+                    [
+                        {"type": "raw_text", "text": "AMD / ROCm"},
+                        {"type": "raw_number", "value": 11, "text": "11"},
+                    ],
+                ],
+            },
+            {"type": "data_visualization", "block_id": "chart", "title": "Daily activity"},
+            {
+                "type": "context",
+                "block_id": "chart-figures",
+                "elements": [{"type": "plain_text", "text": "Merged PRs: 2, 34, 44"}],
+            },
+        ],
+    }
+    assert payload_text(message) == (
+        "Merged PRs 44\n\n#37833 Fix MoE — merged\n\nVendor · Merged\n\nAMD / ROCm · 11\n"
+    )

@@ -25,6 +25,7 @@ from formatters.markdown import render_markdown
 from formatters.summary_text import summary
 from tests.anchor_data import anchor_days, anchor_items, as_activity, reference_day_items
 from tests.factories import REPO, WINDOW_0326, item
+from tests.slack_text import body_lines
 
 RULES = load_rules()
 W = WINDOW_0326
@@ -602,7 +603,5 @@ def test_the_chat_post_says_a_merge_is_being_reverted() -> None:
 
     report = fixture_day(2)
     messages = render_slack(report, "en")
-    headline = "\n".join(
-        b["text"]["text"] for b in messages[0]["blocks"] if b.get("type") == "section"
-    )
+    headline = "\n".join(body_lines(messages[0]))
     assert "#38050>" in headline and "revert proposed in" in headline

@@ -242,7 +242,13 @@ def test_our_chat_payloads_check_clean_as_their_readers_see_them(
     code, claims = check(capsys, tmp_path, out)
     assert wrong(claims) == [] and code == 0
     assert sum(c["type"] == "author" and c["verdict"] == "correct" for c in claims) >= 5
-    changed, n = re.subn(r"((?:Merged PRs|合并 PR)\*+) 44 ", r"\1 45 ", out)  # the first message
+    # The first message's count, a bold label then its figure (rich_text; Discord's `**…**`).
+    label = r"(?:Merged PRs|合并 PR)"
+    bold = (
+        rf'("text": "{label}",\s*"style": \{{\s*"bold": true\s*\}}\s*\}},'
+        r'\s*\{\s*"type": "text",\s*"text": ")'
+    )
+    changed, n = re.subn(rf"((?:{label})\*+) 44 |{bold} 44 ", _forty_five, out)
     assert n == 1
     code, claims = check(capsys, tmp_path, changed)
     assert code == 1 and wrong(claims) == [(None, "count", "merged_prs 45")]
@@ -253,6 +259,10 @@ def test_our_chat_payloads_check_clean_as_their_readers_see_them(
     err = capsys.readouterr().err
     assert "is JSON but not a Slack or Discord message" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def _forty_five(found: re.Match[str]) -> str:
+    return f"{found.group(1) or found.group(2)} 45 "
 
 
 def test_a_text_with_nothing_to_settle_says_so(

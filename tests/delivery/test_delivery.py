@@ -28,6 +28,7 @@ from tests.anchor_data import anchor_days
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.github_api import FakeGitHub
 from tests.fakes.slack_api import FakeSlack
+from tests.slack_text import message_text
 
 DAY = anchor_days()[2]
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +73,8 @@ def slack_parts(fake: FakeSlack, channel: str) -> list[str]:
     return [p.part for p in fake.channel_posts(channel)]
 
 
-PICTURE = 0  # the trend chart rides in the trends reply: no message of its own
+# The trend chart rides in the trends reply; on Slack its PNG is also the reply after it.
+PICTURE = {"slack": 1, "discord": 0}
 
 
 def test_one_post_delivers_every_part_once_thread_first(
@@ -90,20 +92,38 @@ def test_one_post_delivers_every_part_once_thread_first(
 
     posts = slack.channel_posts("C1")
     trends = [m["metadata"]["event_payload"]["part"] for m in want_slack].index("trends")
-    # Every part once, in order; the trends reply carries the chart, so it is a file share.
-    assert len(posts) == len(want_slack)
-    for index, (got, want) in enumerate(zip(posts, want_slack, strict=True)):
-        if index != trends:
-            assert got.payload["blocks"] == want["blocks"]
+    # Every part once, in order; the trends reply carries the chart Slack draws, and the PNG
+    # of the same chart is the reply after it (for clients that leave charts out).
+    assert len(posts) == len(want_slack) + 1
+    assert [p.part for p in posts[trends + 2 :]] == [
+        m["metadata"]["event_payload"]["part"] for m in want_slack[trends + 1 :]
+    ]
+    for got, want in zip(posts[:trends], want_slack[:trends], strict=True):
+        assert got.payload["blocks"] == want["blocks"]
+    assert slack.refused == []  # every payload within Block Kit's limits, as Slack checks them
     assert posts[0].thread_ts is None
     assert {p.thread_ts for p in posts[1:]} == {posts[0].ts}
-    # The trend chart: uploaded once (Slack's external upload) into the trends reply.
-    (file,) = posts[trends].payload["files"]
+    # The trend chart drawn by Slack: the five counts over the archived days, the figures in
+    # text beside it; the reply's other blocks are the ones `show` prints.
+    blocks = posts[trends].payload["blocks"]
+    (chart,) = [b for b in blocks if b["type"] == "data_visualization"]
+    assert chart["chart"]["type"] == "line" and len(chart["title"]) <= 50
+    assert [s["name"] for s in chart["chart"]["series"]][3] == "Merged PRs"
+    merged = chart["chart"]["series"][3]["data"][-1]
+    assert merged == {"label": DAY.label[5:], "value": DAY.counts["merged_prs"]}
+    figures = blocks[blocks.index(chart) + 1]["elements"][0]["text"]
+    assert "Merged PRs: " in figures and figures in posts[trends].payload["text"]
+    native = {"data_visualization", "context"}
+    assert [b for b in blocks if b["type"] not in native] == [
+        b for b in want_slack[trends]["blocks"] if b["type"] not in native
+    ]
+    # The PNG: uploaded once (Slack's external upload) as the reply after the trends.
+    (file,) = posts[trends + 1].payload["files"]
     assert slack.uploads[file["id"]].startswith(b"\x89PNG")
     assert file["name"].startswith(f"vllm-report-{DAY.label}-counts-")
     assert "Merged PRs: " in file["alt_txt"] and str(DAY.counts["merged_prs"]) in file["alt_txt"]
-    shown = posts[trends].payload["text"]
     # The fixture archive holds little before the day: the reply says it compares nothing.
+    shown = message_text(posts[trends].payload)
     assert shown.startswith("*🔥 Trends*") and "too few to compare" in shown
 
     headline = discord_.in_channel("111")
@@ -162,11 +182,11 @@ def test_killed_between_send_and_record_then_rerun(
     if platform == "slack":
         parts = slack_parts(slack, "C1")
         assert Counter(parts).most_common(1)[0][1] == 1  # nothing twice
-        assert len(parts) == len(expected_parts(capsys, "slack")) + PICTURE  # nothing missed
+        assert len(parts) == len(expected_parts(capsys, "slack")) + PICTURE["slack"]
     else:
         everything = [s.payload["nonce"] for s in discord_.sent]
         assert Counter(everything).most_common(1)[0][1] == 1
-        assert len(everything) == len(expected_parts(capsys, "discord")) + PICTURE
+        assert len(everything) == len(expected_parts(capsys, "discord")) + PICTURE["discord"]
 
 
 @pytest.mark.parametrize("platform", ["slack", "discord"])
@@ -179,11 +199,12 @@ def test_killed_while_the_chart_is_shared_then_rerun(
     capsys: pytest.CaptureFixture[str],
     clean_env: Path,
 ) -> None:
-    """SIGKILL while the trends reply with the chart is shared, unanswered: the rerun finds
-    the picture by its name in the thread and uploads nothing again."""
+    """SIGKILL while the chart's PNG is shared (Slack: the reply after the trends; Discord:
+    inside the trends reply), unanswered: the rerun finds the picture by its name in the
+    thread and uploads nothing again."""
     fake = slack if platform == "slack" else discord_
     parts = [m["metadata"]["event_payload"]["part"] for m in expected_parts(capsys, "slack")]
-    fake.hang_on_post = parts.index("trends") + 1
+    fake.hang_on_post = parts.index("trends") + 1 + PICTURE[platform]
     discord_.nonce_seconds = 0  # long after Discord forgot the nonce: the thread must tell
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "post", DAY.label, "--cutoff", DAY.cutoff],
@@ -205,11 +226,14 @@ def test_killed_while_the_chart_is_shared_then_rerun(
     if platform == "slack":
         pictures = [p for p in slack.channel_posts("C1") if p.payload.get("files")]
         assert len(pictures) == 1 and slack.upload_urls == 1
-        assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack")) + PICTURE
+        assert (
+            len(slack.channel_posts("C1"))
+            == len(expected_parts(capsys, "slack")) + PICTURE["slack"]
+        )
     else:
         thread = discord_.in_channel(discord_.in_channel("111")[0].id)
         assert sum(1 for m in thread if m.payload.get("attachments")) == 1
-        assert len(thread) == len(expected_parts(capsys, "discord")) - 1 + PICTURE
+        assert len(thread) == len(expected_parts(capsys, "discord")) - 1 + PICTURE["discord"]
 
 
 def test_dead_destinations_are_disabled_after_two_attempts_and_the_rest_carry_on(
@@ -230,7 +254,7 @@ def test_dead_destinations_are_disabled_after_two_attempts_and_the_rest_carry_on
     assert "discord:222: disabled: Discord says Unknown Channel" in err
     gone_tries = [c for c in slack.calls if c[1].get("channel") == "CGONE"]
     assert len(gone_tries) == 2  # a post, then (is it there after all?) a history read
-    assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack")) + PICTURE
+    assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack")) + PICTURE["slack"]
     assert len(discord_.in_channel("111")) == 1
     slack.calls.clear()
     code, err = post(capsys)
@@ -250,8 +274,8 @@ def test_rate_limits_are_waited_out(
     discord_.rate_limited_posts = 1
     code, err = post(capsys)
     assert code == 0, err
-    assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack")) + PICTURE
-    assert len(discord_.sent) == len(expected_parts(capsys, "discord")) + PICTURE
+    assert len(slack.channel_posts("C1")) == len(expected_parts(capsys, "slack")) + PICTURE["slack"]
+    assert len(discord_.sent) == len(expected_parts(capsys, "discord")) + PICTURE["discord"]
 
 
 def test_subscribers_get_their_topic_digest(
@@ -270,7 +294,9 @@ def test_subscribers_get_their_topic_digest(
     assert post(capsys)[0] == 0
     chart = f"file:vllm-report-{DAY.label}-vendors-"
     parts = slack_parts(slack, "C9")
-    assert parts[0] == "headline" and parts[1].startswith(chart) and parts[2:] == ["amd"]
+    # The digest's chart, drawn by Slack as its own reply, then its PNG, then AMD's section.
+    assert parts[:2] == ["headline", "chart"] and parts[2].startswith(chart)
+    assert parts[3:] == ["amd"] and slack.refused == []
     dm = discord_.in_channel("74242")
     titles = [m.payload["embeds"][0]["title"] for m in dm if m.payload.get("embeds")]
     assert titles[0] == "vLLM daily report · 2026-03-25 · NVIDIA"

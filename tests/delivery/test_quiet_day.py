@@ -17,6 +17,7 @@ from tests.anchor_data import REPO, anchor_days, anchor_items
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.github_api import FakeGitHub
 from tests.fakes.slack_api import FakeSlack
+from tests.slack_text import message_text
 
 DAY = anchor_days()[2]
 LABEL = "2026-04-04"
@@ -68,7 +69,7 @@ def test_a_quiet_day_is_one_short_message(
     slack, discord = quiet
     assert main(["post", LABEL, "--cutoff", DAY.cutoff]) == 0
     (posted,) = slack.channel_posts("C1")  # one message, nothing in a thread, no chart
-    text = json.dumps(posted.payload["blocks"], ensure_ascii=False)
+    text = message_text(posted.payload)
     assert SENTENCE in text
     assert " 0" not in text.replace("2026-04-0", "")  # no count said as 0
     for number in (90001, 90002, 90003):

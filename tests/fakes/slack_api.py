@@ -7,6 +7,12 @@ raw bytes) and `files.completeUploadExternal`, which shares the file into the ch
 thread as a message (refused when nothing was uploaded). Channels can be made dead
 (`channel_not_found`, `not_in_channel`, `is_archived`), a method can answer 429 with
 `Retry-After`, and a post can hang after it is stored (to kill the poster mid-send).
+
+Blocks are checked as Slack checks them (tests/fakes/block_kit.py): a message whose blocks
+break a Block Kit limit (a data_table of 102 rows, a chart of 7 series or a 51-character
+title, a table without its caption, ragged rows, a section over 3,000 characters …) is
+refused with `invalid_blocks` and Slack's reasons, and nothing is stored; every refusal is
+kept in `refused`.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from tests.fakes.block_kit import check_message
 from tests.fakes.server import FakeServer
 
 
@@ -56,6 +63,7 @@ class FakeSlack(FakeServer):
     file_names: dict[str, tuple[str, str]] = field(default_factory=dict)  # id → name, alt
     upload_urls: int = 0  # files.getUploadURLExternal calls
     refuse_delete: str | None = None  # chat.delete answers this error ("missing_scope" …)
+    refused: list[tuple[str, list[str]]] = field(default_factory=list)  # error, reasons
 
     def __post_init__(self) -> None:
         super().__init__()
@@ -102,6 +110,10 @@ class _Handler(BaseHTTPRequestHandler):
             args = {k: v[0] for k, v in parse_qs(raw).items()}
         args.update({k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()})
         if path.startswith("/response/"):
+            refused = self._refused(args)
+            if refused is not None:  # a response_url answers in plain text
+                self._send(400, refused["error"], content_type="text/plain")
+                return
             self.fake.responses.append((path.rsplit("/", 1)[1], args))
             self._send(200, "ok", content_type="text/plain")
             return
@@ -203,6 +215,10 @@ class _Handler(BaseHTTPRequestHandler):
             args["blocks"] = json.loads(args["blocks"])
         if isinstance(args.get("metadata"), str):
             args["metadata"] = json.loads(args["metadata"])
+        refused = self._refused(args)
+        if refused is not None:
+            self._send(200, refused)
+            return
         if self.fake.post_delay:
             time.sleep(self.fake.post_delay)
         ts = self.fake.next_ts()
@@ -217,6 +233,25 @@ class _Handler(BaseHTTPRequestHandler):
                 "message": {"ts": ts, "text": args.get("text", "")},
             },
         )
+
+    def _refused(self, args: dict[str, Any]) -> dict[str, Any] | None:
+        """Slack's answer to blocks it refuses (None: taken, or no blocks)."""
+        if "blocks" not in args:
+            return None
+        blocks = args["blocks"]
+        if isinstance(blocks, str):
+            blocks = args["blocks"] = json.loads(blocks)
+        found = check_message(blocks)
+        if found is None:
+            return None
+        error, reasons = found
+        self.fake.refused.append((error, reasons))
+        return {
+            "ok": False,
+            "error": error,
+            "errors": reasons,
+            "response_metadata": {"messages": [f"[ERROR] {reason}" for reason in reasons]},
+        }
 
     def _stored(self, posted: Posted) -> bool:
         """Keep a message; False when the answer is to hang (the poster is killed meanwhile)."""
@@ -245,6 +280,10 @@ class _Handler(BaseHTTPRequestHandler):
         channel = str(args.get("channel_id", ""))
         if channel in self.fake.dead:
             self._send(200, {"ok": False, "error": self.fake.dead[channel]})
+            return
+        refused = None if args.get("initial_comment") else self._refused(args)
+        if refused is not None:  # blocks are read only without an initial comment
+            self._send(200, refused)
             return
         shared = []
         for entry in files:

@@ -8,6 +8,13 @@ import pytest
 from bot.model import outline_parts as ol
 from bot.model.errors import InputError
 from bot.platforms.registry import DISCORD, PLATFORMS, SLACK, platform_named
+from tests.fakes.block_kit import check_message, text_size
+from tests.slack_text import block_lines
+
+
+def block_text(block: dict[str, object]) -> str:
+    return "\n".join(block_lines(block))
+
 
 LONG = "x" * 30_000  # longer than any one message on either platform
 
@@ -55,9 +62,10 @@ def test_a_long_digest_is_one_slack_message_within_its_limits() -> None:
     assert len(blocks) <= SLACK.blocks_limit
     assert len(blocks[0]["text"]["text"]) == SLACK.header_limit == 150
     assert len(blocks[1]["elements"][0]["text"]) <= SLACK.section_limit  # the context line
-    sections = [b["text"]["text"] for b in blocks if b["type"] == "section"]
-    assert sections and all(len(text) <= SLACK.section_limit for text in sections)
-    assert "in the full report" in sections[-1]  # the rows cut are said, not dropped silently
+    texts = [b for b in blocks if b["type"] == "rich_text"]
+    assert texts and all(text_size(b) <= SLACK.section_limit for b in texts)
+    assert "in the full report" in block_text(texts[-1])  # the rows cut are said, not dropped
+    assert check_message(blocks) is None  # as Slack checks it
     assert message["metadata"] == {"event_type": "vllm_test", "event_payload": {"part": "test"}}
 
 

@@ -1,7 +1,11 @@
 """A chat payload (what `show --format slack|discord` prints, or a post copied from the API)
 read back as the text people see, so `check` judges what was posted: the message's words,
 not its JSON keys. Slack's fallback `text` repeats its blocks and is left out; Slack links
-(`<url|#123>`) and escapes are read as shown."""
+(`<url|#123>`) and escapes are read as shown. A Slack rich_text block is read as its lines
+(a paragraph's line, a list item), each element's text as shown; a data_table as a line per
+row, its cells side by side (a row of figures claims no sentence); the trend chart and its
+figures (blocks whose `block_id` starts with `chart`) are the archive's days, not the
+report's, and are not read."""
 
 from __future__ import annotations
 
@@ -31,6 +35,8 @@ def payload_text(payload: Any) -> str | None:
     for message in messages:
         # A message's fallback text repeats what its blocks say: read the blocks alone.
         shown = {k: v for k, v in message.items() if not (k == "text" and "blocks" in message)}
+        if isinstance(shown.get("blocks"), list):
+            lines += [line for block in shown.pop("blocks") for line in _block_lines(block)]
         lines += _strings(shown)
     # Each block, embed part and message is a paragraph of its own: a state word under one
     # (a vendor's "已合并：…") is never said of an item the one before ended with.
@@ -42,6 +48,47 @@ def _shown(text: str) -> str:
     # it says: left out, a label stands beside its figure as in the Markdown.
     unmarked = _EMPHASIS.sub("", _SLACK_LINK.sub(r"\2", html.unescape(text)))
     return _ESCAPED.sub(r"\1", unmarked)
+
+
+def _block_lines(block: Any) -> list[str]:
+    """A Slack block's lines as shown (rich_text and data_table read by their structure)."""
+    if not isinstance(block, dict) or str(block.get("block_id", "")).startswith("chart"):
+        return []
+    kind = block.get("type")
+    if kind == "rich_text":
+        return _rich_lines(block)
+    if kind == "data_table":
+        rows = block.get("rows") or []
+        return [" · ".join(" ".join(_cell(c)) for c in row) for row in rows]
+    if kind == "data_visualization":
+        return []
+    return _strings(block)
+
+
+def _rich_lines(block: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for element in block.get("elements") or []:
+        items = element.get("elements") or []
+        if element.get("type") == "rich_text_list":
+            lines += [_inline(item.get("elements") or []) for item in items]
+        else:
+            lines += _inline(items).split("\n")
+    return lines
+
+
+def _inline(elements: list[Any]) -> str:
+    said = []
+    for element in elements:
+        if isinstance(element, dict):
+            text = element.get("text") or element.get("fallback") or ""
+            said.append(str(text))
+    return "".join(said)
+
+
+def _cell(cell: Any) -> list[str]:
+    if isinstance(cell, dict) and cell.get("type") == "rich_text":
+        return _rich_lines(cell)
+    return [str(cell.get("text", ""))] if isinstance(cell, dict) else []
 
 
 def _strings(value: Any, key: str = "") -> list[str]:

@@ -78,7 +78,8 @@ def ci_section(state: CiState, lang: str) -> ol.Section:
     blocks: list[ol.Block] = []
     if state.red:
         entries = tuple(_open(r, lang, state.end) for r in state.red)
-        blocks.append(ol.Block(phrases.said(lang, "red", n=len(entries)), entries, "numbered"))
+        heading = phrases.said(lang, "red", n=len(entries))
+        blocks.append(ol.Block(heading, entries, "numbered", columns=_columns(lang)))
     # The rest, one paragraph a group: what a reader acts on is what is still red.
     groups: dict[str, list[list[ol.Part]]] = {
         "flaky": [_flaky(r, lang, tz) for r in state.flaky],
@@ -143,7 +144,35 @@ def _open(red: Red, lang: str, end: datetime, evidence: bool = True) -> ol.Entry
                         build=failure.first.number, runs=failure.count,
                         id=failure.alert_id)  # fmt: skip
     lines = _evidence(red, lang, end.tzinfo) if evidence else _analysis(red, lang)
-    return ol.Entry((*_head(red, lang), ol.Our(said)), lines)
+    cells = _cells(red, lang, end.tzinfo)
+    return ol.Entry((*_head(red, lang), ol.Our(said)), lines, cells=cells)
+
+
+def _columns(lang: str) -> ol.Columns:
+    """The failing jobs as a table: a row a job (its evidence under the table)."""
+    keys = ("col_job", "col_hardware", "col_since", "col_runs", "col_suspect")
+    return ol.Columns(phrases.said(lang, "table"), tuple(phrases.said(lang, k) for k in keys))
+
+
+def _cells(red: Red, lang: str, tz: tzinfo | None) -> tuple[ol.Cell, ...]:
+    """A failing job's row: the job, its hardware, when it went red (the first failing
+    build), its failing runs, and the suspect (or how many changes the blame range holds)."""
+    failure = red.failure
+    job: ol.Line = (ol.Our(phrases.said(lang, "new")),) if red.new else ()
+    suspect: ol.Line
+    if red.suspect is not None:
+        suspect = (ol.Ref(red.suspect.number, item_url(REPO, "pr", red.suspect.number)),)
+    elif red.blame is not None and red.blame.prs:
+        suspect = (ol.Our(phrases.said(lang, "cell_range", n=len(red.blame.prs))),)
+    else:
+        suspect = (ol.Our(phrases.said(lang, "cell_none")),)
+    return (
+        (*job, ol.Theirs(failure.job)),
+        (ol.Our(HARDWARE_NAMES[failure.hardware]),),
+        ol.Moment(failure.first.at, when(failure.first.at, tz)),
+        ol.Number(failure.count, str(failure.count)),
+        suspect,
+    )
 
 
 def _paragraph(group: str, said: list[list[ol.Part]], lang: str, state: CiState) -> ol.Block:

@@ -40,8 +40,14 @@ def queue_section(queue: Queue, lang: str, *, brief: bool = True) -> ol.Section:
         else:
             others.append(scope)
     if others:
-        entries = tuple(ol.Entry((ol.Our(_brief_line(queue, s, lang)),)) for s in others)
-        blocks.append(ol.Block(None, entries, "list"))
+        days = _over_days(others[0])
+        entries = tuple(
+            ol.Entry(
+                (ol.Our(_brief_line(queue, s, lang)),), cells=_brief_cells(queue, s, days, lang)
+            )
+            for s in others
+        )
+        blocks.append(ol.Block(None, entries, "list", columns=_brief_columns(days, lang)))
     repo = queue.scope(None)
     if repo is not None:
         blocks.append(_repository(queue, repo, lang))
@@ -237,9 +243,38 @@ def _share(lang: str, hours: int, share: Share) -> str:
     )
 
 
+def _over_days(scope: ScopeQueue) -> int:
+    """The age a topic's brief line counts PRs waiting longer than."""
+    over = dict(scope.over)
+    return 7 if 7 in over else (max(over) if over else 7)
+
+
+def _brief_columns(days: int, lang: str) -> ol.Columns:
+    """The other topics as a table: a row a topic, its figures as numbers."""
+    keys = ("col_topic", "col_waiting", "col_over", "col_author", "col_ready", "col_stale")
+    names = tuple(phrases.said(lang, key, days=days) for key in keys)
+    return ol.Columns(
+        phrases.said(lang, "others_table"), (*names, phrases.said(lang, "col_review"))
+    )
+
+
+def _brief_cells(queue: Queue, scope: ScopeQueue, days: int, lang: str) -> tuple[ol.Cell, ...]:
+    """A topic's row: what its brief line says, each figure a number."""
+    old = dict(scope.over).get(days, 0)
+    review = scope.times.current.first_review if scope.times else None
+    median = review.median if review is not None else None
+    none: ol.Line = (ol.Our(phrases.said(lang, "cell_none")),)
+    figures = (scope.waiting, old, scope.on_author, scope.ready, scope.stale_soon)
+    return (
+        (ol.Our(_name(queue, scope.key, lang)),),
+        *(ol.Number(n, str(n)) for n in figures),
+        ol.Number(median, w.duration(lang, median)) if median is not None else none,
+    )
+
+
 def _brief_line(queue: Queue, scope: ScopeQueue, lang: str) -> str:
     over = dict(scope.over)
-    days = 7 if 7 in over else (max(over) if over else 7)
+    days = _over_days(scope)
     said = phrases.said(
         lang,
         "brief",

@@ -47,6 +47,15 @@ QUEUE_TEXT: dict[str, dict[str, str]] = {
         "brief": "{name}: {waiting} waiting ({old} over {days} days) · {author} on authors"
         " · {ready} ready · {stale} stale soon",
         "brief_times": " · first review {median} (n={n})",
+        "others_table": "The other topics' queues",
+        "col_topic": "Topic",
+        "col_waiting": "Waiting",
+        "col_over": "Over {days} days",
+        "col_author": "On authors",
+        "col_ready": "Ready",
+        "col_stale": "Stale soon",
+        "col_review": "First review (median)",
+        "cell_none": "—",
         "discussed": "{n} more reviewed but not decided yet",
         "repo_line": "{waiting} with no review at all · {author} waiting on authors · "
         "{ready} ready to land · {stale} closed by the stale workflow within {days} days",
@@ -95,6 +104,15 @@ QUEUE_TEXT: dict[str, dict[str, str]] = {
         "brief": "{name}：等待审阅 {waiting}（超过 {days} 天 {old}）· 等待作者 {author}"
         " · 可合并 {ready} · 即将过期 {stale}",
         "brief_times": " · 首次审阅 {median}（n={n}）",
+        "others_table": "其他主题的审阅队列",
+        "col_topic": "主题",
+        "col_waiting": "等待审阅",
+        "col_over": "超过 {days} 天",
+        "col_author": "等待作者",
+        "col_ready": "可合并",
+        "col_stale": "即将过期",
+        "col_review": "首次审阅（中位数）",
+        "cell_none": "—",
         "discussed": "另有 {n} 个已有审阅、尚未决定",
         "repo_line": "无任何审阅 {waiting} · 等待作者 {author} · 可合并 {ready} · "
         "{days} 天内将被过期关闭 {stale}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.features.radar.model import Radar
-from bot.features.radar.outline import by_fixes, culprit_entry, open_entry
+from bot.features.radar.outline import by_fixes, culprit_columns, culprit_entry, open_entry
 from bot.features.radar.phrases import said, sentence, window_label
 from bot.features.radar.render import (
     counts_line,
@@ -62,7 +62,8 @@ def radar_section(radar: Radar, lang: str) -> ol.Section:
         hidden = sum(len(group) for group in groups[SHOWN:])
         more = said(lang, "more", n=hidden, where=said(lang, "shows_all")) if hidden else None
         rest = (ol.Our(more),) if more else None
-        blocks.append(ol.Block(said(lang, "culprits"), entries, "numbered", rest=rest))
+        columns = culprit_columns(lang)
+        blocks.append(ol.Block(said(lang, "culprits"), entries, "numbered", rest, columns=columns))
     else:
         blocks.append(_text(said(lang, "none_broke")))
     notes = [sentence(line, lang) for line in (reverts, precision_line(radar, lang)) if line]

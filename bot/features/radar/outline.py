@@ -128,7 +128,8 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
         entries = tuple(
             culprit_entry(g, lang, until, not unknown) for g in by_fixes(radar.culprits)
         )
-        blocks.append(ol.Block(phrases.said(lang, "plugins_broke"), entries, "numbered"))
+        heading = phrases.said(lang, "plugins_broke")
+        blocks.append(ol.Block(heading, entries, "numbered", columns=culprit_columns(lang)))
     if radar.open:
         entries = tuple(open_entry(found, lang) for found in radar.open)
         blocks.append(ol.Block(phrases.said(lang, "plugins_open"), entries))
@@ -172,6 +173,14 @@ def by_fixes(culprits: tuple[Culprit, ...]) -> list[list[Culprit]]:
     return list(groups.values())
 
 
+def culprit_columns(lang: str) -> ol.Columns:
+    """The culprits as a table: a row an entry (the upstream changes, the plugins they
+    broke, the plugins' fixes), whom to ask and each fix under the table."""
+    keys = ("col_change", "col_plugins", "col_fixes")
+    names = tuple(phrases.said(lang, key) for key in keys)
+    return ol.Columns(phrases.said(lang, "culprits_table"), names)
+
+
 def culprit_entry(
     group: list[Culprit], lang: str, until: datetime, reverts: bool, upstream: str = ""
 ) -> ol.Entry:
@@ -191,11 +200,13 @@ def culprit_entry(
             head += [ol.Our(" "), ol.Theirs(culprit.title)]
     first = group[0]
     names = w.LIST_SEP[lang].join(short(repo) for repo in first.plugins)
+    fixes = len({(f.plugin_repo, f.number) for f in first.fixes})
+    cells = (tuple(head), (ol.Our(names),), ol.Number(fixes, str(fixes)))
     head.append(ol.Our(phrases.said(lang, "plugins_broke_one", plugins=names)))
     lines = tuple(_fixes(repo, first.fixes, lang, until) for repo in first.plugins)
     facts = _facts(group, lang, until.tzinfo, reverts, upstream)
     # Told again (the same upstream PR among the key changes): the fixes are what is new.
-    return ol.Entry(tuple(head), (*facts, *lines), first.ref.number, again=lines)
+    return ol.Entry(tuple(head), (*facts, *lines), first.ref.number, again=lines, cells=cells)
 
 
 def _facts(

@@ -61,13 +61,11 @@ class Slack:
         return slack_parts(report, lang, only=only, link=link, with_headline=with_headline)
 
     def with_picture(self, parts: Parts, picture: Chart, lang: str, label: str) -> Parts:
-        from formatters.chat import picture_file, placed
-        from formatters.slack_blocks import picture_alone, picture_merged
+        from formatters.chat import picture_file
+        from formatters.slack_blocks import with_picture
 
         caption, file = picture_file(picture, lang, label)
-        return placed(
-            parts, lambda payload: picture_merged(payload, file), picture_alone(caption, file)
-        )
+        return with_picture(parts, picture, caption, file, lang)
 
     def one_message(self, one: OneMessage, lang: str) -> list[Message]:
         from formatters.slack_blocks import one_message

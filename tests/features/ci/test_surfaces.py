@@ -19,8 +19,10 @@ from bot.model.query import ReportQuery
 from bot.model.report import Report
 from bot.model.windows import Window, day_window
 from bot.platforms.registry import DISCORD, SLACK
+from tests.chat_checks import rich_elements
 from tests.fakes.ci_dashboard import FakeCiDashboard, serve_main
 from tests.fakes.github_api import FakeGitHub
+from tests.slack_text import cell_text, message_text, mrkdwn_texts
 
 REPO = "vllm-project/vllm"
 DAY = date(2026, 3, 25)
@@ -120,8 +122,13 @@ def test_the_chat_post_says_it_in_its_first_message_and_a_reply(
         "🚦 Red on main: 4 failing (2 AMD, 1 Intel, 1 NVIDIA), 3 new; 1 flaky-looking; "
         "1 passing again" in headline
     )
-    reply = json.dumps(slack["ci"], ensure_ascii=False)
+    reply = message_text(slack["ci"])
     assert "<https://github.com/vllm-project/vllm/pull/37640|#37640>" in reply
+    # The failing jobs as a table, AMD's among them, its suspect linked; the lines in `text`.
+    (table,) = [b for b in slack["ci"]["blocks"] if b["type"] == "data_table"]
+    rows = [cell_text(row[0]) for row in table["rows"][1:]]
+    assert rows[2] == "🆕 AMD: Entrypoints Test (mi325_1)" and len(rows) == 4
+    assert "AMD: Entrypoints Test (mi325_1) — red since" in slack["ci"]["text"]
     discord = dict(chat_parts("discord", report, "zh"))
     assert "main 分支 CI：4 个任务失败" in json.dumps(discord["headline"], ensure_ascii=False)
     assert "[#37640](https://github.com/vllm-project/vllm/pull/37640)" in json.dumps(
@@ -176,8 +183,15 @@ def test_the_dashboard_s_own_words_cannot_link_ping_or_add_a_heading(
     markdown = render_markdown(report, "en")
     assert "](http://evil.example)" not in markdown and "\n# Heading" not in markdown
     for lang in ("en", "zh"):
-        slack = json.dumps(dict(chat_parts("slack", report, lang)), ensure_ascii=False)
-        assert "<!channel>" not in slack and "&lt;!channel&gt;" in slack
+        messages = [payload for _, payload in chat_parts("slack", report, lang)]
+        slack = json.dumps(messages, ensure_ascii=False)
+        # Where Slack reads mrkdwn (a message's `text`, context lines) it would be escaped;
+        # in rich_text it is shown as typed: a text element, never a mention element.
+        read = [text for message in messages for text in mrkdwn_texts(message)]
+        assert not any("<!channel>" in text for text in read)
+        elements = [e for message in messages for e in rich_elements(message)]
+        assert any("<!channel>" in e.get("text", "") for e in elements)
+        assert not [e for e in elements if e["type"] not in ("text", "link", "emoji", "date")]
         assert "\\n# Heading" not in slack
         discord = json.dumps(dict(chat_parts("discord", report, lang)), ensure_ascii=False)
         assert "\\n# Heading" not in discord and "[x](http" not in discord

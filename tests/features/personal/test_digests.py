@@ -35,6 +35,7 @@ from tests.anchor_data import REPO, anchor_days
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.github_api import FakeGitHub, FakeItem, Fault
 from tests.fakes.slack_api import FakeSlack, signed_command
+from tests.slack_text import body_lines
 
 DAY = anchor_days()[2]  # 2026-03-25, a Wednesday
 EARLIER = anchor_days()[1]  # 2026-03-24
@@ -198,7 +199,7 @@ def slack_digests(world: World, user: str) -> list[dict[str, Any]]:
 
 
 def slack_numbers(message: dict[str, Any]) -> list[int]:
-    text = "\n".join(b["text"]["text"] for b in message["blocks"] if b.get("type") == "section")
+    text = "\n".join(body_lines(message))
     return [int(n) for n in re.findall(r"/(?:pull|issues)/(\d+)\|#", text)]
 
 
@@ -244,8 +245,7 @@ DISCORD_REF = re.compile(r"\[#(\d+)\]\(")
 
 
 def slack_rows(message: dict[str, Any]) -> list[str]:
-    text = "\n".join(b["text"]["text"] for b in message["blocks"] if b.get("type") == "section")
-    return text.split("\n")
+    return body_lines(message)
 
 
 def discord_rows(message: dict[str, Any]) -> list[str]:

@@ -23,6 +23,7 @@ from bot.model.windows import Window, span_window
 from bot.service.daily_run import DigestMessage
 from bot.store import Subscription
 from tests.anchor_data import REPO, anchor_days, anchor_items, as_activity
+from tests.slack_text import body_lines
 
 DAY = anchor_days()[2]  # 2026-03-25
 WINDOW = Window(DAY.start, DAY.end, "Asia/Shanghai", DAY.label)
@@ -69,9 +70,7 @@ def to(user: str, found: list[DigestMessage], platform: str = "slack") -> list[D
 def headings(message: DigestMessage) -> list[str]:
     """The group headings of a Slack message, top to bottom."""
     (part,) = message.parts  # one message: one Slack post
-    rows = "\n".join(
-        b["text"]["text"] for b in part[1]["blocks"] if b.get("type") == "section"
-    ).split("\n")
+    rows = body_lines(part[1])
     return [found.group(1) for row in rows if (found := HEADING.match(row))]
 
 

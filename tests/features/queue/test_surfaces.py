@@ -141,7 +141,14 @@ def test_chat_payloads_are_one_message_within_limits_and_safe(queue: Queue) -> N
     assert first["blocks"][0]["text"]["text"] == "vLLM review queue · 2026-03-25 · AMD / ROCm"
     assert first["metadata"]["event_payload"]["part"] == "queue"
     text = json.dumps(first)
-    assert "NVIDIA: 0 waiting" in text  # the other vendors, a line each
+    assert "NVIDIA: 0 waiting" in text  # the other vendors, a line each (in `text`) …
+    # … and on Slack a table: a row a topic, its figures numbers Slack sorts by.
+    (table,) = [b for b in first["blocks"] if b["type"] == "data_table"]
+    header, *rows = table["rows"]
+    assert [c["text"] for c in header][:3] == ["Topic", "Waiting", "Over 7 days"]
+    nvidia = next(row for row in rows if row[0]["text"] == "NVIDIA")
+    assert nvidia[1] == {"type": "raw_number", "value": 0, "text": "0"}
+    assert all(len(row) == len(header) for row in rows) and table["caption"]
     assert "with no review at all" in text  # the repository
 
 

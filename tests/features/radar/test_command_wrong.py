@@ -6,7 +6,6 @@ plugin records: the correction is kept, and the next `/vllm-radar` leaves the cu
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from tests.fakes.slack_api import signed_command
 from tests.features.radar.radar_data import radar_github
 from tests.features.radar.test_command import PLUGINS, plugins  # noqa: F401
 from tests.platforms.test_slack_http import SECRET, endpoint, served
+from tests.slack_text import message_text
 
 MONTH = "2025-09-01..2025-09-30"
 
@@ -59,9 +59,9 @@ def test_slack_wrong_keeps_the_correction_and_the_next_radar_respects_it(
     assert said[4].startswith("the radar never named vllm#25249 as what broke vllm-ascend#3221")
     assert all(answer["response_type"] == "ephemeral" for answer in answers[1:6])
     before, after = answers[0], answers[6]
-    assert "vllm-ascend/pull/3221|vllm-ascend#3221" in json.dumps(before["blocks"])
-    assert "vllm-ascend/pull/3221|vllm-ascend#3221" not in json.dumps(after["blocks"])
-    assert "1 corrected" in json.dumps(after["blocks"])
+    assert "vllm-ascend/pull/3221|vllm-ascend#3221" in message_text(before)
+    assert "vllm-ascend/pull/3221|vllm-ascend#3221" not in message_text(after)
+    assert "1 corrected" in message_text(after)
 
 
 def test_discord_wrong_on_the_interactions_endpoint_and_the_gateway(

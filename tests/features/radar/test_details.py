@@ -27,10 +27,10 @@ from bot.features.radar.render_json import render_radar_json
 from bot.features.radar.service import RadarService
 from bot.platforms.registry import DISCORD, SLACK
 from bot.store import Span
-from formatters._text import slack_escape
 from tests.fakes.github_api import FakeGitHub, FakeItem
 from tests.features.radar.radar_data import pin_request, radar_github
 from tests.features.radar.test_service import GAUDI, PLUGINS, TZ, WEEK, month, week  # noqa: F401
+from tests.slack_text import message_text
 
 UPSTREAM = "vllm-project/vllm"
 NOW = datetime(2026, 8, 22, 13, 34, 22, tzinfo=UTC)
@@ -116,9 +116,12 @@ def test_a_culprit_shows_its_author_merge_date_and_revert_on_every_surface(
     }
     assert next(c for c in data["culprits"] if c["number"] == 25249)["reverted"] is False
 
-    slack = json.dumps(radar_message(SLACK, found, "en"), ensure_ascii=False)
+    slack = message_text(radar_message(SLACK, found, "en"))
+    # On Slack the culprits are a table (the change, what it broke, the fixes), each one's
+    # facts under it.
     assert (
-        f"<{PULL}/24982|vllm#24982> [Model] Move the sampler to the engine — broke vllm-gaudi"
+        f"| <{PULL}/24982|vllm#24982> [Model] Move the sampler to the engine "
+        "| vllm-gaudi, vllm-ascend | 2 |"
     ) in slack
     said = f"by @hmellor, merged {merged}, reverted by {{}} on {reverted}"
     assert said.format(f"<{PULL}/25950|vllm#25950>") in slack
@@ -238,7 +241,7 @@ def test_the_daily_plugins_section_says_whom_to_ask_in_en_and_zh(
         "2025-09-20 合并，已被 [#25990](https://github.com/vllm-project/vllm/pull/25990) "
         "于 2025-09-22 回退" in zh
     )
-    slack = json.dumps(dict(chat_parts("slack", report, "en"))["plugins"], ensure_ascii=False)
+    slack = message_text(dict(chat_parts("slack", report, "en"))["plugins"])
     assert "by @jeejeelee, merged 2025-09-19, not reverted as of 2025-09-23" in slack
     discord = json.dumps(dict(chat_parts("discord", report, "en"))["plugins"], ensure_ascii=False)
     assert "by @jeejeelee, merged 2025-09-19" in discord
@@ -283,7 +286,7 @@ def test_the_standalone_radar_reads_in_chinese_on_every_surface(
     assert "落后 main 28 个提交，8.8 天；差距仍在扩大（已 8.6 天未更新）" in zh
     assert "未知：pyproject.toml on main 在此之前没有提交" in zh  # spyre's file begins later
     assert "（上游待合并）" in zh and "— 修复故障 —" in zh
-    slack = json.dumps(radar_message(SLACK, found, "zh"), ensure_ascii=False)
+    slack = message_text(radar_message(SLACK, found, "zh"))
     said = f"作者 @hmellor，{merged} 合并，已被 {{}} 于 {reverted} 回退"
     assert said.format(f"<{PULL}/25950|vllm#25950>") in slack
     assert "*导致插件故障的上游改动*" in slack and "个上游改动导致插件故障" in slack
@@ -323,8 +326,8 @@ def test_the_precision_line_says_what_it_measures_and_counts_the_unconfirmed(
     for lang, line in (("en", en), ("zh", zh)):
         markdown = render_radar_markdown(found, lang)
         assert line in markdown and "Precision" not in markdown and "准确率" not in markdown
-        slack = json.dumps(radar_message(SLACK, found, lang), ensure_ascii=False)
-        assert slack_escape(line) in slack
+        slack = message_text(radar_message(SLACK, found, lang))  # rich_text: as typed
+        assert line in slack
         embeds = radar_message(DISCORD, found, lang)["embeds"]
         shown_text = "\n".join(e["description"] for e in embeds)  # as Discord shows it:
         shown_text = re.sub(r"\\(.)", r"\1", shown_text).replace("\u200b", "")  # unescaped

@@ -18,6 +18,7 @@ from bot.platforms.registry import DISCORD, SLACK, chat_parts
 from formatters.markdown import render_markdown
 from tests.fakes.github_api import FakeGitHub
 from tests.features.radar.test_service import radar, window  # noqa: F401
+from tests.slack_text import message_text
 
 TPU = "https://github.com/vllm-project/tpu-inference/pull/"
 REVIVE = "[CI] Revive MM model, catch up with vLLM upstream change."
@@ -42,7 +43,7 @@ def test_a_fix_still_in_review_at_the_days_end_is_open_breakage_on_every_surface
     (told,) = json.loads(render_radar_json(found))["open"]
     assert (told["plugin_number"], told["why"], told["age_days"]) == (790, "broken", 0.7)
     assert told["opened_at"] == "2025-10-06T00:00:00+00:00"
-    slack = json.dumps(radar_message(SLACK, found, "en"), ensure_ascii=False)
+    slack = message_text(radar_message(SLACK, found, "en"))
     assert f"<{TPU}790|tpu-inference#790> {REVIVE} — says upstream broke it, open 0.7 days" in slack
     embeds = radar_message(DISCORD, found, "zh")["embeds"]
     shown = "\n".join(e["description"] for e in embeds)

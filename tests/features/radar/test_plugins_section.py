@@ -21,6 +21,7 @@ from bot.model.windows import day_window
 from tests.fakes.github_api import FakeGitHub
 from tests.features.radar.radar_data import pin_request, radar_github
 from tests.features.radar.test_service import PLUGINS, TZ
+from tests.slack_text import message_text
 
 DAY = "2025-09-22"
 NOW = datetime(2025, 9, 23, 6, 0, tzinfo=UTC)  # two hours after the window closed
@@ -123,7 +124,7 @@ def test_the_chat_post_carries_the_plugins_reply_and_a_plugins_digest_only_that(
     assert "plugins" in names and (
         "trends" not in names or names.index("plugins") < names.index("trends")
     )
-    text = json.dumps(slack[names.index("plugins")][1])
+    text = message_text(slack[names.index("plugins")][1])
     assert "<https://github.com/vllm-project/vllm-ascend/pull/3095|vllm-ascend#3095>" in text
     discord = chat_parts("discord", report, "en")
     said = json.dumps([payload for name, payload in discord if name == "plugins"])

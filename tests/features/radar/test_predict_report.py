@@ -139,12 +139,13 @@ def test_the_plugins_section_warns_of_the_pr_at_the_plugins_real_lines(
 
 def test_the_chat_post_carries_the_warning_in_its_plugins_reply(github: FakeGitHub) -> None:
     from bot.platforms.registry import chat_parts
+    from tests.slack_text import message_text
 
     report = daily()
     slack = chat_parts("slack", report, "en")
     headline = json.dumps(slack[0][1], ensure_ascii=False)
     assert "🔌 Plugins: 2 upstream PRs will break tpu-inference" in headline
-    reply = json.dumps(dict(slack)["plugins"], ensure_ascii=False)
+    reply = message_text(dict(slack)["plugins"])  # rich_text read back as a person sees it
     assert (
         "⚠ <https://github.com/vllm-project/vllm/pull/41001|vllm#41001> (open) removes "
         "`SharedFusedMoE`, used at 5 places in tpu-inference "

@@ -87,6 +87,19 @@ def _headline(report: Report, full: ol.Outline) -> Message:
         },
         {"type": "context", "elements": [{"type": "mrkdwn", "text": slack_escape(full.window)}]},
     ]
+    rows = _headline_rows(full)
+    blocks += [block for block, _ in sn.pack(rows)]
+    footer = _headline_footer(full)
+    if footer:
+        blocks.append({"type": "context", "elements": footer[:CONTEXT_ELEMENTS]})
+    said = full.quiet or " | ".join(f"{n} {v}" for n, v in full.counts)
+    fallback = [f"{full.title} — {said}", *_fallbacks(rows)]
+    return _message(report, "headline", fallback, blocks)
+
+
+def _headline_rows(full: ol.Outline) -> list[sn.Row]:
+    """The headline's body: the counts, a warning, the vendors (a table where one fits),
+    the marks, and the gist (or the quiet day's sentence)."""
     rows: list[sn.Row] = []
     if full.counts:  # a quiet day says its counts in a sentence instead
         counts: list[sn.Element] = []
@@ -111,18 +124,17 @@ def _headline(report: Report, full: ol.Outline) -> Message:
     if full.gist:
         rows.append(sn.paragraph(sn.text(full.quiet or w.text(full.lang, "gist"), bold=True)))
         rows += sn.entry_rows(ol.Block(None, full.gist, "list"))
-    blocks += [block for block, _ in sn.pack(rows)]
+    return rows
+
+
+def _headline_footer(full: ol.Outline) -> list[dict[str, Any]]:
     footer = []
     if not full.alone:  # a quiet day with no reply has no thread to point to
         footer.append({"type": "mrkdwn", "text": slack_escape(w.text(full.lang, "thread_hint"))})
     if full.link:
         label = slack_escape(w.text(full.lang, "full_report"))
         footer.append({"type": "mrkdwn", "text": f"<{full.link}|{label}>"})
-    if footer:
-        blocks.append({"type": "context", "elements": footer[:CONTEXT_ELEMENTS]})
-    said = full.quiet or " | ".join(f"{n} {v}" for n, v in full.counts)
-    fallback = [f"{full.title} — {said}", *_fallbacks(rows)]
-    return _message(report, "headline", fallback, blocks)
+    return footer
 
 
 def _part(report: Report, full: ol.Outline, part: ol.ChatPart) -> list[tuple[str, Message]]:

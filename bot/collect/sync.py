@@ -169,38 +169,45 @@ class Archiver:
         pre-release), from the archive or GitHub's releases, then its tags (the archive
         keeps what it read; the newest is read again after RELEASES_FRESH). WindowError
         (one sentence) when the repository has no such release or tag."""
-        from bot.collect.releases import published, tagged
-
-        if tag is None:
-            newest = self.store.releases.newest(repo)
-            if newest is not None and (not self.fetch or now - newest[1] < RELEASES_FRESH):
-                return newest[0]
-        else:
-            for name in _spellings(tag):
-                kept = self.store.releases.of(repo, name)
-                if kept is not None:
-                    return kept
+        kept = self._kept_release(repo, tag, now)
+        if kept is not None:
+            return kept
         if not self.fetch:
             raise WindowError(f"the archive holds no release {tag or ''} of {repo}".strip())
+        return self._read_release(repo, tag, now)
+
+    def _kept_release(self, repo: str, tag: str | None, now: datetime) -> Release | None:
+        if tag is None:
+            newest = self.store.releases.newest(repo)
+            fresh = newest is not None and (not self.fetch or now - newest[1] < RELEASES_FRESH)
+            return newest[0] if newest is not None and fresh else None
+        for name in _spellings(tag):
+            kept = self.store.releases.of(repo, name)
+            if kept is not None:
+                return kept
+        return None
+
+    def _read_release(self, repo: str, tag: str | None, now: datetime) -> Release:
+        from bot.collect.releases import published, tagged
+
         with self.github(repo) as github:
             found = published(github())
             self.store.releases.save(repo, found, now)
+            stable = [r for r, pre in found if not pre]
             if tag is None:
-                stable = [r for r, pre in found if not pre]
                 if not stable:
                     raise WindowError(f"{repo} has published no release on GitHub yet")
                 return stable[0]
             by_tag = {r.tag: r for r, _ in found}
-            for name in _spellings(tag):
-                if name in by_tag:
-                    return by_tag[name]
-            for name in _spellings(tag):
+            listed = next((by_tag[n] for n in _spellings(tag) if n in by_tag), None)
+            if listed is not None:
+                return listed
+            for name in _spellings(tag):  # a tag with no release: dated by its commit
                 dated = tagged(github(), name)
                 if dated is not None:
                     self.store.releases.save(repo, [(dated, "rc" in name)], now)
                     return dated
-        newest_tag = next((r.tag for r, pre in found if not pre), None)
-        hint = f"; its newest release is {newest_tag}" if newest_tag else ""
+        hint = f"; its newest release is {stable[0].tag}" if stable else ""
         raise WindowError(f"{repo} has no release or tag `{tag}`{hint}")
 
     def named(self, repo: str, numbers: Iterable[int]) -> list[ActivityItem]:

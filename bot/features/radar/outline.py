@@ -139,6 +139,15 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
     if late:
         lines = tuple(ol.Entry((ol.Our(_lag(pin, lang)),)) for pin in late)
         blocks.append(ol.Block(phrases.said(lang, "plugins_lag", days=f"{lag_days:g}"), lines))
+    blocks.append(_counts_block(radar, lang, unknown))
+    if not radar.complete:  # a plugin that could not be read: the section is not the whole
+        notes = tuple(ol.Entry((ol.Theirs(note, 300),)) for note in radar.notes)
+        blocks.append(ol.Block(w.text(lang, "notes"), notes))
+    return ol.Section("plugins", phrases.said(lang, "plugins"), tuple(blocks))
+
+
+def _counts_block(radar: Radar, lang: str, unknown: bool) -> ol.Block:
+    """The section's last line: the plugin PRs read, what readers corrected, where more is."""
     fixes = sum(1 for link in radar.links if link.relation == "breakage-fix")
     upgrades = sum(1 for link in radar.links if link.relation == "upgrade")
     said = phrases.said(
@@ -156,11 +165,7 @@ def plugins_section(radar: Radar, lang: str) -> ol.Section | None:
             precision=f"{radar.precision:.0%}",
             unconfirmed=radar.attributions - radar.confirmed,
         )
-    blocks.append(ol.Block(None, (ol.Entry((ol.Our(f"{said}{space}{more}"),)),), "text"))
-    if not radar.complete:  # a plugin that could not be read: the section is not the whole
-        notes = tuple(ol.Entry((ol.Theirs(note, 300),)) for note in radar.notes)
-        blocks.append(ol.Block(w.text(lang, "notes"), notes))
-    return ol.Section("plugins", phrases.said(lang, "plugins"), tuple(blocks))
+    return ol.Block(None, (ol.Entry((ol.Our(f"{said}{space}{more}"),)),), "text")
 
 
 def by_fixes(culprits: tuple[Culprit, ...]) -> list[list[Culprit]]:

@@ -34,6 +34,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from bot.model.windows import Window, day_window
 from tests.fakes.github_api import FakeGitHub, FakeItem, Fault
 
@@ -207,3 +209,19 @@ def predict_github() -> Iterator[FakeGitHub]:
 
 def requests_to(fake: FakeGitHub, part: str) -> list[str]:
     return [r.path for r in fake.requests if part in r.path]
+
+
+def predict_env(monkeypatch: pytest.MonkeyPatch, fake: FakeGitHub, data: Path) -> None:
+    """The bot pointed at `fake` with a token and the watched plugins, its store in `data`,
+    no waits between requests and Red on main off (no dashboard in these tests)."""
+    for name, value in {
+        "GITHUB_API_URL": fake.url,
+        "GITHUB_TOKEN": "ghp-test",
+        "VLLM_REPORT_DATA_DIR": str(data),
+        "VLLM_REPORT_PLUGINS": PLUGINS,
+        "VLLM_REPORT_GITHUB_REQUEST_INTERVAL": "0",
+        "VLLM_REPORT_GITHUB_RETRIES": "1",
+        "VLLM_REPORT_GITHUB_BACKOFF": "0",
+        "VLLM_REPORT_CI_URL": "none",
+    }.items():
+        monkeypatch.setenv(name, value)

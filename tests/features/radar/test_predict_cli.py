@@ -14,11 +14,12 @@ from tests.fakes.github_api import FakeGitHub
 from tests.features.radar.predict_day import (
     BREAK,
     LAYER,
-    PLUGINS,
+    predict_env,
     predict_github,
     requests_to,
 )
 from tests.features.radar.test_predict_report import SHARED
+from tests.slack_text import message_text
 
 DAY = "2026-03-24"
 
@@ -26,16 +27,7 @@ DAY = "2026-03-24"
 @pytest.fixture
 def github(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeGitHub]:
     with predict_github() as fake:
-        for name, value in {
-            "GITHUB_API_URL": fake.url,
-            "GITHUB_TOKEN": "ghp-test",
-            "VLLM_REPORT_DATA_DIR": str(tmp_path),
-            "VLLM_REPORT_PLUGINS": PLUGINS,
-            "VLLM_REPORT_GITHUB_REQUEST_INTERVAL": "0",
-            "VLLM_REPORT_GITHUB_RETRIES": "1",
-            "VLLM_REPORT_GITHUB_BACKOFF": "0",
-        }.items():
-            monkeypatch.setenv(name, value)
+        predict_env(monkeypatch, fake, tmp_path)
         yield fake
 
 
@@ -88,7 +80,9 @@ def test_radar_predict_as_json_and_as_the_slack_message(
         "name": "vllm.model_executor.layers.fused_moe.SharedFusedMoE",
     }
     _, out, _ = run(capsys, "radar", DAY, "--predict", "--cutoff", "11:45", "--format", "slack")
-    said = json.dumps(json.loads(out), ensure_ascii=False)
+    loaded = json.loads(out)
+    messages = loaded if isinstance(loaded, list) else [loaded]
+    said = "\n".join(message_text(m) for m in messages)  # as a person reads it
     assert "<https://github.com/vllm-project/vllm/pull/41001|vllm#41001> (open) removes" in said
 
 
@@ -109,7 +103,7 @@ def test_the_slash_command_answers_from_the_last_run_and_asks_github_nothing(
         answers = [answer for _, answer in slack.responses]
     assert len(github.requests) == asked
     assert answers[0]["text"].startswith("No warnings yet: the daily run makes them")
-    drawn = json.dumps(answers[1], ensure_ascii=False)
+    drawn = message_text(answers[1])
     assert "即将出错 · 2026-03-24" in drawn
     assert "<https://github.com/vllm-project/vllm/pull/41001|vllm#41001>（未合并）删除了" in drawn
     assert "vllm-gaudi" not in drawn and answers[1]["response_type"] == "ephemeral"

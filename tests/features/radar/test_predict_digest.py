@@ -6,7 +6,6 @@ Slack."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import pytest
@@ -28,11 +27,11 @@ from tests.features.radar.predict_day import (
 
 
 def posted(slack: Any, channel: str, since: int) -> list[tuple[str, str]]:
-    """What `channel` got after the first `since` posts: (part, its payload as text)."""
-    return [
-        (p.part, json.dumps(p.payload, ensure_ascii=False))
-        for p in slack.channel_posts(channel)[since:]
-    ]
+    """What `channel` got after the first `since` posts: (part, its text as a person reads
+    it, rich_text's links and code in mrkdwn's notation)."""
+    from tests.slack_text import message_text
+
+    return [(p.part, message_text(p.payload)) for p in slack.channel_posts(channel)[since:]]
 
 
 def test_a_subscriber_gets_each_warning_once_and_again_at_approval_and_merge(

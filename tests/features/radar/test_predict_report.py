@@ -22,10 +22,10 @@ from tests.features.radar.predict_day import (
     FAILING,
     LAYER,
     MOE,
-    PLUGINS,
     TPU,
     UPSTREAM,
     now,
+    predict_env,
     predict_github,
     requests_to,
     touch,
@@ -56,17 +56,7 @@ NOT_EVALUATED = (
 @pytest.fixture
 def github(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeGitHub]:
     with predict_github() as fake:
-        for name, value in {
-            "GITHUB_API_URL": fake.url,
-            "GITHUB_TOKEN": "ghp-test",
-            "VLLM_REPORT_DATA_DIR": str(tmp_path),
-            "VLLM_REPORT_PLUGINS": PLUGINS,
-            "VLLM_REPORT_GITHUB_REQUEST_INTERVAL": "0",
-            "VLLM_REPORT_GITHUB_RETRIES": "1",
-            "VLLM_REPORT_GITHUB_BACKOFF": "0",
-            "VLLM_REPORT_CI_URL": "none",
-        }.items():
-            monkeypatch.setenv(name, value)
+        predict_env(monkeypatch, fake, tmp_path)
         yield fake
 
 

@@ -128,19 +128,22 @@ def _names(
             found.append(Break("name-moved", qualified, old.path, line, f"moved to {now}", now))
             continue
         found.append(Break("name-removed", qualified, old.path, line, f"{kind} removed"))
-    # A module's `__getattr__` hands out names it spells (vllm.envs: its variables); one it
-    # no longer spells and does not bind is gone. Only a plugin's use of it makes a warning.
-    for name in sorted((old.lazy or frozenset()) - (new.lazy or frozenset())):
-        if (
-            name.isidentifier()
-            and name not in old.bindings
-            and not new.alive(name)
-            and f"{new.name}.{name}" not in modules
-        ):
-            found.append(
-                Break("name-removed", f"{old.name}.{name}", old.path, 0, "no longer handed out")
-            )
-    return found
+    return found + _lazy_losses(old, new, modules)
+
+
+def _lazy_losses(
+    old: ModuleSurface, new: ModuleSurface, modules: Mapping[str, ModuleSurface]
+) -> list[Break]:
+    """A module's `__getattr__` hands out names it spells (vllm.envs: its variables); one it
+    no longer spells and does not bind is gone. Only a plugin's use of it makes a warning."""
+    return [
+        Break("name-removed", f"{old.name}.{name}", old.path, 0, "no longer handed out")
+        for name in sorted((old.lazy or frozenset()) - (new.lazy or frozenset()))
+        if name.isidentifier()
+        and name not in old.bindings
+        and not new.alive(name)
+        and f"{new.name}.{name}" not in modules
+    ]
 
 
 def _star_losses(

@@ -67,19 +67,26 @@ def meets(use: Use, change: Break, index: Index, names: set[str] | None = None) 
     if change.before is None or change.after is None:
         return False
     if use.kind == "call":
-        for name in names:
-            for callee, via_init in ((name, False), (name + ".__init__", True)):
-                if resolve(index, callee) != change.name and callee != change.name:
-                    continue
-                bound = _bound(use, change.name, index, via_init)
-                if call_breaks(
-                    change.before, change.after, use.positional, use.keywords, use.star, bound
-                ):
-                    return True
-        return False
+        return _call_meets(use, change, index, names)
     if use.kind in ("override", "patch") and use.signature is not None and change.name in names:
         verdict = override_breaks(change.before, change.after, use.signature)
         return "may break" if verdict == "may break" else verdict is not None
+    return False
+
+
+def _call_meets(use: Use, change: Break, index: Index, names: set[str]) -> bool:
+    """Whether a call, as the plugin makes it, fails against the changed signature (the
+    callee by its name or its class's `__init__`)."""
+    assert change.before is not None and change.after is not None  # noqa: S101 - checked
+    for name in names:
+        for callee, via_init in ((name, False), (name + ".__init__", True)):
+            if resolve(index, callee) != change.name and callee != change.name:
+                continue
+            bound = _bound(use, change.name, index, via_init)
+            if call_breaks(
+                change.before, change.after, use.positional, use.keywords, use.star, bound
+            ):
+                return True
     return False
 
 

@@ -121,12 +121,9 @@ def override_breaks(before: Signature, after: Signature, own: Signature) -> str 
     return verdict
 
 
-def changes(before: Signature, after: Signature) -> tuple[str, ...]:
-    """What changed between two signatures, in the words of a code review; empty when
-    nothing a caller or an overrider could notice did."""
-    old, new = before.bound(), after.bound()
+def _lost(old: tuple[Param, ...], new: tuple[Param, ...]) -> list[str]:
+    """What the old parameters lost: removed, made required, no longer positional."""
     new_by = {p.name: p for p in new}
-    old_by = {p.name: p for p in old}
     said: list[str] = []
     takes_keywords = _has(new, "var-keyword")
     for p in old:
@@ -143,6 +140,15 @@ def changes(before: Signature, after: Signature) -> tuple[str, ...]:
             said.append(f"made required: {p.name}")
         if p.kind in POSITIONAL and q.kind not in POSITIONAL:
             said.append(f"keyword-only now: {p.name}")
+    return said
+
+
+def changes(before: Signature, after: Signature) -> tuple[str, ...]:
+    """What changed between two signatures, in the words of a code review; empty when
+    nothing a caller or an overrider could notice did."""
+    old, new = before.bound(), after.bound()
+    old_by = {p.name: p for p in old}
+    said = _lost(old, new)
     for q in new:
         if q.kind in ("var-positional", "var-keyword") or q.name in old_by:
             continue

@@ -61,6 +61,17 @@ class ReleaseDigests:
         before = ctx.store.releases.before(repo, newest.at)
         if before is None:
             return None
+        days = (newest.at - before.at).days + 1
+        if days > ctx.settings.max_range_days:  # a release after a long pause: no year's report
+            log.warning(
+                "no release digest for %s: %d days since %s, more than the %d-day limit "
+                "(VLLM_REPORT_MAX_RANGE_DAYS)",
+                newest.tag,
+                days,
+                before.tag,
+                ctx.settings.max_range_days,
+            )
+            return None
         tz = report.window.start.tzinfo
         label = f"{before.tag}..{newest.tag}"
         return Window(

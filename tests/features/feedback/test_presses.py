@@ -193,3 +193,14 @@ def test_a_discord_button_press_is_answered_to_the_presser_and_counted(chat: Cha
         "this button is no longer answered by the bot",
     )
     assert len(chat.votes()) == 1
+
+
+def test_no_vote_yet_is_said_in_a_sentence(chat: Chat, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+
+    assert main(["feedback"]) == 0
+    assert capsys.readouterr().out == (
+        "No reader has pressed 👍 or 👎 in the last 4 weeks (VLLM_REPORT_FEEDBACK is off)\n"
+    )
+    assert main(["feedback", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"weeks": 4, "tallies": []}

@@ -101,3 +101,18 @@ def test_a_release_day_sends_its_digest_once_and_another_day_nothing(slack: Fake
     assert len({p.part for p in digest}) == len(digest)  # each part once
     run_day("2026-03-25")  # the run again: nothing twice
     assert len(slack.channel_posts("C2")) == len(digest)
+
+
+def test_a_release_after_a_long_pause_sends_no_year_s_report(
+    slack: FakeSlack, fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The release before v0.18.0 came out a year earlier: the digest would be a year's
+    report, longer than any command may ask (VLLM_REPORT_MAX_RANGE_DAYS), so none is sent
+    and the daily post still goes out."""
+    fake_github.releases = [
+        ("v0.17.0", datetime(2025, 3, 20, 4, 30, tzinfo=UTC), False, False),
+        ("v0.18.0", V18, False, False),
+    ]
+    run_day("2026-03-25", subscribe=True)
+    assert slack.channel_posts("C2") == []
+    assert slack.channel_posts("C1")  # the day's post went out
